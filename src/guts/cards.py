@@ -1,0 +1,372 @@
+"""Cards, ranks, suits and decks.
+
+A :class:`Card` is an interned value: there is exactly one object per card, so cards
+compare by identity as well as by value and cost nothing to copy. Each card has a small
+integer ``code`` (``4 * (rank - 2) + suit`` for the 52 natural cards, 52 and 53 for the two
+jokers) that the batch evaluators use directly.
+
+>>> parse_cards("As Kd 10h")
+(Card('As'), Card('Kd'), Card('Th'))
+>>> str(parse_card("qc")), parse_card("QC").ascii
+('Q♣', 'Qc')
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Iterable, Iterator, Sequence
+from enum import Enum, IntEnum
+from random import Random
+from typing import ClassVar
+
+from guts.errors import CardError, HandError
+
+__all__ = [
+    "JOKER_CODES",
+    "Card",
+    "Deck",
+    "DeckKind",
+    "Rank",
+    "Suit",
+    "deck_cards",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]
+
+
+class Rank(IntEnum):
+    """A natural rank; the value is the rank's pip count with ace high (14)."""
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def symbol(self) -> str:
+        """One character: ``2``-``9``, ``T``, ``J``, ``Q``, ``K``, ``A``."""
+        return _RANK_SYMBOLS[self - 2]
+
+    @property
+    def word(self) -> str:
+        """The rank's name in words: ``"ace"``."""
+        return _RANK_WORDS[self - 2]
+
+    @property
+    def plural(self) -> str:
+        """The plural name: ``"sixes"``, ``"aces"``."""
+        return "sixes" if self is Rank.SIX else self.word + "s"
+
+
+class Suit(IntEnum):
+    """A suit; the value order clubs < diamonds < hearts < spades is Toh's suit order."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        """The ASCII letter: ``c``, ``d``, ``h``, ``s``."""
+        return "cdhs"[self]
+
+    @property
+    def symbol(self) -> str:
+        """The suit symbol: ``♣``, ``♦``, ``♥``, ``♠``."""
+        return "♣♦♥♠"[self]
+
+
+_RANK_SYMBOLS = "23456789TJQKA"
+_RANK_WORDS = (
+    "two", "three", "four", "five", "six", "seven", "eight",
+    "nine", "ten", "jack", "queen", "king", "ace",
+)  # fmt: skip
+JOKER_CODES = (52, 53)
+
+
+class Card:
+    """One playing card, natural or joker. Construct with :func:`parse_card` or ``Card.of``."""
+
+    __slots__ = ("code",)
+    code: int
+    _interned: ClassVar[list[Card]] = []
+
+    def __new__(cls, code: int) -> Card:
+        try:
+            return cls._interned[code]
+        except (IndexError, TypeError):
+            raise CardError(f"{code!r} is not a card code: expected 0-53") from None
+
+    @classmethod
+    def _make(cls, code: int) -> Card:
+        card = object.__new__(cls)
+        object.__setattr__(card, "code", code)
+        return card
+
+    @classmethod
+    def of(cls, rank: Rank | int, suit: Suit | int) -> Card:
+        """The natural card of ``rank`` (2-14) and ``suit``."""
+        if not 2 <= rank <= 14 or not 0 <= suit <= 3:
+            raise CardError(f"no card has rank {rank} and suit {suit}")
+        return cls._interned[4 * (int(rank) - 2) + int(suit)]
+
+    @classmethod
+    def joker(cls, which: int = 0) -> Card:
+        """The first (0) or second (1) joker."""
+        return cls._interned[JOKER_CODES[which]]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
+        return (Card, (self.code,))
+
+    @property
+    def is_joker(self) -> bool:
+        """True for either joker."""
+        return self.code >= 52
+
+    @property
+    def rank(self) -> Rank | None:
+        """The rank, or None for a joker."""
+        return None if self.code >= 52 else Rank((self.code >> 2) + 2)
+
+    @property
+    def suit(self) -> Suit | None:
+        """The suit, or None for a joker."""
+        return None if self.code >= 52 else Suit(self.code & 3)
+
+    @property
+    def ascii(self) -> str:
+        """The ASCII form: ``As``, ``Td``, ``Jk``."""
+        if self.code >= 52:
+            return "Jk"
+        return _RANK_SYMBOLS[self.code >> 2] + "cdhs"[self.code & 3]
+
+    @property
+    def name(self) -> str:
+        """The card in words: ``"ace of spades"``, ``"joker"``."""
+        if self.code >= 52:
+            return "joker"
+        return f"{_RANK_WORDS[self.code >> 2]} of {Suit(self.code & 3).name.lower()}"
+
+    def __str__(self) -> str:
+        if self.code >= 52:
+            return "🃏"
+        return ("10" if self.code >> 2 == 8 else _RANK_SYMBOLS[self.code >> 2]) + "♣♦♥♠"[
+            self.code & 3
+        ]
+
+    def __repr__(self) -> str:
+        return f"Card({self.ascii!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.code < other.code
+
+    def __hash__(self) -> int:
+        return self.code
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+
+Card._interned.extend(Card._make(code) for code in range(54))
+
+
+_TOKEN = re.compile(
+    r"(?P<joker>joker|jk)|(?P<rank>10|[2-9tjqka])(?P<suit>[shdc♠♥♦♣])", re.IGNORECASE
+)
+_SUIT_OF = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
+_EXPECTED = "expected a rank (2-10, J, Q, K, A) and a suit (s, h, d, c), or 'jk' for a joker"
+
+
+def _card_from_match(match: re.Match[str], jokers_seen: int) -> Card:
+    if match.group("joker"):
+        if jokers_seen >= 2:
+            raise CardError("there are only two jokers")
+        return Card.joker(jokers_seen)
+    rank_text = match.group("rank").upper()
+    rank = 10 if rank_text == "10" else _RANK_SYMBOLS.index(rank_text) + 2
+    return Card.of(rank, _SUIT_OF[match.group("suit").lower()])
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card: ``As``, ``td``, ``10D``, ``A♠``, ``jk`` or ``joker``."""
+    token = text.strip()
+    match = _TOKEN.fullmatch(token)
+    if match is None:
+        raise CardError(f"{token!r} is not a card: {_EXPECTED}")
+    return _card_from_match(match, 0)
+
+
+def _tokens(text: str) -> Iterator[re.Match[str]]:
+    for chunk in text.replace(",", " ").split():
+        position = 0
+        while position < len(chunk):
+            match = _TOKEN.match(chunk, position)
+            if match is None:
+                bad = _bad_token(chunk, position)
+                raise CardError(f"{bad!r} is not a card: {_EXPECTED}")
+            yield match
+            position = match.end()
+
+
+def _bad_token(chunk: str, position: int) -> str:
+    """The smallest piece of ``chunk`` at ``position`` worth naming in an error."""
+    rest = chunk[position:]
+    following = _TOKEN.search(chunk, position + 1)
+    end = following.start() if following is not None else len(chunk)
+    return rest[: max(end - position, 2)] if len(rest) > 1 else rest
+
+
+def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
+    """Parse a hand: ``"As Kd 10h"``, ``"AsKd10h"``, or an iterable of tokens or cards.
+
+    Duplicate cards are an error. Repeated ``jk`` tokens name the first, then the second
+    joker, so a printed hand parses back to the same cards.
+    """
+    cards: list[Card] = []
+    jokers = 0
+    items = [text] if isinstance(text, str) else list(text)
+    for item in items:
+        if isinstance(item, Card):
+            found = [item]
+        else:
+            found = []
+            for match in _tokens(item):
+                found.append(_card_from_match(match, jokers))
+                jokers += found[-1].is_joker
+            if not isinstance(text, str) and len(found) != 1:
+                raise CardError(f"{item!r} is not a card: {_EXPECTED}")
+        cards.extend(found)
+    check_distinct(cards)
+    return tuple(cards)
+
+
+def check_distinct(cards: Sequence[Card]) -> None:
+    """Raise :class:`HandError` naming the first card that appears twice."""
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise HandError(f"duplicate card {card.ascii}: each card can be used only once")
+        seen.add(card)
+
+
+def format_cards(cards: Iterable[Card], *, ascii: bool = False) -> str:
+    """Space-separated cards, ``A♠ K♦`` (or ``As Kd`` with ``ascii=True``)."""
+    return " ".join(card.ascii if ascii else str(card) for card in cards)
+
+
+class DeckKind(Enum):
+    """The packs the rule texts use."""
+
+    STANDARD = "52"
+    ONE_JOKER = "53"
+    TWO_JOKERS = "54"
+    STRIPPED = "32"
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Every card of this pack, in a fixed new-deck order."""
+        return deck_cards(self)
+
+    @property
+    def jokers(self) -> int:
+        """How many jokers the pack has."""
+        return {"53": 1, "54": 2}.get(self.value, 0)
+
+    @property
+    def lowest_rank(self) -> Rank:
+        """The lowest natural rank in the pack (seven for the stripped deck)."""
+        return Rank.SEVEN if self is DeckKind.STRIPPED else Rank.TWO
+
+    def check(self, cards: Iterable[Card]) -> None:
+        """Raise :class:`CardError` for the first card not in this pack."""
+        allowed = frozenset(deck_cards(self))
+        for card in cards:
+            if card not in allowed:
+                raise CardError(f"{card.ascii} is not in the {self.describe()}")
+
+    def describe(self) -> str:
+        """The pack in words: ``"52-card pack"``, ``"32-card stripped pack (7 to A)"``."""
+        if self is DeckKind.STRIPPED:
+            return "32-card stripped pack (7 to A)"
+        extra = {0: "", 1: " with one joker", 2: " with two jokers"}[self.jokers]
+        return f"{self.value}-card pack{extra}"
+
+
+def deck_cards(kind: DeckKind) -> tuple[Card, ...]:
+    """All the cards of a pack, lowest code first."""
+    low = kind.lowest_rank - 2
+    naturals = tuple(Card(code) for code in range(4 * low, 52))
+    return naturals + tuple(Card.joker(i) for i in range(kind.jokers))
+
+
+class Deck:
+    """The stock: cards to be dealt, top card first.
+
+    ``Deck.shuffled(kind, rng)`` shuffles with the injected random source (unpredictable
+    ``secrets.SystemRandom()`` when none is given); ``Deck.stacked(cards, kind)`` deals an
+    explicit order, for tests and replays, and is accepted wherever a shuffled deck is.
+    """
+
+    __slots__ = ("_cards", "kind")
+
+    def __init__(self, cards: Iterable[Card], kind: DeckKind = DeckKind.STANDARD) -> None:
+        self._cards = list(cards)
+        self.kind = kind
+
+    @classmethod
+    def shuffled(cls, kind: DeckKind = DeckKind.STANDARD, rng: Random | None = None) -> Deck:
+        """A full pack of ``kind`` in random order."""
+        cards = list(deck_cards(kind))
+        (rng if rng is not None else secrets.SystemRandom()).shuffle(cards)
+        return cls(cards, kind)
+
+    @classmethod
+    def stacked(
+        cls, cards: str | Iterable[str | Card], kind: DeckKind = DeckKind.STANDARD
+    ) -> Deck:
+        """A deck that deals exactly ``cards`` in order (it may be shorter than a pack)."""
+        parsed = parse_cards(cards)
+        kind.check(parsed)
+        return cls(parsed, kind)
+
+    def deal(self, count: int = 1) -> tuple[Card, ...]:
+        """Take ``count`` cards off the top."""
+        if count > len(self._cards):
+            raise HandError(f"cannot deal {count} cards: only {len(self._cards)} remain")
+        dealt = tuple(self._cards[:count])
+        del self._cards[:count]
+        return dealt
+
+    def deal_one(self) -> Card:
+        """Take the top card."""
+        return self.deal(1)[0]
+
+    def add_to_bottom(self, cards: Iterable[Card]) -> None:
+        """Put cards under the stock (a reshuffled discard pile, for instance)."""
+        self._cards.extend(cards)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The remaining cards, top first."""
+        return tuple(self._cards)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def __repr__(self) -> str:
+        return f"Deck({format_cards(self._cards, ascii=True)!r})"

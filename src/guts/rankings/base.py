@@ -1,0 +1,141 @@
+"""What every hand ranking shares: categories, evaluations, and the :class:`Ranking` API.
+
+A ranking is an immutable object that puts every hand of its games in a total order:
+``strength(cards)`` is an int, bigger is better (also for low games), and two hands tie
+exactly when their strengths are equal. ``evaluate(cards)`` says why: the category, the
+cards that play, what each wild card stands for, and the hand in plain words.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import ClassVar
+
+from guts.cards import Card, DeckKind, check_distinct
+from guts.errors import HandError
+
+__all__ = ["Category", "Evaluation", "Ranking", "pack"]
+
+
+class Category(Enum):
+    """A kind of hand. Which categories a ranking has, and their order, is the ranking's."""
+
+    ROYAL_CRUMPLER = "royal-crumpler"
+    FIVE_OF_A_KIND = "five-of-a-kind"
+    STRAIGHT_FLUSH = "straight-flush"
+    FOUR_OF_A_KIND = "four-of-a-kind"
+    FULL_HOUSE = "full-house"
+    FLUSH = "flush"
+    STRAIGHT = "straight"
+    THREE_OF_A_KIND = "three-of-a-kind"
+    TWO_PAIR = "two-pair"
+    PAIR = "pair"
+    HIGH_CARD = "high-card"
+
+    @property
+    def label(self) -> str:
+        """The category in words, capitalised: ``"Full house"``."""
+        return self.value.replace("-", " ").capitalize()
+
+    @classmethod
+    def parse(cls, text: str) -> Category:
+        """A category from its key (``full-house``), also accepting ``trips`` and spaces."""
+        key = text.strip().lower().replace(" ", "-").replace("_", "-")
+        key = {"trips": "three-of-a-kind", "quads": "four-of-a-kind", "nothing": "high-card",
+               "crumpler": "royal-crumpler"}.get(key, key)  # fmt: skip
+        try:
+            return cls(key)
+        except ValueError:
+            allowed = ", ".join(c.value for c in cls)
+            raise HandError(f"{text!r} is not a hand category: expected one of {allowed}") from None
+
+
+def pack(level: int, ranks: Sequence[int] = ()) -> int:
+    """A strength from a category level and up to five tie-break ranks (each 0-15).
+
+    The level sits above bit 20 and the ranks fill the nibbles below it, most significant
+    first, so comparing packed ints compares level, then ranks in order.
+
+    >>> pack(1, [14, 13]) > pack(1, [14, 12, 11])
+    True
+    """
+    value = level
+    for index in range(5):
+        value = (value << 4) | (ranks[index] if index < len(ranks) else 0)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Why a hand has its strength.
+
+    ``cards`` are the cards that play (the best five of a best-of-n ranking, all of them
+    otherwise), most significant first; ``stands_for`` maps each wild card or joker that
+    plays to the natural card it represents.
+    """
+
+    strength: int
+    category: Category
+    cards: tuple[Card, ...]
+    description: str
+    stands_for: tuple[tuple[Card, Card], ...] = ()
+
+
+class Ranking(ABC):
+    """A total order on hands. Subclasses are frozen dataclasses of their options.
+
+    ``min_cards`` and ``max_cards`` bound the hand sizes it ranks; ``deck`` is the pack its
+    cards come from. Strengths are comparable between any two hands of one ranking object.
+    """
+
+    name: ClassVar[str]
+    min_cards: ClassVar[int] = 1
+    max_cards: ClassVar[int] = 7
+
+    @property
+    def deck(self) -> DeckKind:
+        """The pack this ranking's hands are drawn from."""
+        return DeckKind.STANDARD
+
+    @abstractmethod
+    def evaluate(self, cards: Sequence[Card]) -> Evaluation:
+        """The strength, category, playing cards and description of ``cards``."""
+
+    @abstractmethod
+    def categories(self) -> tuple[Category, ...]:
+        """The categories this ranking has, best first."""
+
+    def strength(self, cards: Sequence[Card]) -> int:
+        """The hand's strength: bigger is better, equal means a tie."""
+        return self.evaluate(cards).strength
+
+    def category(self, cards: Sequence[Card]) -> Category:
+        """The hand's category."""
+        return self.evaluate(cards).category
+
+    def describe(self, cards: Sequence[Card]) -> str:
+        """The hand in plain words: ``"Full house, kings over fives"``."""
+        return self.evaluate(cards).description
+
+    def check(self, cards: Sequence[Card]) -> tuple[Card, ...]:
+        """Validate a hand for this ranking: size, duplicates, cards of the right pack."""
+        hand = tuple(cards)
+        if not self.min_cards <= len(hand) <= self.max_cards:
+            allowed = (
+                str(self.min_cards)
+                if self.min_cards == self.max_cards
+                else f"{self.min_cards} to {self.max_cards}"
+            )
+            raise HandError(
+                f"a {self.name} hand has {allowed} cards, not {len(hand)}"
+            )
+        check_distinct(hand)
+        self.deck.check(hand)
+        return hand
+
+    def options(self) -> dict[str, str]:
+        """The ranking's options and their values, as shown to players."""
+        return {}
