@@ -12,10 +12,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from guts.cards import Card, DeckKind, check_distinct
 from guts.errors import HandError
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["Category", "Evaluation", "Ranking", "pack"]
 
@@ -135,6 +139,35 @@ class Ranking(ABC):
         check_distinct(hand)
         self.deck.check(hand)
         return hand
+
+    def strength_batch(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Strengths of many hands at once: ``codes`` is an (N, k) array of card codes.
+
+        Element by element equal to :meth:`strength`. This generic version loops in
+        Python; rankings override it with table lookups. Hands are not validated.
+        """
+        import numpy as np
+
+        table = [Card(code) for code in range(54)]
+        rows = np.asarray(codes)
+        return np.fromiter(
+            (self.strength([table[c] for c in row]) for row in rows.tolist()),
+            dtype=np.int64,
+            count=len(rows),
+        )
+
+    def category_batch(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Category of many hands, as indices into :meth:`categories` (best first)."""
+        import numpy as np
+
+        order = {category: index for index, category in enumerate(self.categories())}
+        table = [Card(code) for code in range(54)]
+        rows = np.asarray(codes)
+        return np.fromiter(
+            (order[self.category([table[c] for c in row])] for row in rows.tolist()),
+            dtype=np.int64,
+            count=len(rows),
+        )
 
     def options(self) -> dict[str, str]:
         """The ranking's options and their values, as shown to players."""

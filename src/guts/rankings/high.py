@@ -1,0 +1,398 @@
+"""High poker hands: the best five cards of n, with wild cards and jokers.
+
+The categories, best first: five of a kind (only with wild cards or jokers), straight
+flush, four of a kind, full house, flush, straight, three of a kind, two pair, pair, high
+card. Hands of fewer than five cards play all their cards and can make only the "of a
+kind" categories.
+
+Wild cards follow the rule text: a wild card stands for any card the holder needs, but it
+may not duplicate a card already in the hand except to make five of a kind, so in a flush
+it stands for the highest card of the suit that is missing. A joker plays as a **bug**
+(an ace, or any card that completes a straight, flush or straight flush) or as a fully wild
+card.
+
+>>> from guts.cards import parse_cards
+>>> bug = HighRanking(jokers=1)
+>>> bug.describe(parse_cards("9s 9h 7d 7c jk"))
+'Two pair, nines and sevens, ace kicker'
+>>> bug.strength(parse_cards("As Ks Js 4s 2s")) > bug.strength(parse_cards("Ah Th 9h 8h jk"))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from guts.cards import Card, DeckKind, Rank, Suit
+from guts.errors import OptionError
+from guts.rankings.base import Category, Evaluation, Ranking, pack
+from guts.rankings.wilds import JokerMode, Wilds
+
+__all__ = ["HIGH_LEVELS", "HighRanking", "parse_yes_no"]
+
+HIGH_LEVELS: tuple[Category, ...] = (
+    Category.HIGH_CARD,
+    Category.PAIR,
+    Category.TWO_PAIR,
+    Category.THREE_OF_A_KIND,
+    Category.STRAIGHT,
+    Category.FLUSH,
+    Category.FULL_HOUSE,
+    Category.FOUR_OF_A_KIND,
+    Category.STRAIGHT_FLUSH,
+    Category.FIVE_OF_A_KIND,
+)
+"""High-hand categories, worst first: a category's index is its strength level."""
+
+_LEVEL = {category: level for level, category in enumerate(HIGH_LEVELS)}
+_DESCENDING = range(14, 1, -1)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The best hand found: its category, tie-break ranks and the five ranks that play.
+
+    ``demands`` lists the ranks of the playing cards, most significant first (an ace-low
+    straight demands 5, 4, 3, 2 and 14); ``suit`` is the suit every playing card must have
+    (flushes), or None.
+    """
+
+    category: Category
+    key: tuple[int, ...]
+    demands: tuple[int, ...]
+    suit: int | None = None
+
+    @property
+    def strength(self) -> int:
+        """The packed strength of this plan."""
+        return pack(_LEVEL[self.category], self.key)
+
+
+def parse_yes_no(key: str, value: str) -> bool:
+    """``yes``/``no`` (also true/false, on/off, 1/0) for option ``key``."""
+    text = value.strip().lower()
+    if text in ("yes", "y", "true", "on", "1"):
+        return True
+    if text in ("no", "n", "false", "off", "0"):
+        return False
+    raise OptionError(f"option {key} must be yes or no, not {value!r}")
+
+
+@dataclass(frozen=True)
+class HighRanking(Ranking):
+    """High poker hands, best five of up to seven cards.
+
+    ``wilds`` names the wild natural cards and how jokers play; ``jokers`` (0, 1 or 2)
+    adds jokers to the pack; ``ace_low`` lets A-2-3-4-5 count as a straight.
+    """
+
+    wilds: Wilds = field(default_factory=Wilds)
+    jokers: int = 0
+    ace_low: bool = True
+
+    name: ClassVar[str] = "high"
+    min_cards: ClassVar[int] = 1
+    max_cards: ClassVar[int] = 7
+
+    def __post_init__(self) -> None:
+        if self.jokers not in (0, 1, 2):
+            raise OptionError(f"jokers must be 0, 1 or 2, not {self.jokers}")
+
+    @classmethod
+    def from_options(
+        cls, options: Mapping[str, str], *, wilds: Wilds | None = None, jokers: int = 0
+    ) -> HighRanking:
+        """Build from CLI options: ``ace-low=yes|no``."""
+        ace_low = True
+        for key, value in options.items():
+            if key in ("ace-low", "ace_low"):
+                ace_low = parse_yes_no(key, value)
+            else:
+                raise OptionError(f"unknown option {key!r} for the high ranking: allowed: ace-low")
+        return cls(wilds=wilds or Wilds(), jokers=jokers, ace_low=ace_low)
+
+    @property
+    def deck(self) -> DeckKind:
+        """The 52-card pack, or 53/54 with the jokers."""
+        return (DeckKind.STANDARD, DeckKind.ONE_JOKER, DeckKind.TWO_JOKERS)[self.jokers]
+
+    def categories(self) -> tuple[Category, ...]:
+        """Best first; five of a kind only when wild cards or jokers make it possible."""
+        best_first = tuple(reversed(HIGH_LEVELS))
+        if self.wilds or self.jokers:
+            return best_first
+        return best_first[1:]
+
+    def options(self) -> dict[str, str]:
+        """``ace-low``, the wild cards, and the jokers."""
+        shown = {"ace-low": "yes" if self.ace_low else "no"}
+        if self.wilds:
+            shown["wild"] = self.wilds.spec()
+        if self.jokers:
+            shown["jokers"] = str(self.jokers)
+            shown["joker"] = self.wilds.joker.value
+        return shown
+
+    def category_of(self, strength: int) -> Category:
+        """The category of a strength this ranking produced."""
+        return HIGH_LEVELS[strength >> 20]
+
+    def plan(self, cards: Sequence[Card]) -> Plan:
+        """The best hand the cards make, without building an Evaluation."""
+        naturals: list[Card] = []
+        wild = bugs = 0
+        for card in cards:
+            if card.is_joker:
+                if self.wilds.joker is JokerMode.WILD:
+                    wild += 1
+                else:
+                    bugs += 1
+            elif self.wilds.is_wild(card):
+                wild += 1
+            else:
+                naturals.append(card)
+        return best_plan(naturals, wild, bugs, self.ace_low, min(len(cards), 5))
+
+    def strength(self, cards: Sequence[Card]) -> int:
+        """The hand's strength: bigger is better."""
+        return self.plan(self.check(cards)).strength
+
+    def evaluate(self, cards: Sequence[Card]) -> Evaluation:
+        """Category, the five cards that play, what each wild stands for, and words."""
+        hand = self.check(cards)
+        plan = self.plan(hand)
+        playing, stands_for = self._assign(hand, plan)
+        return Evaluation(
+            plan.strength, plan.category, playing, describe_plan(plan), stands_for
+        )
+
+    def _assign(
+        self, hand: Sequence[Card], plan: Plan
+    ) -> tuple[tuple[Card, ...], tuple[tuple[Card, Card], ...]]:
+        """Pick the actual cards that fill the plan's demands, naturals first."""
+        free = [c for c in hand if c.is_joker or self.wilds.is_wild(c)]
+        # Bugs may only be aces outside straights and flushes: give them ace demands first.
+        free.sort(key=lambda c: not (c.is_joker and self.wilds.joker is JokerMode.BUG))
+        naturals = [c for c in hand if c not in free]
+        taken: set[Card] = set(hand)
+        playing: list[Card] = []
+        stands_for: list[tuple[Card, Card]] = []
+        straightish = plan.category in (
+            Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH
+        )  # fmt: skip
+        for rank in plan.demands:
+            natural = _take_natural(naturals, rank, plan.suit)
+            if natural is not None:
+                playing.append(natural)
+                continue
+            wild = _take_free(free, rank, straightish, self.wilds.joker)
+            stood = _stand_in(rank, plan.suit, taken)
+            taken.add(stood)
+            playing.append(wild)
+            stands_for.append((wild, stood))
+        return tuple(playing), tuple(stands_for)
+
+
+def _take_natural(naturals: list[Card], rank: int, suit: int | None) -> Card | None:
+    for card in naturals:
+        if card.rank == rank and (suit is None or card.suit == suit):
+            naturals.remove(card)
+            return card
+    return None
+
+
+def _take_free(free: list[Card], rank: int, straightish: bool, mode: JokerMode) -> Card:
+    for card in free:
+        is_bug = card.is_joker and mode is JokerMode.BUG
+        if not is_bug or straightish or rank == Rank.ACE:
+            free.remove(card)
+            return card
+    raise AssertionError("plan demands more wild cards than the hand holds")
+
+
+def _stand_in(rank: int, suit: int | None, taken: set[Card]) -> Card:
+    """The card a wild represents: of ``suit`` if given, else a suit not already used."""
+    if suit is not None:
+        return Card.of(rank, suit)
+    for candidate in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS):
+        card = Card.of(rank, candidate)
+        if card not in taken:
+            return card
+    return Card.of(rank, Suit.SPADES)  # a fifth card of a rank: five of a kind
+
+
+def best_plan(naturals: Sequence[Card], wild: int, bugs: int, ace_low: bool, size: int) -> Plan:
+    """The best hand of ``size`` cards from natural cards plus wild cards and bugs.
+
+    Categories are tried best first, so the first one the cards can make is the answer;
+    within a category the highest ranks that can be made are chosen.
+    """
+    counts = [0] * 15
+    for card in naturals:
+        counts[(card.code >> 2) + 2] += 1
+    counts[14] += bugs  # outside straights and flushes, a bug is an ace
+    free = wild + bugs
+    if size >= 5:
+        plan = _five_of_a_kind(counts, wild)
+        if plan is None:
+            plan = _straight_flush(naturals, free, ace_low)
+        if plan is None:
+            plan = _four_of_a_kind(counts, wild, size)
+        if plan is None:
+            plan = _full_house(counts, wild)
+        if plan is None:
+            plan = _flush(naturals, free)
+        if plan is None:
+            plan = _straight(naturals, free, ace_low)
+        if plan is not None:
+            return plan
+    elif size == 4:
+        plan = _four_of_a_kind(counts, wild, size)
+        if plan is not None:
+            return plan
+    return _small_kinds(counts, wild, size)
+
+
+def _kickers(counts: list[int], exclude: tuple[int, ...], number: int) -> tuple[int, ...]:
+    """The ``number`` highest natural ranks outside ``exclude``, repeats allowed."""
+    kickers: list[int] = []
+    for rank in _DESCENDING:
+        if rank in exclude:
+            continue
+        kickers.extend([rank] * counts[rank])
+        if len(kickers) >= number:
+            break
+    return tuple(kickers[:number])
+
+
+def _five_of_a_kind(counts: list[int], wild: int) -> Plan | None:
+    for rank in _DESCENDING:
+        if counts[rank] + wild >= 5:
+            return Plan(Category.FIVE_OF_A_KIND, (rank,), (rank,) * 5)
+    return None
+
+
+def _four_of_a_kind(counts: list[int], wild: int, size: int) -> Plan | None:
+    for rank in _DESCENDING:
+        if counts[rank] + wild >= 4:
+            kicker = _kickers(counts, (rank,), size - 4)
+            return Plan(Category.FOUR_OF_A_KIND, (rank, *kicker), (rank,) * 4 + kicker)
+    return None
+
+
+def _full_house(counts: list[int], wild: int) -> Plan | None:
+    for trips in _DESCENDING:
+        spare = wild - max(0, 3 - counts[trips])
+        if spare < 0:
+            continue
+        for pair in _DESCENDING:
+            if pair != trips and max(0, 2 - counts[pair]) <= spare:
+                return Plan(Category.FULL_HOUSE, (trips, pair), (trips,) * 3 + (pair,) * 2)
+    return None
+
+
+def _small_kinds(counts: list[int], wild: int, size: int) -> Plan:
+    """Three of a kind, two pair, pair or high card (whatever ``size`` allows)."""
+    if size >= 3:
+        for rank in _DESCENDING:
+            if counts[rank] + wild >= 3:
+                kick = _kickers(counts, (rank,), size - 3)
+                return Plan(Category.THREE_OF_A_KIND, (rank, *kick), (rank,) * 3 + kick)
+    if size >= 4 and wild == 0:
+        pairs = [rank for rank in _DESCENDING if counts[rank] >= 2][:2]
+        if len(pairs) == 2:
+            kick = _kickers(counts, tuple(pairs), size - 4)
+            top, low = pairs
+            return Plan(Category.TWO_PAIR, (top, low, *kick), (top, top, low, low, *kick))
+    if size >= 2:
+        for rank in _DESCENDING:
+            if counts[rank] + wild >= 2:
+                kick = _kickers(counts, (rank,), size - 2)
+                return Plan(Category.PAIR, (rank, *kick), (rank, rank, *kick))
+    # With a wild card a pair was always possible, so here every card is natural.
+    kick = _kickers(counts, (), size)
+    return Plan(Category.HIGH_CARD, kick, kick)
+
+
+def _windows(ace_low: bool) -> list[tuple[int, tuple[int, ...]]]:
+    """Straights as (top card, ranks), best first."""
+    windows = [(top, tuple(range(top, top - 5, -1))) for top in range(14, 5, -1)]
+    if ace_low:
+        windows.append((5, (5, 4, 3, 2, 14)))
+    return windows
+
+
+_WINDOWS = {flag: _windows(flag) for flag in (True, False)}
+
+
+def _ranks_by_suit(naturals: Sequence[Card]) -> list[set[int]]:
+    by_suit: list[set[int]] = [set(), set(), set(), set()]
+    for card in naturals:
+        by_suit[card.code & 3].add((card.code >> 2) + 2)
+    return by_suit
+
+
+def _straight_flush(naturals: Sequence[Card], free: int, ace_low: bool) -> Plan | None:
+    by_suit = _ranks_by_suit(naturals)
+    for top, ranks in _WINDOWS[ace_low]:
+        for suit in (3, 2, 1, 0):
+            if sum(rank in by_suit[suit] for rank in ranks) + free >= 5:
+                return Plan(Category.STRAIGHT_FLUSH, (top,), ranks, suit)
+    return None
+
+
+def _flush(naturals: Sequence[Card], free: int) -> Plan | None:
+    best: Plan | None = None
+    for suit, present in enumerate(_ranks_by_suit(naturals)):
+        if len(present) + free < 5:
+            continue
+        missing = [rank for rank in _DESCENDING if rank not in present][:free]
+        ranks = tuple(sorted(present | set(missing), reverse=True)[:5])
+        if best is None or ranks > best.key:
+            best = Plan(Category.FLUSH, ranks, ranks, suit)
+    return best
+
+
+def _straight(naturals: Sequence[Card], free: int, ace_low: bool) -> Plan | None:
+    present = {(card.code >> 2) + 2 for card in naturals}
+    for top, ranks in _WINDOWS[ace_low]:
+        if sum(rank in present for rank in ranks) + free >= 5:
+            return Plan(Category.STRAIGHT, (top,), ranks)
+    return None
+
+
+def _word(rank: int) -> str:
+    return Rank(rank).word
+
+
+def _plural(rank: int) -> str:
+    return Rank(rank).plural
+
+
+def describe_plan(plan: Plan) -> str:
+    """A high hand in words: ``"Full house, kings over fives"``."""
+    key = plan.key
+    match plan.category:
+        case Category.FIVE_OF_A_KIND:
+            return f"Five of a kind, {_plural(key[0])}"
+        case Category.STRAIGHT_FLUSH:
+            return "Royal flush" if key[0] == 14 else f"Straight flush, {_word(key[0])} high"
+        case Category.FOUR_OF_A_KIND:
+            return f"Four of a kind, {_plural(key[0])}"
+        case Category.FULL_HOUSE:
+            return f"Full house, {_plural(key[0])} over {_plural(key[1])}"
+        case Category.FLUSH:
+            return f"Flush, {_word(key[0])} high"
+        case Category.STRAIGHT:
+            return f"Straight, {_word(key[0])} high"
+        case Category.THREE_OF_A_KIND:
+            return f"Three of a kind, {_plural(key[0])}"
+        case Category.TWO_PAIR:
+            kicker = f", {_word(key[2])} kicker" if len(key) > 2 else ""
+            return f"Two pair, {_plural(key[0])} and {_plural(key[1])}{kicker}"
+        case Category.PAIR:
+            return f"Pair of {_plural(key[0])}"
+        case _:
+            return f"{_word(key[0]).capitalize()} high"
