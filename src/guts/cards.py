@@ -186,7 +186,7 @@ Card._interned.extend(Card._make(code) for code in range(54))
 
 
 _TOKEN = re.compile(
-    r"(?P<joker>joker|jk)|(?P<rank>10|[2-9tjqka])(?P<suit>[shdc♠♥♦♣])", re.IGNORECASE
+    r"(?P<joker>joker|jk|🃏)|(?P<rank>10|[2-9tjqka])(?P<suit>[shdc♠♥♦♣])", re.IGNORECASE
 )
 _SUIT_OF = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
 _EXPECTED = "expected a rank (2-10, J, Q, K, A) and a suit (s, h, d, c), or 'jk' for a joker"

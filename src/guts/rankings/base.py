@@ -9,10 +9,10 @@ cards that play, what each wild card stands for, and the hand in plain words.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Self
 
 from guts.cards import Card, DeckKind, check_distinct
 from guts.errors import HandError
@@ -20,6 +20,8 @@ from guts.errors import HandError
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+
+    from guts.rankings.wilds import Wilds
 
 __all__ = ["Category", "Evaluation", "Ranking", "pack"]
 
@@ -98,6 +100,13 @@ class Ranking(ABC):
     name: ClassVar[str]
     min_cards: ClassVar[int] = 1
     max_cards: ClassVar[int] = 7
+
+    @classmethod
+    def from_options(
+        cls, options: Mapping[str, str], *, wilds: Wilds, jokers: int = 0
+    ) -> Self:
+        """Build from CLI strings (``{"straights": "yes"}``); bad keys raise OptionError."""
+        raise NotImplementedError(f"{cls.__name__} does not take options")
 
     @property
     def deck(self) -> DeckKind:

@@ -1,0 +1,208 @@
+"""The ``guts`` command line: evaluate, compare and census hands (games come next).
+
+Every error a user can cause prints one line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from guts.cards import Card, format_cards, parse_cards
+from guts.errors import GutsError, OptionError
+from guts.rankings import DEFAULT_CARDS, RANKINGS, Ranking, make_ranking
+from guts.rankings.wilds import JokerMode, Wilds
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Guts, match-the-pot games, draw poker and Bourré: rankings, censuses and play.",
+)
+console = Console()
+
+RankingArg = Annotated[str, typer.Argument(help=f"One of: {', '.join(RANKINGS)}.")]
+WildOpt = Annotated[
+    str, typer.Option("--wild", help="Wild ranks and cards, e.g. 2 or 2,Js,Jh.")
+]
+JokerOpt = Annotated[
+    str | None, typer.Option("--joker", help="How jokers play: bug or wild (adds one joker).")
+]
+JokersOpt = Annotated[
+    int | None, typer.Option("--jokers", help="Number of jokers in the pack (0-2).")
+]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="Ranking option KEY=VALUE (repeatable)."),
+]
+
+
+def parse_key_values(pairs: Sequence[str]) -> dict[str, str]:
+    """``["a=1", "b=2"]`` as a dict; a pair without ``=`` is an OptionError."""
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"option {pair!r} must look like KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def build_ranking(
+    name: str, wild: str, joker: str | None, jokers: int | None, option: list[str] | None
+) -> Ranking:
+    """The ranking the command-line flags describe."""
+    mode = JokerMode.parse(joker) if joker is not None else JokerMode.BUG
+    count = jokers if jokers is not None else (1 if joker is not None else 0)
+    if not 0 <= count <= 2:
+        raise OptionError(f"--jokers must be 0, 1 or 2, not {count}")
+    wilds = Wilds.parse(wild, mode)
+    return make_ranking(name, parse_key_values(option or []), wilds=wilds, jokers=count)
+
+
+@app.command("eval")
+def eval_command(
+    ranking: RankingArg,
+    cards: Annotated[list[str], typer.Argument(help="The hand, e.g. As Kd 10h or AsKd10h.")],
+    wild: WildOpt = "",
+    joker: JokerOpt = None,
+    jokers: JokersOpt = None,
+    option: OptionOpt = None,
+) -> None:
+    """Print a hand's category, description and the cards that play."""
+    rank = build_ranking(ranking, wild, joker, jokers, option)
+    hand = parse_cards(" ".join(cards))
+    result = rank.evaluate(hand)
+    console.print(f"[bold]{result.description}[/bold]  ({result.category.value})")
+    console.print(f"plays: {format_cards(result.cards)}")
+    for wild_card, stood in result.stands_for:
+        console.print(f"  {wild_card} stands for {stood}")
+    console.print(f"strength: {result.strength}")
+
+
+@app.command()
+def compare(
+    ranking: RankingArg,
+    hands: Annotated[list[str], typer.Argument(help='Hands, each quoted: "As Kd" "Qh Qc".')],
+    wild: WildOpt = "",
+    joker: JokerOpt = None,
+    jokers: JokersOpt = None,
+    option: OptionOpt = None,
+) -> None:
+    """Order hands best first; tied hands share a place."""
+    rank = build_ranking(ranking, wild, joker, jokers, option)
+    parsed = [parse_cards(hand) for hand in hands]
+    seen: dict[Card, int] = {}
+    for number, hand in enumerate(parsed):
+        for card in hand:
+            if card in seen and not card.is_joker:
+                raise OptionError(f"{card.ascii} is in hand {seen[card] + 1} and hand {number + 1}")
+            seen[card] = number
+    evaluated = sorted(
+        ((rank.evaluate(hand), hand) for hand in parsed), key=lambda pair: -pair[0].strength
+    )
+    place = 0
+    previous: int | None = None
+    for index, (result, hand) in enumerate(evaluated):
+        tie = result.strength == previous
+        if not tie:
+            place = index + 1
+        previous = result.strength
+        mark = "=" if tie or _ties_next(evaluated, index) else " "
+        console.print(f"{place:>2}{mark} {format_cards(hand):<24} {result.description}")
+
+
+def _ties_next(evaluated: Sequence[tuple[object, object]], index: int) -> bool:
+    if index + 1 >= len(evaluated):
+        return False
+    here, after = evaluated[index][0], evaluated[index + 1][0]
+    return getattr(here, "strength", None) == getattr(after, "strength", None)
+
+
+@app.command("census")
+def census_command(
+    ranking: RankingArg,
+    cards: Annotated[int | None, typer.Option("--cards", help="Cards per hand.")] = None,
+    wild: WildOpt = "",
+    joker: JokerOpt = None,
+    jokers: JokersOpt = None,
+    option: OptionOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    sample: Annotated[
+        int | None, typer.Option("--sample", help="Estimate from N random hands.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for --sample.")] = None,
+) -> None:
+    """Count every hand of N cards by category (or estimate with --sample)."""
+    from guts.census import census, sample_census
+
+    rank = build_ranking(ranking, wild, joker, jokers, option)
+    size = cards if cards is not None else DEFAULT_CARDS[ranking]
+    show = sys.stderr.isatty() and not as_json
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=not show,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(f"{ranking} {size}-card hands", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        if sample is not None:
+            result = sample_census(rank, size, sample, seed, progress)
+        else:
+            result = census(rank, size, progress)
+    if as_json:
+        print(json.dumps(result.to_json()))
+        return
+    title = f"{ranking}, {size} cards, {rank.deck.describe()}"
+    if rank.options():
+        title += " (" + ", ".join(f"{k}={v}" for k, v in rank.options().items()) + ")"
+    table = Table(title=title + (" — sampled" if result.sampled else ""))
+    table.add_column("category")
+    table.add_column("hands", justify="right")
+    table.add_column("share", justify="right")
+    table.add_column("1 in", justify="right")
+    if result.sampled:
+        table.add_column("95% interval", justify="right")
+    for category, count in result.categories.items():
+        share = count / result.total
+        row = [
+            category.label,
+            f"{count:,}",
+            f"{100 * share:.4f}%",
+            f"{1 / share:,.1f}" if count else "-",
+        ]
+        if result.sampled:
+            low, high = result.intervals[category]
+            row.append(f"{100 * low:.4f}-{100 * high:.4f}%")
+        table.add_row(*row)
+    table.add_section()
+    table.add_row("total", f"{result.total:,}", "100%", "")
+    console.print(table)
+    console.print(f"{result.classes:,} distinct hand strengths")
+    if result.no_pair_by_top_card is not None:
+        tops = ", ".join(f"{k}: {v:,}" for k, v in result.no_pair_by_top_card.items())
+        console.print(f"no-pair hands by top card: {tops}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the CLI; user errors print one line on stderr and exit with status 2."""
+    try:
+        app(args=list(argv) if argv is not None else None, prog_name="guts")
+    except GutsError as error:
+        print(f"guts: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None

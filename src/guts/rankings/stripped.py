@@ -1,0 +1,216 @@
+"""32-card (stripped deck) poker: seven to ace, flushes above full houses, ranked suits.
+
+The best five of five to seven cards play. Categories, best first: straight flush, four of a
+kind, flush, full house, straight, three of a kind, two pair, pair, high card (a flush is
+harder to make with 32 cards, so it ranks above a full house). The ace is also adjacent to
+the seven, so A-7-8-9-10 is the lowest straight (and straight flush); it is ten high.
+
+Suits rank hearts > diamonds > clubs > spades and break hands that are otherwise equal
+(same category, same ranks, kickers included) by the suit of the highest card of the
+combination; the suits of kickers never count. That card is: for a pair, the better-suited
+card of the pair; for two pair, of the top pair; for three or four of a kind and a full
+house, the better-suited card of the set; for a flush, its suit; for a straight (flush),
+its top card; for high card, the highest card.
+
+**Strength** is ``pack(level, ranks) << 2 | suit``: the usual
+:func:`guts.rankings.base.pack` of the category level (high card 0 .. straight flush 8) and
+the ranks that matter (7..14; the ten for A-7-8-9-10), shifted left two bits, with the
+deciding card's suit order (spades 0, clubs 1, diamonds 2, hearts 3) as the last tie-break.
+``Evaluation.cards`` puts that deciding card first.
+
+>>> from guts.cards import parse_cards
+>>> stripped = StrippedRanking()
+>>> stripped.describe(parse_cards("Ah 10h 9h 8h 7h Ks Kd"))
+'Straight flush, ten high (hearts)'
+>>> stripped.describe(parse_cards("Ah Jh 9h 8h 7h Ks Kd"))
+'Flush, ace high (hearts)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from guts.cards import Card, DeckKind, Rank, Suit
+from guts.errors import OptionError
+from guts.rankings.base import Category, Evaluation, Ranking, pack
+from guts.rankings.wilds import Wilds
+
+__all__ = ["SUIT_ORDER", "StrippedRanking"]
+
+SUIT_ORDER: dict[Suit, int] = {Suit.SPADES: 0, Suit.CLUBS: 1, Suit.DIAMONDS: 2, Suit.HEARTS: 3}
+"""The stripped game's suit order, lowest 0 to highest 3: spades, clubs, diamonds, hearts."""
+
+_SUIT_OF_CODE = (1, 2, 3, 0)  # SUIT_ORDER by Suit value: clubs, diamonds, hearts, spades
+
+_ORDER = (
+    Category.STRAIGHT_FLUSH, Category.FOUR_OF_A_KIND, Category.FLUSH, Category.FULL_HOUSE,
+    Category.STRAIGHT, Category.THREE_OF_A_KIND, Category.TWO_PAIR, Category.PAIR,
+    Category.HIGH_CARD,
+)  # fmt: skip
+_LEVEL = {category: len(_ORDER) - 1 - index for index, category in enumerate(_ORDER)}
+
+# Straights, best first, top card first; the last is A-7-8-9-10, ten high.
+_WINDOWS = (
+    *(tuple(range(top, top - 5, -1)) for top in range(14, 10, -1)),
+    (10, 9, 8, 7, 14),
+)
+
+_LOWEST_CODE = 4 * (Rank.SEVEN - 2)
+_NO_WILDS = Wilds()
+
+
+# Sort value of each natural card code: rank, then the stripped suit order.
+_SORT_VALUE = tuple((code >> 2) * 4 + _SUIT_OF_CODE[code & 3] for code in range(52))
+
+
+def _sort_value(card: Card) -> int:
+    return _SORT_VALUE[card.code]
+
+
+def _rank(card: Card) -> int:
+    return (card.code >> 2) + 2
+
+
+def _straight(best_of_rank: dict[int, Card]) -> tuple[Card, ...] | None:
+    """The best straight, given the best-suited card of each rank present."""
+    if len(best_of_rank) < 5:
+        return None
+    for window in _WINDOWS:
+        if all(rank in best_of_rank for rank in window):
+            return tuple(best_of_rank[rank] for rank in window)
+    return None
+
+
+def _best(cards: Sequence[Card]) -> tuple[Category, tuple[Card, ...], list[int]]:
+    """Category, the five cards that play (deciding card first), and the ranks that matter."""
+    ordered = sorted(cards, key=_sort_value, reverse=True)
+    by_rank: dict[int, list[Card]] = {}
+    suited: dict[int, list[Card]] = {}
+    for card in ordered:
+        by_rank.setdefault((card.code >> 2) + 2, []).append(card)
+        suited.setdefault(card.code & 3, []).append(card)
+    flush = next((group for group in suited.values() if len(group) >= 5), None)
+    if flush is not None:
+        run = _straight({_rank(card): card for card in flush})
+        if run is not None:
+            return Category.STRAIGHT_FLUSH, run, [_rank(run[0])]
+    # Bigger group first, then higher rank; each group is best-suited first.
+    groups = sorted(by_rank.items(), key=lambda item: (len(item[1]), item[0]), reverse=True)
+    first, second = len(groups[0][1]), len(groups[1][1])
+
+    def with_kickers(made: list[Card], kickers: int) -> tuple[Card, ...]:
+        rest = [card for card in ordered if card not in made]
+        return (*made, *rest[:kickers])
+
+    if first == 4:
+        played = with_kickers(groups[0][1], 1)
+        return Category.FOUR_OF_A_KIND, played, [groups[0][0], _rank(played[4])]
+    if flush is not None:
+        return Category.FLUSH, tuple(flush[:5]), [_rank(card) for card in flush[:5]]
+    if first == 3 and second >= 2:
+        played = (*groups[0][1], *groups[1][1][:2])
+        return Category.FULL_HOUSE, played, [groups[0][0], groups[1][0]]
+    run = _straight({rank: group[0] for rank, group in by_rank.items()})
+    if run is not None:
+        return Category.STRAIGHT, run, [_rank(run[0])]
+    if first == 3:
+        played = with_kickers(groups[0][1], 2)
+        return Category.THREE_OF_A_KIND, played, [_rank(card) for card in played[2:]]
+    if first == 2 and second == 2:
+        played = with_kickers(groups[0][1] + groups[1][1], 1)
+        return Category.TWO_PAIR, played, [groups[0][0], groups[1][0], _rank(played[4])]
+    if first == 2:
+        played = with_kickers(groups[0][1], 3)
+        return Category.PAIR, played, [_rank(card) for card in played[1:]]
+    played = tuple(ordered[:5])
+    return Category.HIGH_CARD, played, [_rank(card) for card in played]
+
+
+@dataclass(frozen=True)
+class StrippedRanking(Ranking):
+    """32-card poker (7 to A): flush over full house, A-7-8-9-10 straights, ranked suits."""
+
+    name: ClassVar[str] = "stripped"
+    min_cards: ClassVar[int] = 5
+    max_cards: ClassVar[int] = 7
+
+    @classmethod
+    def from_options(
+        cls, options: Mapping[str, str], *, wilds: Wilds = _NO_WILDS, jokers: int = 0
+    ) -> StrippedRanking:
+        """Build from CLI strings; the stripped ranking has no options and no wild cards."""
+        if options:
+            key = next(iter(options))
+            raise OptionError(f"unknown option {key!r} for stripped: it has no options")
+        if wilds or jokers:
+            raise OptionError("the stripped ranking does not support wild cards or jokers")
+        return cls()
+
+    @property
+    def deck(self) -> DeckKind:
+        """The 32-card stripped pack, seven to ace."""
+        return DeckKind.STRIPPED
+
+    def categories(self) -> tuple[Category, ...]:
+        """Straight flush, four of a kind, flush, full house, ... high card."""
+        return _ORDER
+
+    def check(self, cards: Sequence[Card]) -> tuple[Card, ...]:
+        """Validate a hand: five to seven distinct cards of the stripped pack."""
+        hand = tuple(cards)
+        codes = {card.code for card in hand}
+        size_ok = 5 <= len(hand) <= 7 and len(codes) == len(hand)
+        if size_ok and min(codes) >= _LOWEST_CODE and max(codes) < 52:
+            return hand
+        return super().check(hand)  # raises the error a player understands
+
+    def strength(self, cards: Sequence[Card]) -> int:
+        """The hand's strength, without building an evaluation."""
+        category, played, ranks = _best(self.check(cards))
+        return _strength(category, played, ranks)
+
+    def evaluate(self, cards: Sequence[Card]) -> Evaluation:
+        """Strength, category, the five cards that play (deciding card first), description."""
+        hand = self.check(cards)
+        category, played, ranks = _best(hand)
+        strength = _strength(category, played, ranks)
+        return Evaluation(strength, category, played, _describe(category, played))
+
+
+def _strength(category: Category, played: tuple[Card, ...], ranks: list[int]) -> int:
+    return pack(_LEVEL[category], ranks) << 2 | _SUIT_OF_CODE[played[0].code & 3]
+
+
+def _describe(category: Category, played: tuple[Card, ...]) -> str:
+    suit = played[0].suit
+    assert suit is not None
+    words = _phrase(category, Rank(_rank(played[0])), played)
+    if category is Category.FOUR_OF_A_KIND:
+        return words  # the set holds every suit, so the suit cannot matter
+    return f"{words} ({suit.name.lower()})"
+
+
+def _phrase(category: Category, top: Rank, played: tuple[Card, ...]) -> str:
+    def plural(index: int) -> str:
+        return Rank(_rank(played[index])).plural
+
+    if category is Category.STRAIGHT_FLUSH:
+        return "Royal flush" if top is Rank.ACE else f"Straight flush, {top.word} high"
+    if category is Category.FOUR_OF_A_KIND:
+        return f"Four of a kind, {top.plural}"
+    if category is Category.FLUSH:
+        return f"Flush, {top.word} high"
+    if category is Category.FULL_HOUSE:
+        return f"Full house, {top.plural} over {plural(3)}"
+    if category is Category.STRAIGHT:
+        return f"Straight, {top.word} high"
+    if category is Category.THREE_OF_A_KIND:
+        return f"Three of a kind, {top.plural}"
+    if category is Category.TWO_PAIR:
+        return f"Two pair, {top.plural} and {plural(2)}"
+    if category is Category.PAIR:
+        return f"Pair of {top.plural}"
+    second = Rank(_rank(played[1])).word
+    return f"{top.word.capitalize()}-{second} high"
