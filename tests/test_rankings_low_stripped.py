@@ -8,6 +8,7 @@ from itertools import combinations, combinations_with_replacement, pairwise
 from math import comb, prod
 from random import Random
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -492,6 +493,21 @@ def test_low_decks_options_and_errors() -> None:
         LOW.evaluate(cards("As 2h 3d 4c 5s 6s 7s 8s"))
     with pytest.raises(HandError):
         LOW.strength([Card.of(14, 0), Card.of(14, 0)])
+
+
+@pytest.mark.parametrize("low", [LOW, LOW_JOKERS, STRONG, LowRanking(wilds=Wilds.parse("2"))])
+@pytest.mark.parametrize("size", [1, 2, 5, 7])
+def test_low_strength_batch_matches_strength(low: LowRanking, size: int) -> None:
+    rng = np.random.default_rng(size)
+    deck = np.array([card.code for card in low.deck.cards])
+    rows = np.array([rng.permutation(deck)[:size] for _ in range(500)])
+    expected = [low.strength([Card(int(code)) for code in row]) for row in rows]
+    assert low.strength_batch(rows).tolist() == expected
+
+
+def test_low_rank_of_a_joker_is_an_error() -> None:
+    with pytest.raises(CardError):
+        low_rank(Card.joker(0))
 
 
 @given(hands(DeckKind.TWO_JOKERS, 1, 7), st.randoms(), st.sampled_from([LOW_JOKERS, STRONG]))

@@ -34,8 +34,9 @@ wild joker are not supported, since what a wild card should be there is not the 
 and the ranks of the groups (bigger group first, then higher rank first). In ace-to-five a
 low rank is good, so each rank ``r`` (ace 1 .. king 13) is stored as ``14 - r``; pairs-strong
 made hands store ``r``. Missing nibbles of short hands are 0; only hands of one size are
-meant to be compared. The no-joker path of :meth:`LowRanking.strength` is cached on the
-sorted rank multiset.
+meant to be compared. :meth:`LowRanking.strength` is cached on the sorted rank multiset
+(and number of wild cards); :meth:`LowRanking.strength_batch` solves each distinct rank
+multiset of a numpy batch once.
 """
 
 from __future__ import annotations
@@ -45,12 +46,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
-from typing import ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
 from guts.cards import Card, DeckKind, Rank
-from guts.errors import OptionError
+from guts.errors import CardError, OptionError
 from guts.rankings.base import Category, Evaluation, Ranking, pack
 from guts.rankings.wilds import JokerMode, Wilds
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["LowRanking", "low_rank", "top_card"]
 
@@ -83,7 +88,7 @@ def low_rank(card: Card) -> int:
     (1, 13)
     """
     if card.is_joker:
-        raise ValueError("a joker has no rank of its own")
+        raise CardError("a joker has no rank of its own")
     return _LOW_OF_CODE[card.code]
 
 
@@ -222,6 +227,30 @@ class LowRanking(Ranking):
         wild = self._wild_codes
         naturals = tuple(sorted(_LOW_OF_CODE[c.code] for c in hand if c.code not in wild))
         return _solve(self.pairs == "strong", naturals, len(hand) - len(naturals)).strength
+
+    def strength_batch(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Strengths of an (N, k) array of card codes: one solve per distinct rank multiset.
+
+        Hands are not validated. Wild cards and jokers count as rank 0 in the sort.
+        """
+        import numpy as np
+
+        rows = np.asarray(codes, dtype=np.int64)
+        if rows.ndim != 2 or rows.shape[0] == 0:
+            return np.zeros(rows.shape[0] if rows.ndim else 0, dtype=np.int64)
+        low = np.array(
+            [0 if c in self._wild_codes else _LOW_OF_CODE[c] for c in range(52)] + [0, 0]
+        )
+        ranks = np.sort(low[rows], axis=1)
+        keys = ranks @ (14 ** np.arange(rows.shape[1] - 1, -1, -1, dtype=np.int64))
+        unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        strong = self.pairs == "strong"
+        values = np.empty(len(unique), dtype=np.int64)
+        for index, row in enumerate(ranks[first].tolist()):
+            naturals = tuple(rank for rank in row if rank)
+            values[index] = _solve(strong, naturals, len(row) - len(naturals)).strength
+        result: NDArray[np.int64] = values[inverse.reshape(-1)]
+        return result
 
     def evaluate(self, cards: Sequence[Card]) -> Evaluation:
         """Strength, category, the playing cards (top card first), fitters, description."""

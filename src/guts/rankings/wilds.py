@@ -1,7 +1,7 @@
 """Which cards are wild, and how jokers play.
 
 >>> Wilds.parse("2,Js,Jh").describe()
-'deuces and J♠ J♥ wild'
+'deuces and J♥ J♠ wild'
 """
 
 from __future__ import annotations
