@@ -1,0 +1,275 @@
+"""Hand-evaluator benchmark: guts against treys, eval7, phevaluator and pokerkit, in one run.
+
+Install the peers with the ``bench`` extra (``pip install -e '.[bench]'``); this script
+installs nothing. Every evaluator ranks the same pre-generated random hands; only the
+evaluation calls are timed, and each figure is the median of ``--repeats`` runs. Results
+print as a table (each peer's figure and our ratio to it) and are written as JSON.
+
+    python benchmarks/evaluators.py [--hands 200000] [--repeats 5] [--json results.json]
+
+Exhaustive 7-card times of the per-hand peers are extrapolated from their 7-card rate
+(marked "est."): enumerating 133,784,560 hands one Python call at a time takes them
+minutes to hours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+
+from guts.cards import Card
+from guts.rankings.high import HighRanking
+from guts.rankings.wilds import Wilds
+
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "cdhs"
+
+
+def text_of(code: int) -> str:
+    return RANK_CHARS[code >> 2] + SUIT_CHARS[code & 3]
+
+
+def random_hands(count: int, size: int, seed: int) -> np.ndarray:
+    """``count`` random hands of ``size`` distinct cards, as card codes."""
+    rng = np.random.default_rng(seed)
+    keys = rng.random((count, 52))
+    return np.argpartition(keys, size, axis=1)[:, :size].astype(np.uint8)
+
+
+def median_time(run: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+@dataclass
+class Peer:
+    """One evaluator: how to convert hands for it and evaluate a list of them."""
+
+    name: str
+    prepare: Callable[[np.ndarray], list[object]]
+    evaluate_all: Callable[[list[object]], object]
+    results: dict[str, float] = field(default_factory=dict)
+
+
+def peers() -> list[Peer]:
+    """The peer evaluators that are installed."""
+    found: list[Peer] = []
+    try:
+        treys = importlib.import_module("treys")
+        evaluator = treys.Evaluator()
+        new = treys.Card.new
+        table = [new(text_of(c)) for c in range(52)]
+
+        def treys_prepare(hands: np.ndarray) -> list[object]:
+            return [[table[c] for c in row] for row in hands.tolist()]
+
+        def treys_all(hands: list[object]) -> object:
+            evaluate = evaluator.evaluate
+            return [evaluate(h[:2], h[2:]) for h in hands]  # type: ignore[index]
+
+        found.append(Peer("treys", treys_prepare, treys_all))
+    except ImportError:
+        pass
+    try:
+        eval7 = importlib.import_module("eval7")
+        table7 = [eval7.Card(text_of(c)) for c in range(52)]
+
+        def eval7_prepare(hands: np.ndarray) -> list[object]:
+            return [[table7[c] for c in row] for row in hands.tolist()]
+
+        def eval7_all(hands: list[object]) -> object:
+            evaluate = eval7.evaluate
+            return [evaluate(h) for h in hands]
+
+        found.append(Peer("eval7", eval7_prepare, eval7_all))
+    except ImportError:
+        pass
+    try:
+        ph = importlib.import_module("phevaluator")
+
+        def ph_prepare(hands: np.ndarray) -> list[object]:
+            return hands.tolist()  # phevaluator's ids are rank * 4 + suit, like ours
+
+        def ph_all(hands: list[object]) -> object:
+            evaluate = ph.evaluate_cards
+            return [evaluate(*h) for h in hands]  # type: ignore[misc]
+
+        found.append(Peer("phevaluator", ph_prepare, ph_all))
+    except ImportError:
+        pass
+    try:
+        pk = importlib.import_module("pokerkit")
+        hand_type = pk.StandardHighHand
+
+        def pk_prepare(hands: np.ndarray) -> list[object]:
+            return ["".join(text_of(c) for c in row) for row in hands.tolist()]
+
+        def pk_all(hands: list[object]) -> object:
+            return [hand_type.from_game(h, "") for h in hands]
+
+        found.append(Peer("pokerkit", pk_prepare, pk_all))
+    except ImportError:
+        pass
+    return found
+
+
+def import_seconds(module: str) -> float:
+    """Median wall time of ``import module`` in a fresh interpreter, minus bare startup."""
+    def run(code: str) -> float:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        return time.perf_counter() - start
+
+    bare = statistics.median(run("pass") for _ in range(5))
+    return max(0.0, statistics.median(run(f"import {module}") for _ in range(5)) - bare)
+
+
+def peak_memory_mb(code: str) -> float:
+    """Peak resident memory (MB) of a fresh interpreter running ``code``."""
+    probe = (
+        f"{code}\nimport resource\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
+                         text=True).stdout
+    return int(out.strip().splitlines()[-1]) / 1024
+
+
+def exhaustive_five(evaluate_block: Callable[[np.ndarray], object]) -> float:
+    """Seconds to evaluate all 2,598,960 five-card hands in blocks."""
+    from guts.census import hands as all_hands
+
+    blocks = list(all_hands(tuple(Card(c) for c in range(52)), 5, chunk=1 << 18))
+    start = time.perf_counter()
+    for block in blocks:
+        evaluate_block(block)
+    return time.perf_counter() - start
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=200_000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--json", default="benchmarks/results.json")
+    parser.add_argument("--skip-exhaustive-7", action="store_true")
+    args = parser.parse_args(argv)
+
+    high = HighRanking()
+    deuces = HighRanking(wilds=Wilds.of([2]))
+    bug = HighRanking(jokers=1)
+    five = random_hands(args.hands, 5, 1)
+    seven = random_hands(args.hands, 7, 2)
+    ours: dict[str, float] = {}
+    high.strength_batch(five[:10])  # build the tables outside the timings
+    high.strength_batch(seven[:10])
+    ours["5-card/s"] = len(five) / median_time(lambda: high.strength_batch(five), args.repeats)
+    ours["7-card/s"] = len(seven) / median_time(lambda: high.strength_batch(seven),
+                                                args.repeats)
+    big = random_hands(2_000_000, 5, 3)
+    ours["5-card batch 2M/s"] = len(big) / median_time(lambda: high.strength_batch(big),
+                                                       args.repeats)
+    cards = [[Card(c) for c in row] for row in five[:50_000].tolist()]
+    ours["scalar 5-card/s"] = len(cards) / median_time(
+        lambda: [high.strength(h) for h in cards], args.repeats
+    )
+    deuces.strength_batch(five[:10])
+    ours["deuces-wild 5-card/s"] = len(five) / median_time(
+        lambda: deuces.strength_batch(five), args.repeats
+    )
+    with_joker = np.where(five == 0, 52, five).astype(np.uint8)  # 2c becomes the joker
+    bug.strength_batch(with_joker[:10])
+    ours["bug 5-card/s"] = len(five) / median_time(
+        lambda: bug.strength_batch(with_joker), args.repeats
+    )
+    ours["exhaustive 5-card s"] = exhaustive_five(high.strength_batch)
+    if not args.skip_exhaustive_7:
+        from guts.census import census
+
+        start = time.process_time()
+        census(high, 7)
+        ours["exhaustive 7-card s"] = time.process_time() - start
+    ours["import s"] = import_seconds("guts")
+    ours["peak MB"] = peak_memory_mb(
+        "import numpy as np\nfrom guts.rankings.high import HighRanking\n"
+        "h = HighRanking()\nh.strength_batch(np.arange(7, dtype=np.uint8)[None, :])\n"
+        "h.strength_batch(np.arange(5, dtype=np.uint8)[None, :])"
+    )
+
+    rows: dict[str, dict[str, float]] = {}
+    count = min(args.hands, 50_000)
+    for peer in peers():
+        p5, p7 = peer.prepare(five[:count]), peer.prepare(seven[:count])
+        if peer.name == "pokerkit":
+            p5, p7 = p5[: count // 10], p7[: count // 10]
+        peer.results["5-card/s"] = len(p5) / median_time(partial(peer.evaluate_all, p5), 3)
+        peer.results["7-card/s"] = len(p7) / median_time(partial(peer.evaluate_all, p7), 3)
+        peer.results["exhaustive 5-card s"] = 2_598_960 / peer.results["5-card/s"]
+        peer.results["exhaustive 7-card s"] = math.comb(52, 7) / peer.results["7-card/s"]
+        peer.results["import s"] = import_seconds(peer.name)
+        rows[peer.name] = peer.results
+
+    report = {
+        "machine": f"{platform.machine()} {platform.processor() or ''} "
+        f"python {platform.python_version()}, numpy {np.__version__}",
+        "cores": len(__import__("os").sched_getaffinity(0)),
+        "hands": args.hands,
+        "guts": ours,
+        "peers": rows,
+        "max rss of this run MB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    print_table(ours, rows)
+    with open(args.json, "w") as out:
+        json.dump(report, out, indent=2)
+    print(f"\nwritten to {args.json}")
+
+
+def print_table(ours: dict[str, float], rows: dict[str, dict[str, float]]) -> None:
+    """Each metric: our figure, then each peer's figure and our ratio to it."""
+    names = list(rows)
+    header = f"{'metric':<22}{'guts':>14}" + "".join(f"{n:>24}" for n in names)
+    print(header)
+    print("-" * len(header))
+    for metric, value in ours.items():
+        line = f"{metric:<22}{fmt(value):>14}"
+        for name in names:
+            base = "5-card/s" if metric in ("deuces-wild 5-card/s", "bug 5-card/s",
+                                            "5-card batch 2M/s", "scalar 5-card/s") else metric
+            theirs = rows[name].get(base)
+            if theirs is None:
+                line += f"{'-':>24}"
+                continue
+            ratio = value / theirs if metric.endswith("/s") else theirs / max(value, 1e-12)
+            est = " est." if metric == "exhaustive 7-card s" else ""
+            line += f"{fmt(theirs) + est + f' ({ratio:,.1f}x)':>24}"
+        print(line)
+    print("\nratios: how many times faster guts is (peer time / ours, or our rate / theirs);")
+    print("wild and scalar rows compare with the peer's plain 5-card rate.")
+
+
+def fmt(value: float) -> str:
+    if value >= 1e6:
+        return f"{value / 1e6:,.2f}M"
+    if value >= 1e3:
+        return f"{value / 1e3:,.1f}k"
+    return f"{value:,.3f}"
+
+
+if __name__ == "__main__":
+    main()
