@@ -17,6 +17,7 @@ import re
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from enum import Enum, IntEnum
+from functools import cache
 from random import Random
 from typing import ClassVar
 
@@ -94,6 +95,8 @@ _RANK_WORDS = (
     "nine", "ten", "jack", "queen", "king", "ace",
 )  # fmt: skip
 JOKER_CODES = (52, 53)
+_RANK_OF = tuple(Rank(value) for value in range(2, 15))
+_SUIT_OF_CODE = tuple(Suit)
 
 
 class Card:
@@ -141,12 +144,12 @@ class Card:
     @property
     def rank(self) -> Rank | None:
         """The rank, or None for a joker."""
-        return None if self.code >= 52 else Rank((self.code >> 2) + 2)
+        return None if self.code >= 52 else _RANK_OF[self.code >> 2]
 
     @property
     def suit(self) -> Suit | None:
         """The suit, or None for a joker."""
-        return None if self.code >= 52 else Suit(self.code & 3)
+        return None if self.code >= 52 else _SUIT_OF_CODE[self.code & 3]
 
     @property
     def ascii(self) -> str:
@@ -294,7 +297,7 @@ class DeckKind(Enum):
 
     def check(self, cards: Iterable[Card]) -> None:
         """Raise :class:`CardError` for the first card not in this pack."""
-        allowed = frozenset(deck_cards(self))
+        allowed = _deck_set(self)
         for card in cards:
             if card not in allowed:
                 raise CardError(f"{card.ascii} is not in the {self.describe()}")
@@ -307,6 +310,12 @@ class DeckKind(Enum):
         return f"{self.value}-card pack{extra}"
 
 
+@cache
+def _deck_set(kind: DeckKind) -> frozenset[Card]:
+    return frozenset(deck_cards(kind))
+
+
+@cache
 def deck_cards(kind: DeckKind) -> tuple[Card, ...]:
     """All the cards of a pack, lowest code first."""
     low = kind.lowest_rank - 2

@@ -23,6 +23,7 @@ from guts.rankings.wilds import Wilds
 
 __all__ = ["SingleCardRanking"]
 
+_NO_WILDS = Wilds()
 _STRENGTHS = tuple(pack(0, ((code >> 2) + 2, code & 3)) for code in range(52))
 """Strength by card code: the rank, then the suit (clubs 0 < diamonds < hearts < spades)."""
 
@@ -41,7 +42,7 @@ class SingleCardRanking(Ranking):
 
     @classmethod
     def from_options(
-        cls, options: Mapping[str, str], *, wilds: Wilds = Wilds(), jokers: int = 0
+        cls, options: Mapping[str, str], *, wilds: Wilds = _NO_WILDS, jokers: int = 0
     ) -> Self:
         """The one single-card ranking; any option, wild card or joker is an error."""
         for key in options:

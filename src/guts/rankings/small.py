@@ -29,7 +29,7 @@ from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import TYPE_CHECKING, ClassVar, NamedTuple, Self
 
 from guts.cards import Card, DeckKind, Rank
@@ -46,6 +46,7 @@ __all__ = ["ThreeCardRanking", "TwoCardRanking"]
 _ACE_CODE_RANK = 12  # code >> 2 of an ace
 _DECKS = {0: DeckKind.STANDARD, 1: DeckKind.ONE_JOKER, 2: DeckKind.TWO_JOKERS}
 _BOOLEANS = {"yes": True, "no": False}
+_NO_WILDS = Wilds()
 
 
 class _Shape(NamedTuple):
@@ -164,9 +165,7 @@ class _SmallRanking(Ranking):
         try:
             return _BOOLEANS[values[key].lower()]
         except KeyError:
-            raise OptionError(
-                f"option {key!r} must be yes or no, not {values[key]!r}"
-            ) from None
+            raise OptionError(f"option {key!r} must be yes or no, not {values[key]!r}") from None
 
     @staticmethod
     def _parse_order(values: Mapping[str, str]) -> tuple[Category, ...]:
@@ -193,6 +192,15 @@ class _SmallRanking(Ranking):
     def deck(self) -> DeckKind:
         """The standard pack, plus the jokers in play."""
         return _DECKS[self.jokers]
+
+    def check(self, cards: Sequence[Card]) -> tuple[Card, ...]:
+        """Validate size, duplicates and pack (a quick test first, then the full one)."""
+        hand = tuple(cards)
+        if len(hand) == self.size:
+            key = _mask(card.code for card in hand)
+            if key.bit_count() == self.size and key >> (52 + self.jokers) == 0:
+                return hand
+        return super().check(hand)
 
     def categories(self) -> tuple[Category, ...]:
         """The categories in force, best first."""
@@ -256,6 +264,10 @@ class _SmallRanking(Ranking):
     def _extra_options(self) -> dict[str, str]:
         return {}
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle the options only; lookup tables are rebuilt (or found) on first use."""
+        return {key: value for key, value in self.__dict__.items() if not key.startswith("_")}
+
     # -- internals -----------------------------------------------------------------
 
     @cached_property
@@ -278,7 +290,9 @@ class _SmallRanking(Ranking):
     def _strength_of(self, shape: _Shape) -> int:
         return pack(self._levels[shape.category], shape.ranks)
 
-    def _split(self, hand: tuple[Card, ...]) -> tuple[tuple[int, ...], tuple[Card, ...], tuple[Card, ...]]:
+    def _split(
+        self, hand: tuple[Card, ...]
+    ) -> tuple[tuple[int, ...], tuple[Card, ...], tuple[Card, ...]]:
         """Natural codes (highest first), wild cards, and bug jokers of a hand."""
         wild_codes = self._wild_codes
         wild = tuple(card for card in hand if card.code in wild_codes)
@@ -362,14 +376,25 @@ def _bug_arrangement(
 
 @cache
 def _build_tables(ranking: _SmallRanking) -> _Tables:
-    """Strengths of every natural hand, built once per distinct ranking."""
+    """Strengths of every natural hand, built once per distinct ranking.
+
+    A natural hand's value depends only on its ranks and on whether it is one suit, so
+    each such class is classified once.
+    """
     natural: dict[int, int] = {}
     fast: dict[int, int] = {}
+    by_class: dict[tuple[tuple[int, ...], bool], int] = {}
+    wild_codes = ranking._wild_codes
     for codes in combinations(range(51, -1, -1), ranking.size):
+        suits = {code & 3 for code in codes}
+        hand_class = (tuple(code >> 2 for code in codes), len(suits) == 1)
+        strength = by_class.get(hand_class)
+        if strength is None:
+            strength = by_class[hand_class] = ranking._strength_of(ranking._shape(codes))
         key = _mask(codes)
-        natural[key] = ranking._strength_of(ranking._shape(codes))
-        if not any(ranking.wilds.is_wild(Card(c)) for c in codes):
-            fast[key] = natural[key]
+        natural[key] = strength
+        if wild_codes.isdisjoint(codes):
+            fast[key] = strength
     return _Tables(natural, fast if len(fast) < len(natural) else natural)
 
 
@@ -378,7 +403,6 @@ def _build_dense_table(ranking: _SmallRanking) -> NDArray[np.int64]:
     """Strength by ``sum(code * 54**i)`` for every ordering of a hand without wilds; -1
     elsewhere (wild cards, jokers, duplicates)."""
     import numpy as np
-    from itertools import permutations
 
     dense = np.full(54**ranking.size, -1, dtype=np.int64)
     for key, strength in ranking._tables.fast.items():
@@ -418,7 +442,7 @@ class TwoCardRanking(_SmallRanking):
     ace_low: bool = False
     crumpler: bool = False
     order: tuple[Category, ...] = ()
-    wilds: Wilds = Wilds()
+    wilds: Wilds = _NO_WILDS
     jokers: int = 0
 
     def __post_init__(self) -> None:
@@ -426,7 +450,7 @@ class TwoCardRanking(_SmallRanking):
 
     @classmethod
     def from_options(
-        cls, options: Mapping[str, str], *, wilds: Wilds = Wilds(), jokers: int = 0
+        cls, options: Mapping[str, str], *, wilds: Wilds = _NO_WILDS, jokers: int = 0
     ) -> Self:
         """Build from CLI strings: ``straights``, ``flushes``, ``ace-low``, ``crumpler``
         (yes|no) and ``order`` (category keys, best first)."""
@@ -469,7 +493,9 @@ class TwoCardRanking(_SmallRanking):
             return _Shape(Category.PAIR, (top,), codes, False)
         if straight:
             category = Category.STRAIGHT_FLUSH if flush else Category.STRAIGHT
-            return _Shape(category, (2,) if wheel else (top,), (low, high) if wheel else codes, True)
+            return _Shape(
+                category, (2,) if wheel else (top,), (low, high) if wheel else codes, True
+            )
         category = Category.FLUSH if flush else Category.HIGH_CARD
         return _Shape(category, (top, bottom), codes, shaped)
 
@@ -499,7 +525,7 @@ class ThreeCardRanking(_SmallRanking):
     flushes: bool = True
     ace_low: bool = True
     order: tuple[Category, ...] = ()
-    wilds: Wilds = Wilds()
+    wilds: Wilds = _NO_WILDS
     jokers: int = 0
 
     def __post_init__(self) -> None:
@@ -507,7 +533,7 @@ class ThreeCardRanking(_SmallRanking):
 
     @classmethod
     def from_options(
-        cls, options: Mapping[str, str], *, wilds: Wilds = Wilds(), jokers: int = 0
+        cls, options: Mapping[str, str], *, wilds: Wilds = _NO_WILDS, jokers: int = 0
     ) -> Self:
         """Build from CLI strings: ``straights``, ``flushes``, ``ace-low`` (yes|no) and
         ``order`` (``trips,straight-flush,straight,flush,pair,high-card``, best first)."""
