@@ -1,0 +1,443 @@
+"""One betting round as a state machine.
+
+The round's bets lie in a hold, :data:`BETS`, while it lasts; when no one is left to act,
+an uncalled bet goes back to its bettor and the rest moves to the pot, so after the round
+``table.chips_in(BETS) == 0``. Every chip movement is a ledger transfer.
+
+>>> from guts.table import Table
+>>> table = Table(["Ann", "Bob", "Cy"], buy_in=100)
+>>> paid = post_antes(table, table.turn_order(), 1)
+>>> betting = BettingRound(table, table.turn_order(), Structure.fixed(10), prior=paid)
+>>> str(betting.pending())
+'fold, check, bet 10'
+>>> betting.act(1, Bet(10)); betting.act(2, Raise(20)); betting.act(0, Fold())
+>>> betting.act(1, Call())
+>>> betting.is_over, table.pot, betting.opener, betting.last_aggressor, betting.totals
+(True, 43, 1, 2, {1: 21, 2: 21, 0: 1})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any
+
+from guts.betting.actions import Action, Bet, Call, Check, Fold, Legal, Raise
+from guts.betting.structure import Blinds, Limit, Stakes, Structure
+from guts.errors import IllegalAction, OptionError
+from guts.table import POT, Place, Reason, SeatError, Table
+
+__all__ = ["BETS", "BettingRound", "clockwise_from", "post_antes"]
+
+BETS = Place("bets")
+"""The hold for the chips bet in the round under way."""
+
+
+def post_antes(
+    table: Table, seats: Iterable[int], ante: int, *, pot: Place = POT
+) -> dict[int, int]:
+    """Each of ``seats`` puts ``ante`` into ``pot`` (a short stack puts in all it has).
+
+    Returns what each paid, to pass on as a round's ``prior`` contributions.
+    """
+    return table.pay_each(seats, pot, ante, Reason.ANTE)
+
+
+def clockwise_from(table: Table, first: int) -> tuple[int, ...]:
+    """Every seat clockwise starting with ``first`` (for "begun by the player who opened")."""
+    return tuple(table.left_of(first, k) for k in range(len(table.names)))
+
+
+class BettingRound:
+    """One round of betting among ``order`` (the seats in acting order).
+
+    - ``structure`` and ``round_index`` (0 for the first round) give the sizes;
+      ``min_bet`` overrides the round's bet or minimum bet;
+    - ``blinds``: posted by the first seats of ``order`` still in the hand; betting then
+      starts after the largest blind, who has the option (check or raise) when called round;
+      the big blind counts as the opening bet and each straddle as a raise;
+    - ``folded``: seats out of the hand from earlier rounds (skipped); a seat in the hand
+      with no chips is all-in and skipped too;
+    - ``prior``: what each seat put in the pot earlier in the deal (antes, earlier rounds),
+      so that :attr:`totals` feeds :func:`~guts.betting.pots.side_pots`;
+    - ``openers``: the seats allowed to make the first bet (None: everyone), for games
+      such as Jacks or Better.
+
+    Rules this round applies (where customs differ, the choice is stated here):
+
+    - Table stakes: a seat bets at most its stack; a seat with no chips is all-in and is
+      skipped (a negative stack at a credit table counts as none). A seat short of the
+      call may call all-in for less; the side pots come from :attr:`totals`.
+    - Folding is always allowed on one's turn, even when checking costs nothing.
+    - Blinds are live bets: they count toward the call, and the largest blind, if called
+      round, may still check or raise. For the raise cap the big blind is the opening bet
+      and each straddle a raise; the big blind's seat is the :attr:`opener`.
+    - A full bet or raise is one that lifts the bet, counted from the last full level, by
+      at least the minimum raise: the round's bet (or the largest blind, except in fixed
+      limit) to start with, then the largest single full raise so far (no limit, pot and
+      spread limit). The smallest raise is to the current bet plus the minimum raise; in
+      fixed limit the raise goes to the last full level plus one bet, so the next raiser
+      "completes" a short all-in raise. Spread limit allows at most ``max_bet`` more than
+      the current bet; pot limit at most the pot after calling.
+    - Only full bets and raises count toward ``raise_cap`` ("a bet and four raises").
+      Heads-up means two seats left in the hand (all-in seats count).
+    - A short all-in does not reopen the betting: a seat that has acted may raise again
+      only if the bet has risen since by at least the minimum raise (several short
+      all-ins may add up to that); otherwise it may only call or fold.
+    - No one may bet or raise when no other seat could answer (all the others are all-in).
+    - Without check-raise, a seat that checked may later call or fold but not raise.
+    - When the round ends, the part of the largest bet no one matched goes back to its
+      bettor (``uncalled`` event); the rest moves from the hold to the pot.
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        order: Sequence[int],
+        structure: Structure,
+        *,
+        round_index: int = 0,
+        min_bet: int | None = None,
+        blinds: Blinds | None = None,
+        folded: Collection[int] = (),
+        prior: Mapping[int, int] | None = None,
+        openers: Collection[int] | None = None,
+        pot: Place = POT,
+        hold: Place = BETS,
+    ) -> None:
+        self._table, self._structure = table, structure
+        self._order = _check_order(table, order)
+        self._stakes: Stakes = structure.stakes(round_index, min_bet=min_bet)
+        if table.chips_in(hold):
+            raise OptionError(f"the {hold} hold must be empty when a betting round starts")
+        self._pot, self._hold = pot, hold
+        self._folded = set(folded)
+        self._prior = dict(prior or {})
+        self._openers = None if openers is None else frozenset(openers)
+        self._bets = dict.fromkeys(self._order, 0)
+        self._faced: dict[int, int | None] = dict.fromkeys(self._order)
+        self._checked: set[int] = set()
+        self._current = self._full_level = self._made = 0
+        self._min_raise = self._stakes.bet
+        self._opener: int | None = None
+        self._aggressor: int | None = None
+        self._events: list[dict[str, Any]] = []
+        self._actions: list[tuple[int, Action]] = []
+        self._over = False
+        start = self._post_blinds(blinds) if blinds else 0
+        self._turn = self._next_from(start)
+        if self._turn is None:
+            self._finish()
+
+    # -- what the round looks like ---------------------------------------------------------
+
+    @property
+    def table(self) -> Table:
+        """The table the chips move on."""
+        return self._table
+
+    @property
+    def stakes(self) -> Stakes:
+        """This round's bet (or minimum bet) and spread maximum."""
+        return self._stakes
+
+    @property
+    def is_over(self) -> bool:
+        """True when no one is left to act (the bets are then in the pot)."""
+        return self._over
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose turn it is (None once the round is over)."""
+        return self._turn
+
+    @property
+    def current_bet(self) -> int:
+        """The bet to match in this round; when over, the round's final bet."""
+        return self._current
+
+    @property
+    def raises(self) -> int:
+        """Full bets and raises so far that count toward the cap (the opening bet is 1)."""
+        return self._made
+
+    @property
+    def opener(self) -> int | None:
+        """Who opened: the first to bet, or the big blind; None if no one has."""
+        return self._opener
+
+    @property
+    def last_aggressor(self) -> int | None:
+        """The last seat to bet or raise (a blind counts); None if everyone checked."""
+        return self._aggressor
+
+    @property
+    def bets(self) -> dict[int, int]:
+        """What each seat has put in during this round (uncalled chips back, once over)."""
+        return dict(self._bets)
+
+    @property
+    def totals(self) -> dict[int, int]:
+        """What each seat has put in during the deal: ``prior`` plus this round."""
+        totals = dict(self._prior)
+        for seat, chips in self._bets.items():
+            totals[seat] = totals.get(seat, 0) + chips
+        return totals
+
+    @property
+    def folded(self) -> frozenset[int]:
+        """Seats out of the hand, from earlier rounds and this one."""
+        return frozenset(self._folded)
+
+    @property
+    def in_hand(self) -> tuple[int, ...]:
+        """Seats of ``order`` still in the hand, in acting order."""
+        return tuple(seat for seat in self._order if seat not in self._folded)
+
+    @property
+    def all_in(self) -> frozenset[int]:
+        """Seats still in the hand with no chips left."""
+        return frozenset(seat for seat in self.in_hand if self._stack(seat) == 0)
+
+    @property
+    def winner(self) -> int | None:
+        """The one seat left when everyone else has folded, else None."""
+        left = self.in_hand
+        return left[0] if len(left) == 1 else None
+
+    @property
+    def pot_size(self) -> int:
+        """The chips in the pot plus every bet of this round."""
+        return self._table.chips_in(self._pot) + sum(self._bets.values())
+
+    @property
+    def events(self) -> tuple[dict[str, Any], ...]:
+        """Everything that happened in the round, as JSON-able dicts."""
+        return tuple(dict(event) for event in self._events)
+
+    @property
+    def actions(self) -> tuple[tuple[int, Action], ...]:
+        """The seats' actions in order (enough to replay the round)."""
+        return tuple(self._actions)
+
+    # -- deciding -------------------------------------------------------------------------
+
+    def pending(self) -> Legal | None:
+        """What the seat to act may do; None once the round is over."""
+        return None if self._turn is None else self._legal(self._turn)
+
+    def can_act(self, seat: int, action: Action) -> bool:
+        """True if ``seat`` may take ``action`` now."""
+        return self._problem(seat, action) is None
+
+    def act(self, seat: int, action: Action) -> None:
+        """Apply ``seat``'s ``action``; an illegal one raises IllegalAction, changing nothing."""
+        problem = self._problem(seat, action)
+        if problem is not None:
+            raise IllegalAction(problem)
+        self._apply(seat, action)
+        self._actions.append((seat, action))
+        self._turn = self._next_from(self._order.index(seat) + 1)
+        if self._turn is None:
+            self._finish()
+
+    # -- rules ----------------------------------------------------------------------------
+
+    def _who(self, seat: int) -> str:
+        return f"seat {seat} ({self._table.names[seat]})"
+
+    def _stack(self, seat: int) -> int:
+        return max(self._table.stack(seat), 0)
+
+    def _others_can_act(self, seat: int) -> bool:
+        return any(o != seat and o not in self._folded and self._stack(o) for o in self._order)
+
+    def _needs_to_act(self, seat: int) -> bool:
+        if seat in self._folded or not self._stack(seat) or len(self.in_hand) < 2:
+            return False
+        if self._bets[seat] < self._current:
+            return True
+        return self._faced[seat] is None and self._others_can_act(seat)
+
+    def _next_from(self, index: int) -> int | None:
+        n = len(self._order)
+        for k in range(n):
+            seat = self._order[(index + k) % n]
+            if self._needs_to_act(seat):
+                return seat
+        return None
+
+    def _capped(self) -> bool:
+        cap = self._structure.raise_cap
+        if cap is None or (not self._structure.cap_heads_up and len(self.in_hand) == 2):
+            return False
+        return self._made >= 1 + cap
+
+    def _no_raise_why(self, seat: int) -> str | None:
+        """Why ``seat`` may not bet or raise now, or None if it may."""
+        owe = self._current - self._bets[seat]
+        faced = self._faced[seat]
+        if self._stack(seat) <= owe:
+            return "it has no chips beyond the call"
+        if not self._others_can_act(seat):
+            return "no one else could call"
+        if self._current == 0 and self._openers is not None and seat not in self._openers:
+            return f"{self._who(seat)} may not open"
+        if self._capped():
+            return f"the betting is capped at a bet and {self._structure.raise_cap} raises"
+        if not self._structure.check_raise and seat in self._checked:
+            return "check-raise is not allowed"
+        if faced is not None and self._current - faced < self._min_raise:
+            return "the betting was not reopened by a full raise"
+        return None
+
+    def _range(self, seat: int) -> tuple[int, int]:
+        """The least and most the seat's bet or raise may make its bet in this round."""
+        stakes, kind = self._stakes, self._structure.kind
+        owe = self._current - self._bets[seat]
+        all_in = self._bets[seat] + self._stack(seat)
+        if self._current == 0:
+            low = stakes.bet
+            high = {Limit.FIXED: low, Limit.SPREAD: stakes.max_bet or low,
+                    Limit.POT: max(self.pot_size, low), Limit.NO_LIMIT: all_in}[kind]  # fmt: skip
+        elif kind is Limit.FIXED:
+            low = high = self._full_level + stakes.bet
+        elif kind is Limit.SPREAD:
+            assert stakes.max_bet is not None
+            low = self._current + min(self._min_raise, stakes.max_bet)
+            high = self._current + stakes.max_bet
+        else:
+            low = self._current + self._min_raise
+            high = all_in if kind is Limit.NO_LIMIT else self._current + self.pot_size + owe
+            high = max(high, low)
+        return min(low, all_in), min(high, all_in)
+
+    def _legal(self, seat: int) -> Legal:
+        owe = self._current - self._bets[seat]
+        call = min(owe, self._stack(seat))
+        if self._no_raise_why(seat) is not None:
+            return Legal(seat, True, owe <= 0, max(call, 0))
+        low, high = self._range(seat)
+        if self._current == 0:
+            return Legal(seat, True, True, 0, min_bet=low, max_bet=high)
+        return Legal(seat, True, owe <= 0, max(call, 0), min_raise_to=low, max_raise_to=high)
+
+    def _problem(self, seat: int, action: Action) -> str | None:
+        """Why ``seat`` may not take ``action`` now, or None if it may."""
+        if not isinstance(action, Fold | Check | Call | Bet | Raise):
+            return f"{action!r} is not a betting action"
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self._bets:
+            return f"seat {seat!r} is not in this betting round (seats {list(self._order)})"
+        who = self._who(seat)
+        if self._turn is None:
+            return f"{who} cannot {action}: the betting round is over"
+        if seat != self._turn:
+            turn = self._turn
+            return (f"{who} cannot {action}: it is {self._who(turn)}'s turn "
+                    f"(who may {self._legal(turn)})")  # fmt: skip
+        legal = self._legal(seat)
+        if legal.allows(action):
+            return None
+        return f"{who} cannot {action}: {self._detail(legal, action)}; legal: {legal}"
+
+    def _detail(self, legal: Legal, action: Action) -> str:
+        owe = self._current - self._bets[legal.seat]
+        if isinstance(action, Check):
+            return f"there is a bet of {owe} to call"
+        if isinstance(action, Call):
+            return "there is nothing to call"
+        if isinstance(action, Bet) and self._current:
+            return f"there is already a bet of {self._current}; raise instead"
+        if isinstance(action, Raise) and not self._current:
+            return "there is no bet to raise; bet instead"
+        why = self._no_raise_why(legal.seat)
+        if why is not None:
+            return why
+        low, high = self._range(legal.seat)
+        amount = action.amount if isinstance(action, Bet) else action.to  # type: ignore[union-attr]
+        word = "bet" if isinstance(action, Bet) else "raise is to"
+        if amount < low:
+            return f"the smallest {word} {low}"
+        return f"the largest {word} {high}"
+
+    # -- changing the state ---------------------------------------------------------------
+
+    def _post_blinds(self, blinds: Blinds) -> int:
+        """Post the blinds; return the index in ``order`` where the betting starts."""
+        amounts = blinds.amounts
+        posters = list(self.in_hand[: len(amounts)])
+        if len(posters) < len(amounts):
+            raise OptionError(f"{len(amounts)} blinds need as many players; "
+                              f"{len(posters)} are in the hand")  # fmt: skip
+        names = (["small"] if blinds.small is not None else []) + ["big"]
+        names += ["straddle"] * blinds.straddles
+        for seat, amount, name in zip(posters, amounts, names, strict=True):
+            paid = self._table.pay(seat, self._hold, amount, Reason.BLIND, f"{name} blind")
+            self._bets[seat] = paid
+            self._events.append({"event": "blind", "seat": seat, "blind": name,
+                                 "amount": amount, "paid": paid})  # fmt: skip
+        self._current = self._full_level = blinds.largest
+        if self._structure.kind is not Limit.FIXED:
+            self._min_raise = max(self._min_raise, blinds.largest)
+        self._made = 1 + blinds.straddles
+        self._opener = posters[len(amounts) - blinds.straddles - 1]
+        self._aggressor = posters[-1]
+        return self._order.index(posters[-1]) + 1
+
+    def _apply(self, seat: int, action: Action) -> None:
+        event: dict[str, Any] = {"event": str(action).split()[0], "seat": seat}
+        if isinstance(action, Fold):
+            self._folded.add(seat)
+        elif isinstance(action, Check):
+            self._checked.add(seat)
+        elif isinstance(action, Call):
+            chips = min(self._current - self._bets[seat], self._stack(seat))
+            event.update(self._put_in(seat, chips, Reason.CALL))
+        else:
+            to = action.amount if isinstance(action, Bet) else action.to
+            reason = Reason.BET if isinstance(action, Bet) else Reason.RAISE
+            event.update(self._put_in(seat, to - self._bets[seat], reason))
+            if isinstance(action, Raise):
+                event["to"] = to
+            self._raise_to(seat, to)
+        self._faced[seat] = self._current
+        self._events.append(event)
+
+    def _put_in(self, seat: int, chips: int, reason: Reason) -> dict[str, Any]:
+        self._table.pay(seat, self._hold, chips, reason)
+        self._bets[seat] += chips
+        return {"chips": chips, "all_in": self._stack(seat) == 0}
+
+    def _raise_to(self, seat: int, to: int) -> None:
+        if to - self._full_level >= self._min_raise:  # a full bet or raise
+            if self._structure.kind is not Limit.FIXED:
+                self._min_raise = max(self._min_raise, to - self._current)
+            self._full_level = to
+            self._made += 1
+        self._current = to
+        if self._opener is None:
+            self._opener = seat
+        self._aggressor = seat
+
+    def _finish(self) -> None:
+        top = max(self._bets.values(), default=0)
+        leaders = [seat for seat, chips in self._bets.items() if chips == top]
+        if top and len(leaders) == 1:
+            seat = leaders[0]
+            second = max((c for s, c in self._bets.items() if s != seat), default=0)
+            self._table.collect(self._hold, seat, top - second, Reason.REFUND, "uncalled bet")
+            self._bets[seat] = second
+            self._events.append({"event": "uncalled", "seat": seat, "chips": top - second})
+        self._table.move(self._hold, self._pot, sum(self._bets.values()), Reason.RELEASE)
+        self._over = True
+        end = {"event": "end", "pot": self._table.chips_in(self._pot)}
+        self._events.append(end | {"opener": self._opener, "last_aggressor": self._aggressor})
+
+
+def _check_order(table: Table, order: Sequence[int]) -> tuple[int, ...]:
+    seats = tuple(order)
+    if not seats or len(set(seats)) != len(seats):
+        raise SeatError(f"a betting round needs distinct seats in acting order, not {seats}")
+    for seat in seats:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.names):
+            raise SeatError(f"no seat {seat!r}: seats are 0 to {len(table.names) - 1}")
+    return seats
