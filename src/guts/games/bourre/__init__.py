@@ -1,0 +1,1 @@
+"""Bourré: the trick-taking game of Acadiana."""
