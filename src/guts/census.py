@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import combinations, islice
 from random import Random
 from typing import TYPE_CHECKING
 
@@ -71,17 +70,9 @@ class CensusResult:
 
 def hands(deck: tuple[Card, ...], size: int, chunk: int = CHUNK) -> Iterator[NDArray[np.uint8]]:
     """Every ``size``-card hand of ``deck`` as (N, size) arrays of card codes."""
-    import numpy as np
+    from guts.rankings.tables import hand_chunks
 
-    codes = [card.code for card in deck]
-    every = combinations(codes, size)
-    while True:
-        flat = np.fromiter(
-            (code for hand in islice(every, chunk) for code in hand), dtype=np.uint8
-        )
-        if flat.size == 0:
-            return
-        yield flat.reshape(-1, size)
+    return hand_chunks([card.code for card in deck], size, chunk)
 
 
 def _check_size(ranking: Ranking, size: int) -> None:
@@ -99,6 +90,10 @@ def census(ranking: Ranking, size: int, progress: Progress | None = None) -> Cen
     _check_size(ranking, size)
     deck = ranking.deck.cards
     total = math.comb(len(deck), size)
+    fast = getattr(ranking, "census", None)
+    if fast is not None:
+        counts, classes = fast(size, progress)
+        return CensusResult(ranking.name, size, ranking.deck.value, total, classes, counts)
     tally: dict[int, int] = {}
     examples: dict[int, NDArray[np.uint8]] = {}
     done = 0

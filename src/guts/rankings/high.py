@@ -21,14 +21,19 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from functools import cache
+from typing import TYPE_CHECKING, ClassVar
 
 from guts.cards import Card, DeckKind, Rank, Suit
 from guts.errors import OptionError
 from guts.rankings.base import Category, Evaluation, Ranking, pack
 from guts.rankings.wilds import JokerMode, Wilds
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["HIGH_LEVELS", "HighRanking", "parse_yes_no"]
 
@@ -99,6 +104,27 @@ class HighRanking(Ranking):
     def __post_init__(self) -> None:
         if self.jokers not in (0, 1, 2):
             raise OptionError(f"jokers must be 0, 1 or 2, not {self.jokers}")
+        # Hands without wild cards or jokers take the table-driven path of strength():
+        # ``_natural`` is False, True (tables not loaded yet) or the loaded tables.
+        object.__setattr__(self, "_natural", not self.wilds and not self.jokers)
+
+    if TYPE_CHECKING:  # set in __post_init__; not a dataclass field at run time
+        _natural: bool | _ScalarTables = field(init=False, repr=False, compare=False)
+
+    def _load_natural(self) -> _ScalarTables:
+        tables = _SCALAR[self.ace_low] or _scalar_tables(self.ace_low)
+        object.__setattr__(self, "_natural", tables)
+        return tables
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle the options, never the loaded tables."""
+        state = dict(self.__dict__)
+        state["_natural"] = bool(state.get("_natural"))
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
 
     @classmethod
     def from_options(
@@ -156,8 +182,84 @@ class HighRanking(Ranking):
         return best_plan(naturals, wild, bugs, self.ace_low, min(len(cards), 5))
 
     def strength(self, cards: Sequence[Card]) -> int:
-        """The hand's strength: bigger is better."""
+        """The hand's strength: bigger is better.
+
+        Without wild cards or jokers this adds one precomputed integer per card (rank
+        key, suit count, card bit) and looks the sum up in tables; any hand the fast
+        path cannot vouch for (wrong size, duplicates, jokers) goes through
+        :meth:`check` and :meth:`plan`, which raise the usual errors.
+        """
+        fast = self._natural
+        if fast is not False:
+            words, nonflush, flushes = self._load_natural() if fast is True else fast
+            try:
+                count = len(cards)
+                if count == 5:
+                    one, two, three, four, five = cards
+                    total = (words[one.code] + words[two.code] + words[three.code]
+                             + words[four.code] + words[five.code])  # fmt: skip
+                elif 0 < count <= 7:
+                    total = 0
+                    for card in cards:
+                        total += words[card.code]
+                else:
+                    raise ValueError(count)
+            except (AttributeError, IndexError, TypeError, ValueError):
+                pass
+            else:
+                # bits 64+ hold one bit per card: fewer set bits than cards means duplicates
+                if (total >> 64).bit_count() == count:
+                    # a suit nibble (bits 32-47) of 5 or more: + 3 sets its top bit
+                    if (total + 0x333300000000) & 0x888800000000:
+                        return _with_flush(cards, total, nonflush, flushes)
+                    return nonflush[total & 0x1FFFFFF]
         return self.plan(self.check(cards)).strength
+
+    def category(self, cards: Sequence[Card]) -> Category:
+        """The hand's category (from :meth:`strength`)."""
+        return HIGH_LEVELS[self.strength(cards) >> 20]
+
+    def strength_batch(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Strengths of an (N, k) array of card codes, 1 <= k <= 7, by table lookups.
+
+        Equal element by element to :meth:`strength`; hands are not validated.
+        """
+        from guts.rankings.batch_high import kernel
+
+        return kernel(self.wilds, self.jokers, self.ace_low).strengths(codes)
+
+    def category_batch(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Categories of an (N, k) array of hands, as indices into :meth:`categories`."""
+        return (len(self.categories()) - 1) - (self.strength_batch(codes) >> 20)
+
+    def census(
+        self, cards: int, progress: Callable[[int, int], None] | None = None
+    ) -> tuple[dict[Category, int], int]:
+        """Count every ``cards``-card hand of this ranking's pack exactly.
+
+        Returns the number of hands of each category (every category of
+        :meth:`categories`, best first, zeros included) and the number of distinct
+        strengths. ``progress(done, total)`` is called as the enumeration advances.
+        Hands are enumerated as fixed leading cards joined to precomputed sums over
+        every five-card tail, so each hand costs a few vector operations.
+
+        >>> counts, classes = HighRanking().census(5)
+        >>> counts[Category.STRAIGHT_FLUSH], classes
+        (40, 7462)
+        """
+        from guts.rankings.batch_high import kernel
+
+        deck = [card.code for card in self.deck.cards]
+        if not self.min_cards <= cards <= min(self.max_cards, len(deck)):
+            raise OptionError(
+                f"the high ranking takes {self.min_cards} to {self.max_cards} cards, "
+                f"not {cards}"
+            )
+        by_level, classes = kernel(self.wilds, self.jokers, self.ace_low).census(
+            deck, cards, progress
+        )
+        counts = {category: by_level.get(_LEVEL[category], 0) for category in self.categories()}
+        return counts, classes
 
     def evaluate(self, cards: Sequence[Card]) -> Evaluation:
         """Category, the five cards that play, what each wild stands for, and words."""
@@ -193,6 +295,50 @@ class HighRanking(Ranking):
             playing.append(wild)
             stands_for.append((wild, stood))
         return tuple(playing), tuple(stands_for)
+
+
+_CARD_SHIFT = 64
+_KEY_MASK = (1 << 25) - 1
+
+_ScalarTables = tuple[list[int], dict[int, int], list[int]]
+_SCALAR: dict[bool, _ScalarTables | None] = {False: None, True: None}
+
+
+def _scalar_tables(ace_low: bool) -> _ScalarTables:
+    """Per-card words, rank-key sum -> strength, and flush mask -> strength (built once).
+
+    A card's word is its rank key, plus one in its suit's nibble at bit 32, plus a bit of
+    its own at bit 64 + code (so duplicates show as a short bit count).
+    """
+    from guts.rankings.tables import RANK_KEYS, high_tables, rank_multisets
+
+    tables = high_tables(ace_low)
+    words = [
+        RANK_KEYS[code >> 2] + (1 << (32 + 4 * (code & 3))) + (1 << (_CARD_SHIFT + code))
+        for code in range(52)
+    ]
+    counts, sums, _dense = rank_multisets()
+    sizes = counts.sum(axis=1)
+    nonflush: dict[int, int] = {}
+    for size in range(1, 8):
+        keys = sums[sizes == size].tolist()
+        nonflush.update(zip(keys, tables.natural_block(size).tolist(), strict=True))
+    found = (words, nonflush, tables.flush[0].tolist())
+    _SCALAR[ace_low] = found
+    return found
+
+
+def _with_flush(
+    cards: Sequence[Card], total: int, nonflush: dict[int, int], flushes: list[int]
+) -> int:
+    """The strength of a natural hand with five or more cards of one suit."""
+    counts = (total >> 32) & 0xFFFF
+    suit = next(s for s in range(4) if (counts >> (4 * s)) & 15 >= 5)
+    mask = 0
+    for card in cards:
+        if card.code & 3 == suit:
+            mask |= 1 << (card.code >> 2)
+    return max(nonflush[total & _KEY_MASK], flushes[mask])
 
 
 def _take_natural(naturals: list[Card], rank: int, suit: int | None) -> Card | None:
@@ -255,6 +401,51 @@ def best_plan(naturals: Sequence[Card], wild: int, bugs: int, ace_low: bool, siz
     return _small_kinds(counts, wild, size)
 
 
+def nonflush_plan(
+    counts: list[int], wild: int, bugs: int, ace_low: bool, size: int
+) -> Plan:
+    """The best hand :func:`best_plan` finds when flushes are left out.
+
+    ``counts[rank]`` counts the natural cards of each rank (indices 2-14, bugs not yet
+    added). Because categories are tried best first and each one returns its best key,
+    the full answer is the stronger of this plan and :func:`suit_plan` over the suits;
+    the lookup tables are built from these two functions.
+    """
+    present = sum(1 << rank for rank in _DESCENDING if counts[rank])
+    counts = list(counts)
+    counts[14] += bugs
+    if size >= 5:
+        plan = _five_of_a_kind(counts, wild)
+        if plan is None:
+            plan = _four_of_a_kind(counts, wild, size)
+        if plan is None:
+            plan = _full_house(counts, wild)
+        if plan is None:
+            plan = _straight_of_ranks(present, wild + bugs, ace_low)
+        if plan is not None:
+            return plan
+    elif size == 4:
+        plan = _four_of_a_kind(counts, wild, size)
+        if plan is not None:
+            return plan
+    return _small_kinds(counts, wild, size)
+
+
+@cache
+def _straight_of_ranks(present: int, free: int, ace_low: bool) -> Plan | None:
+    """:func:`_straight` for the ranks whose bits are set in ``present`` (memoized)."""
+    naturals = [Card.of(rank, 0) for rank in _DESCENDING if present >> rank & 1]
+    return _straight(naturals, free, ace_low)
+
+
+def suit_plan(ranks: Sequence[int], free: int, ace_low: bool) -> Plan | None:
+    """The straight flush or flush one suit makes from its natural ``ranks`` plus ``free``
+    wild cards and bugs, as in :func:`best_plan` (hands of five or more cards)."""
+    naturals = [Card.of(rank, 3) for rank in ranks]
+    plan = _straight_flush(naturals, free, ace_low)
+    return plan if plan is not None else _flush(naturals, free)
+
+
 def _kickers(counts: list[int], exclude: tuple[int, ...], number: int) -> tuple[int, ...]:
     """The ``number`` highest natural ranks outside ``exclude``, repeats allowed."""
     kickers: list[int] = []
@@ -311,6 +502,8 @@ def _small_kinds(counts: list[int], wild: int, size: int) -> Plan:
             if counts[rank] + wild >= 2:
                 kick = _kickers(counts, (rank,), size - 2)
                 return Plan(Category.PAIR, (rank, *kick), (rank, rank, *kick))
+    if wild:  # a lone wild card (the only way a wild card gets here) is the best card
+        return Plan(Category.HIGH_CARD, (14,), (14,))
     # With a wild card a pair was always possible, so here every card is natural.
     kick = _kickers(counts, (), size)
     return Plan(Category.HIGH_CARD, kick, kick)

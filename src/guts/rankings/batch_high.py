@@ -1,0 +1,218 @@
+"""Vectorized high-hand strengths: numpy table lookups for natural, wild and bug hands.
+
+Each card code maps to one 64-bit word, and a hand's words add up without carries:
+
+====================  ======================================================
+bits 0-24             sum of the rank keys of its natural cards
+bits 25-29            ``3 * wild + bugs`` (wild cards, wild jokers; bug jokers)
+bits 32-47            per suit, one nibble: its natural cards plus the free cards
+====================  ======================================================
+
+The rank-key sum and ``3 * wild + bugs`` pick the non-flush strength out of the tables of
+:mod:`guts.rankings.tables`. A suit can make a flush only if its nibble reaches five;
+the first card's word also adds 3 to every nibble, so that happens exactly when the
+nibble's top bit is set (at most 7 + 3, no carries). Only those few hands look up
+per-suit rank masks (a second word per card: bit ``13 * suit + rank - 2``) in the flush
+table. Work proceeds in blocks small enough for the temporaries to stay in cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from guts.cards import Card
+from guts.errors import HandError
+from guts.rankings.tables import (
+    KEY_BITS,
+    MAX_CARDS,
+    RANK_KEYS,
+    WB_SLOTS,
+    HighTables,
+    high_tables,
+    split_hands,
+)
+from guts.rankings.wilds import JokerMode, Wilds
+
+__all__ = ["HighKernel", "kernel"]
+
+BLOCK = 1 << 16
+KEY_MASK = (1 << KEY_BITS) - 1
+WB_SHIFT = KEY_BITS
+SUIT_SHIFT = 32
+NIBBLE_TOPS = 0x8888
+NIBBLE_THREES = 0x3333
+SUIT_BITS = 13
+SUIT_MASK = (1 << SUIT_BITS) - 1
+EVERY_SUIT = 0x1111 << SUIT_SHIFT
+FLUSH_BIAS = NIBBLE_THREES << SUIT_SHIFT
+FLUSH_TOPS = NIBBLE_TOPS << SUIT_SHIFT
+
+Progress = Callable[[int, int], None]
+
+
+def card_words(wilds: Wilds) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The per-code words (see the module docstring) and per-code suit-rank bits."""
+    words = np.zeros(54, np.int64)
+    suits = np.zeros(54, np.int64)
+    for code in range(54):
+        card = Card(code)
+        if card.is_joker:
+            words[code] = (3 if wilds.joker is JokerMode.WILD else 1) << WB_SHIFT
+            words[code] += EVERY_SUIT
+        elif wilds.is_wild(card):
+            words[code] = (3 << WB_SHIFT) + EVERY_SUIT
+        else:
+            rank, suit = code >> 2, code & 3
+            words[code] = RANK_KEYS[rank] + (1 << (SUIT_SHIFT + 4 * suit))
+            suits[code] = 1 << (SUIT_BITS * suit + rank)
+    return words, suits
+
+
+@dataclass(frozen=True, eq=False)
+class HighKernel:
+    """Batch evaluation for one set of wild cards and one ``ace_low`` setting."""
+
+    tables: HighTables
+    words: NDArray[np.int64]
+    first_words: NDArray[np.int64]
+    suits: NDArray[np.int64]
+    natural: bool
+    free: NDArray[np.int64]
+
+    @classmethod
+    def build(cls, wilds: Wilds, jokers: int, ace_low: bool) -> HighKernel:
+        """The kernel of a :class:`~guts.rankings.high.HighRanking`'s options."""
+        words, suits = card_words(wilds)
+        free = np.array([wb // 3 + wb % 3 for wb in range(WB_SLOTS)], np.int64)
+        natural = not wilds and not jokers
+        return cls(high_tables(ace_low), words, words + FLUSH_BIAS, suits, natural, free)
+
+    def strengths(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Strengths of the (N, k) hands ``codes``, 1 <= k <= 7."""
+        hands = np.asarray(codes)
+        if hands.size == 0 and hands.ndim < 2:
+            return np.zeros(0, np.int64)
+        if hands.ndim != 2 or not 1 <= hands.shape[1] <= MAX_CARDS:
+            raise HandError(
+                f"a high hand has 1 to 7 cards: expected an (N, k) array of card codes "
+                f"with 1 <= k <= 7, not shape {hands.shape}"
+            )
+        out = np.empty(len(hands), np.int64)
+        columns = hands.shape[1]
+        for start in range(0, len(hands), BLOCK):
+            block = hands[start : start + BLOCK].T
+            total = self.first_words.take(block[0])
+            for column in range(1, columns):
+                total += self.words.take(block[column])
+            out[start : start + BLOCK] = self._finish(total, block, columns)
+        return out
+
+    def _nonflush_index(self, total: NDArray[np.int64], cards: int) -> NDArray[np.intp]:
+        dense = self.tables.dense.take(total & KEY_MASK, mode="clip").astype(np.intp)
+        if self.natural:
+            return dense + int(self.tables.base[cards, 0])
+        slot = (total >> WB_SHIFT) & 31
+        index: NDArray[np.intp] = dense + self.tables.base[cards].take(slot, mode="clip")
+        return index
+
+    @staticmethod
+    def _flush_rows(total: NDArray[np.int64]) -> NDArray[np.intp]:
+        return np.flatnonzero(total & FLUSH_TOPS)
+
+    def _flush_index(
+        self, total: NDArray[np.int64], suits: NDArray[np.int64]
+    ) -> tuple[NDArray[np.intp], NDArray[np.int32]]:
+        """Flat flush-table index of the best suit of each row, and its strength."""
+        free = self.free.take((total >> WB_SHIFT) & 31, mode="clip")
+        base = (free << SUIT_BITS).astype(np.intp)
+        flat = self.tables.flush.reshape(-1)
+        best = base + (suits & SUIT_MASK)
+        value = flat.take(best, mode="clip")
+        for suit in range(1, 4):
+            index = base + ((suits >> (SUIT_BITS * suit)) & SUIT_MASK)
+            other = flat.take(index, mode="clip")
+            better = other > value
+            best = np.where(better, index, best)
+            value = np.where(better, other, value)
+        return best, value
+
+    def _finish(
+        self, total: NDArray[np.int64], block: NDArray[np.integer], cards: int
+    ) -> NDArray[np.int32]:
+        strength = self.tables.nonflush.take(self._nonflush_index(total, cards), mode="clip")
+        if cards < 5:
+            return strength
+        rows = self._flush_rows(total)
+        if len(rows):
+            picked = block[:, rows]
+            suits = self.suits.take(picked[0])
+            for column in range(1, cards):
+                suits += self.suits.take(picked[column])
+            _index, value = self._flush_index(total[rows], suits)
+            strength[rows] = np.maximum(strength[rows], value)
+        return strength
+
+    def census(
+        self, deck: list[int], cards: int, progress: Progress | None = None
+    ) -> tuple[dict[int, int], int]:
+        """Every ``cards``-card hand of ``deck``: hands per strength level, and the number
+        of distinct strengths. Uses precomputed word sums of shared tails."""
+        tails, pieces = split_hands(len(deck), cards)
+        words, suits = self.words[deck], self.suits[deck]
+        tail_words = words[tails].sum(axis=1)
+        tail_suits = suits[tails].sum(axis=1)
+        low, high = self.tables.span(cards)
+        nonflush = np.zeros(high - low + 1, np.int64)
+        flush = np.zeros(self.tables.flush.size, np.int64)
+        total_hands = sum(len(tails) - start for _prefix, start in pieces)
+        done = 0
+        for prefix, first in pieces:
+            extra_word = int(words[list(prefix)].sum()) + FLUSH_BIAS
+            extra_suits = int(suits[list(prefix)].sum())
+            for start in range(first, len(tails), BLOCK):
+                total = tail_words[start : start + BLOCK] + extra_word
+                index = self._nonflush_index(total, cards) - low
+                if cards >= 5:
+                    rows = self._flush_rows(total)
+                    if len(rows):
+                        suit_bits = tail_suits[start : start + BLOCK][rows] + extra_suits
+                        best, value = self._flush_index(total[rows], suit_bits)
+                        wins = value > self.tables.nonflush.take(index[rows] + low)
+                        index[rows[wins]] = high - low
+                        flush += np.bincount(best[wins], minlength=flush.size)
+                nonflush += np.bincount(index, minlength=nonflush.size)
+                done += len(total)
+            if progress is not None:
+                progress(done, total_hands)
+        return _tally(self.tables.nonflush[low:high], nonflush[:-1],
+                      self.tables.flush.reshape(-1), flush)  # fmt: skip
+
+
+def _tally(
+    nonflush_values: NDArray[np.int32],
+    nonflush_counts: NDArray[np.int64],
+    flush_values: NDArray[np.int32],
+    flush_counts: NDArray[np.int64],
+) -> tuple[dict[int, int], int]:
+    values = np.concatenate([nonflush_values, flush_values])
+    counts = np.concatenate([nonflush_counts, flush_counts])
+    seen = values[counts > 0]
+    levels = np.bincount(values >> 20, weights=counts, minlength=16)
+    by_level = {level: int(n) for level, n in enumerate(levels.tolist()) if n}
+    return by_level, len(np.unique(seen))
+
+
+_KERNELS: dict[tuple[Wilds, int, bool], HighKernel] = {}
+
+
+def kernel(wilds: Wilds, jokers: int, ace_low: bool) -> HighKernel:
+    """The (cached) kernel for these options."""
+    key = (wilds, jokers, ace_low)
+    found = _KERNELS.get(key)
+    if found is None:
+        found = _KERNELS[key] = HighKernel.build(wilds, jokers, ace_low)
+    return found
