@@ -67,14 +67,22 @@ class RenegeMode(StrEnum):
     """The card is refused; the player must play a legal one."""
     POLICED = "policed"
     """The card stands and is recorded as a renege; the game treats it as a bourré."""
+    RETRACT = "retract"
+    """Retraction and renege: the card is taken back, the player must play a legal one,
+    and the misplay still counts as a renege (a bourré)."""
 
+
+_MODES = ", ".join(mode.value for mode in RenegeMode)
 
 _DOCS = {
     "play_to_win": "void in the led suit: a trump that beats the trumps played, if you hold one",
     "must_trump_even_if_losing": "void in the led suit: a trump even if none can win",
     "head_in_suit": "following suit: beat the highest card of the led suit if you can",
     "cinch": "a player certain to take the hand must play the winning trumps at once",
-    "renege_mode": "strict: an illegal card is refused; policed: it stands as a renege",
+    "renege_mode": (
+        "strict: an illegal card is refused; policed: it stands as a renege;"
+        " retract: it is taken back but still counts as a renege"
+    ),
 }
 
 
@@ -102,7 +110,8 @@ class TrickRules:
 
     ``renege_mode`` (strict): an illegal card is refused (:func:`judge_play` raises
     IllegalAction), or, when ``policed``, it stands and is recorded as a renege, which the
-    game penalises as a bourré.
+    game penalises as a bourré; when ``retract``, :func:`judge_play` returns the renege and
+    the game takes the card back (the player plays again) and still penalises it.
     """
 
     play_to_win: bool = True
@@ -116,7 +125,7 @@ class TrickRules:
             value = getattr(self, item.name)
             if item.name == "renege_mode":
                 if not isinstance(value, RenegeMode):
-                    raise OptionError(f"renege-mode: expected strict or policed, not {value!r}")
+                    raise OptionError(f"renege-mode: expected {_MODES}, not {value!r}")
             elif not isinstance(value, bool):
                 raise OptionError(f"{_dash(item.name)}: expected yes or no, not {value!r}")
 
@@ -168,9 +177,7 @@ def _parse(name: str, text: str) -> bool | RenegeMode:
         try:
             return RenegeMode(value)
         except ValueError:
-            raise OptionError(
-                f"renege-mode: unknown value {text!r}; allowed: strict, policed"
-            ) from None
+            raise OptionError(f"renege-mode: unknown value {text!r}; allowed: {_MODES}") from None
     if value in ("yes", "y", "true", "on", "1"):
         return True
     if value in ("no", "n", "false", "off", "0"):
@@ -272,7 +279,8 @@ def judge_play(
     """Judge a card the player puts down: None if legal, a :class:`Renege` if it stands.
 
     A card the player does not hold is always refused. An illegal card is refused in
-    strict mode (IllegalAction, with the reason) and stands as a renege in policed mode.
+    strict mode (IllegalAction, with the reason); in policed mode it stands as a renege, in
+    retract mode it is a renege the game takes back.
     """
     cards = tuple(hand)
     why = explain_illegal(card, cards, trick, trump, rules, context)

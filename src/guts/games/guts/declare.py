@@ -1,0 +1,104 @@
+"""Rounds of choices: declaring in or out (in turn or simultaneously) and passing cards.
+
+A round knows who still has to choose and turns choices into events. In turn, each choice
+is public at once; simultaneously, a choice is seen only by its maker (and the public sees
+only that the seat has chosen) until every seat has chosen, when all are revealed together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from guts.games.base import Decision, Event
+from guts.games.guts.events import Acted, Chose, Declared
+
+__all__ = ["ChoiceRound", "DeclareRound"]
+
+
+class ChoiceRound:
+    """Seats choosing from per-seat options, in turn or all at once."""
+
+    def __init__(
+        self,
+        seats: Sequence[int],
+        options: dict[int, tuple[str, ...]],
+        *,
+        simultaneous: bool,
+        prompt: str,
+    ) -> None:
+        self.seats = tuple(seats)
+        self.options = options
+        self.simultaneous = simultaneous
+        self.prompt = prompt
+        self.choices: dict[int, str] = {}
+
+    @property
+    def done(self) -> bool:
+        """True once every seat has chosen."""
+        return len(self.choices) == len(self.seats)
+
+    def waiting(self) -> tuple[int, ...]:
+        """The seats that must choose now."""
+        undecided = tuple(s for s in self.seats if s not in self.choices)
+        return undecided if self.simultaneous else undecided[:1]
+
+    def pending(self) -> tuple[Decision, ...]:
+        """One decision per seat that must choose now."""
+        return tuple(
+            Decision(s, self.options[s], self.prompt, self.simultaneous) for s in self.waiting()
+        )
+
+    def choose(self, seat: int, action: str) -> list[Event]:
+        """Record a (checked) choice; return the events it makes."""
+        self.choices[seat] = action
+        if not self.simultaneous:
+            return [Acted(seat=seat, action=action), *self._made(seat)]
+        events: list[Event] = [Acted(seat=seat, action=action, audience=(seat,)), Chose(seat=seat)]
+        if self.done:
+            events += self._reveal()
+        return events
+
+    def _made(self, seat: int) -> list[Event]:
+        """Public events for an in-turn choice (none by default)."""
+        return []
+
+    def _reveal(self) -> list[Event]:
+        """Events revealing every simultaneous choice (none by default)."""
+        return []
+
+
+class DeclareRound(ChoiceRound):
+    """A round of declaring. ``auto_last``: the last seat in turn is automatically in
+    when every other seat is out (the dealer, in the base game)."""
+
+    def __init__(
+        self,
+        seats: Sequence[int],
+        actions: tuple[str, ...],
+        *,
+        simultaneous: bool,
+        auto_last: bool,
+        number: int,
+        prompt: str = "declare in or out",
+    ) -> None:
+        super().__init__(
+            seats, dict.fromkeys(seats, actions), simultaneous=simultaneous, prompt=prompt
+        )
+        self.auto_last = auto_last and not simultaneous and len(self.seats) > 1
+        self.number = number
+
+    def _made(self, seat: int) -> list[Event]:
+        events: list[Event] = [Declared(seat=seat, choice=self.choices[seat], round=self.number)]
+        undecided = [s for s in self.seats if s not in self.choices]
+        if (
+            self.auto_last
+            and len(undecided) == 1
+            and all(choice == "out" for choice in self.choices.values())
+        ):
+            last = undecided[0]
+            self.choices[last] = "in"
+            events.append(Declared(seat=last, choice="in", round=self.number, automatic=True))
+        return events
+
+    def _reveal(self) -> list[Event]:
+        return [Declared(seat=s, choice=self.choices[s], round=self.number) for s in self.seats]

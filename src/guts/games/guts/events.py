@@ -1,0 +1,215 @@
+"""The events of a Guts session. Cards are written as ASCII codes (``As``, ``Td``).
+
+``audience`` (see :class:`guts.games.base.Event`) hides what must stay hidden: the deck
+order is seen by no one, face-down cards only by their holder (by no one under No Peek
+until they look), a simultaneous choice only by the chooser until all have chosen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from guts.games.base import Event, register_event
+
+__all__ = [
+    "Acted",
+    "CardsDealt",
+    "CardsShown",
+    "Chose",
+    "CommunityDealt",
+    "DealEnded",
+    "DealStarted",
+    "Declared",
+    "GhostDealt",
+    "Looked",
+    "Moved",
+    "Outcome",
+    "Passed",
+    "SessionEnded",
+    "Shuffled",
+    "Stopped",
+    "WildRanks",
+]
+
+GHOST = -1
+"""The seat number the ghost (kitty, dummy) hand is shown under."""
+DECK = -2
+"""The seat number the deck's cards (ghost=deck) are shown under."""
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class DealStarted(Event):
+    """A deal begins: its number, the dealer, the seats dealt in."""
+
+    kind: ClassVar[str] = "deal-started"
+    deal: int
+    dealer: int
+    seats: tuple[int, ...]
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class Shuffled(Event):
+    """The stock's order for this deal (seen by no one; what replays use)."""
+
+    kind: ClassVar[str] = "shuffled"
+    deck: tuple[str, ...]
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class Moved(Event):
+    """One ledger transfer (see :class:`guts.table.Transfer`), in its dict form."""
+
+    kind: ClassVar[str] = "moved"
+    source: int | str
+    destination: int | str
+    amount: int
+    reason: str
+    note: str = ""
+    shortfall: int = 0
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class CardsDealt(Event):
+    """Cards dealt to ``seat``; face-down ones are seen only by the holder."""
+
+    kind: ClassVar[str] = "cards-dealt"
+    seat: int
+    cards: tuple[str, ...]
+    face_up: bool = False
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class GhostDealt(Event):
+    """The ghost's hand is dealt face down: only how many cards is public."""
+
+    kind: ClassVar[str] = "ghost-dealt"
+    count: int
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class CommunityDealt(Event):
+    """Community cards turned face up."""
+
+    kind: ClassVar[str] = "community-dealt"
+    cards: tuple[str, ...]
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class WildRanks(Event):
+    """Ranks made wild for this deal (one or two low in and wild), and who is forced in."""
+
+    kind: ClassVar[str] = "wild-ranks"
+    ranks: tuple[int, ...]
+    forced_in: tuple[int, ...]
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class Acted(Event):
+    """A seat's action as it was taken (private to the seat while the choice is secret)."""
+
+    kind: ClassVar[str] = "acted"
+    seat: int
+    action: str
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class Chose(Event):
+    """``seat`` has made its simultaneous choice (what it chose is not said yet)."""
+
+    kind: ClassVar[str] = "chose"
+    seat: int
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class Passed(Event):
+    """``seat`` passed ``card`` to ``to`` (seen by the two of them)."""
+
+    kind: ClassVar[str] = "passed"
+    seat: int
+    to: int
+    card: str
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class Looked(Event):
+    """No Peek: ``seat`` looks at its cards after declaring."""
+
+    kind: ClassVar[str] = "looked"
+    seat: int
+    cards: tuple[str, ...]
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class Declared(Event):
+    """``seat`` is in, out, high, low or both; ``automatic`` when the rules decided."""
+
+    kind: ClassVar[str] = "declared"
+    seat: int
+    choice: str
+    round: int = 1
+    automatic: bool = False
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class CardsShown(Event):
+    """A hand shown face up (seat -1: the ghost, -2: the deck's cards)."""
+
+    kind: ClassVar[str] = "cards-shown"
+    seat: int
+    cards: tuple[str, ...]
+    description: str
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class Outcome(Event):
+    """What the deal came to, in words, with the winners and the players who pay."""
+
+    kind: ClassVar[str] = "outcome"
+    text: str
+    winners: tuple[int, ...] = ()
+    payers: tuple[int, ...] = ()
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class DealEnded(Event):
+    """A deal is over: what is left in the pot, the reserve and set aside."""
+
+    kind: ClassVar[str] = "deal-ended"
+    deal: int
+    pot: int
+    reserve: int
+    aside: int
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class SessionEnded(Event):
+    """The session is over, and why."""
+
+    kind: ClassVar[str] = "session-ended"
+    reason: str
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class Stopped(Event):
+    """The players stopped the session between deals; what was left is shared out."""
+
+    kind: ClassVar[str] = "stopped"
+    reason: str

@@ -1,0 +1,133 @@
+"""Named Guts games: each preset is just a :class:`GutsRules` instance.
+
+>>> rules, text = PRESETS["four-two-two"]
+>>> rules.cards, rules.draw_to_in, rules.wild, rules.declare.value
+(4, 2, '2', 'simultaneous')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from random import Random
+
+from guts.errors import OptionError
+from guts.games.guts.rules import (
+    Declare,
+    EveryoneOut,
+    Ghost,
+    GutsRules,
+    Payment,
+)
+from guts.games.guts.session import GutsSession
+
+__all__ = ["PRESETS", "new_session", "preset"]
+
+_BASE = GutsRules()
+_FOUR_TWO = replace(
+    _BASE,
+    cards=4,
+    draw_to_in=2,
+    draw_face_up=True,
+    wild="2",
+    declare=Declare.SIMULTANEOUS,
+    max_loss=20,
+)
+
+PRESETS: dict[str, tuple[GutsRules, str]] = {
+    "two-card-guts": (_BASE, "pagat's two-card Guts: declare in turn, losers match the pot"),
+    "three-card-guts": (
+        replace(_BASE, cards=3),
+        "three cards; trips > straight flush > straight > flush > pair > high card",
+    ),
+    "simultaneous-guts": (
+        replace(_BASE, declare=Declare.SIMULTANEOUS),
+        "two-card Guts declared all at once; if everyone is out the pot stays",
+    ),
+    "ghost-guts": (
+        replace(_BASE, ghost=Ghost.ALWAYS, everyone_out=EveryoneOut.CHICKEN_FEE),
+        "a ghost hand always plays: beat it too; if everyone is out, all ante again",
+    ),
+    "single-loser-guts": (
+        replace(_BASE, payment=Payment.SINGLE_LOSER, ante_every_deal=True),
+        "only the worst hand in matches; ante every deal, except who matched",
+    ),
+    "two-plus-one": (
+        replace(_BASE, cards=2, draw_to_in=1),
+        "two cards, declare, a third card to those in; three-card ranking",
+    ),
+    "two-plus-one-extra-ante": (
+        replace(_BASE, cards=2, draw_to_in=1, second_declare=True),
+        "Two Plus One where those in pay an extra ante and declare again with three cards",
+    ),
+    "four-two-two": (
+        _FOUR_TWO,
+        "4 down, twos wild, simultaneous; 2 more face up to those in; best 5 of 6; max loss 20",
+    ),
+    "four-two-three": (
+        replace(_FOUR_TWO, draw_to_in=0, draw_face_up=False, community=3),
+        "4 down, twos wild, simultaneous; 3 community cards; best 5 of 7; max loss 20",
+    ),
+    "hi-lo-guts": (
+        replace(_BASE, hi_lo=True, declare=Declare.SIMULTANEOUS),
+        "declare high, low, both or out at once; each half to the best that way",
+    ),
+    "no-peek-guts": (
+        replace(_BASE, no_peek=True, declare=Declare.SIMULTANEOUS),
+        "declare in or out before looking at your two cards",
+    ),
+    "winner-takes-all-guts": (
+        replace(
+            _BASE,
+            winner_takes_all=True,
+            ghost=Ghost.LONE,
+            everyone_out=EveryoneOut.CHICKEN_FEE,
+            declare=Declare.SIMULTANEOUS,
+        ),
+        "the winner takes the pot and the losers' matches; ghost for a lone player; chicken fee",
+    ),
+    "batey-guts": (
+        replace(_BASE, batey=True),
+        "The Batey: one community card face up after the deal, used by every hand",
+    ),
+    "partial-hands-guts": (
+        replace(_BASE, cards=3, partial_hands=True),
+        "three-card Guts where the last card comes face up, only to players who are in",
+    ),
+    "one-low-in-wild": (
+        replace(_BASE, cards=3, low_in_wild=1),
+        "three cards, the last face up: the lowest face-up rank is wild and its holders in",
+    ),
+    "two-low-in-wild": (
+        replace(_BASE, cards=3, low_in_wild=2),
+        "as one-low-in-wild with the two lowest face-up ranks",
+    ),
+    "capped-guts": (
+        replace(_BASE, declare=Declare.SIMULTANEOUS, pot_cap=50),
+        "simultaneous two-card Guts with the pot capped at 50 antes",
+    ),
+}
+"""Preset name -> (rules, one-line description)."""
+
+
+def preset(name: str, options: Mapping[str, str] | None = None) -> GutsRules:
+    """The rules of preset ``name`` with ``options`` (name -> string) applied."""
+    try:
+        rules = PRESETS[name][0]
+    except KeyError:
+        allowed = ", ".join(PRESETS)
+        raise OptionError(f"unknown Guts game {name!r}; presets: {allowed}") from None
+    return GutsRules.from_options(rules, options or {})
+
+
+def new_session(
+    name: str,
+    players: list[str | tuple[str, int]],
+    *,
+    options: Mapping[str, str] | None = None,
+    buy_in: int = 0,
+    rng: Random | None = None,
+    button: int = 0,
+) -> GutsSession:
+    """A session of preset ``name`` (with ``options``) for ``players``."""
+    return GutsSession(preset(name, options), players, buy_in=buy_in, rng=rng, button=button)

@@ -1,0 +1,234 @@
+"""Paying out a Guts deal: the lone player, everyone out, the showdown, the pot limit.
+
+Each function moves chips on the deal's table (every movement a ledger transfer) and
+emits an :class:`~guts.games.guts.events.Outcome` saying what happened in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from guts.games.base import names_of
+from guts.games.guts.events import DECK, Outcome
+from guts.games.guts.rules import EveryoneOut, Ghost, Payment, Qualifier
+from guts.games.guts.showdown import Contest, contest, hi_lo_contests, payers
+from guts.rankings.base import Category, Ranking
+from guts.table import POT, Place, Reason, capped
+
+if TYPE_CHECKING:
+    from guts.cards import Card
+    from guts.games.guts.deal import GutsDeal
+
+__all__ = [
+    "ASIDE",
+    "contest_result",
+    "everyone_out",
+    "hi_lo_result",
+    "lone_against_deck",
+    "lone_in",
+    "normalize_pot",
+]
+
+ASIDE = Place("aside")
+"""Where chips over the pot cap wait to become the next pot."""
+
+
+def loser_stake(deal: GutsDeal) -> int:
+    """What a loser pays: the pot, up to the maximum loss."""
+    return capped(deal.table.pot, deal.rules.max_loss)
+
+
+def pay_in(
+    deal: GutsDeal, seats: Sequence[int], amount: int, reason: Reason, note: str = ""
+) -> None:
+    """Each of ``seats`` pays ``amount`` into the pot."""
+    for seat in seats:
+        deal.table.pay(seat, POT, amount, reason, note)
+
+
+def award(deal: GutsDeal, winners: Sequence[int], note: str = "") -> None:
+    """The pot to the winner, or shared among the winners."""
+    if len(winners) == 1:
+        deal.table.collect(POT, winners[0], note=note)
+    elif winners:
+        deal.table.split(POT, list(winners), note=note)
+
+
+def lone_in(deal: GutsDeal, seat: int) -> None:
+    """One player in (no ghost): takes the pot unshown, or must show a pair or better."""
+    if deal.rules.lone_qualifier is Qualifier.PAIR:
+        cards = deal.playing_cards(seat)
+        deal.show(seat, cards)
+        if not _pair_or_better(deal.ranking(len(cards)), cards):
+            stake = loser_stake(deal)
+            pay_in(deal, [seat], stake, Reason.MATCH, "no pair")
+            deal.matched.add(seat)
+            deal.emit(
+                Outcome(
+                    text=f"{deal.name(seat)} is alone without a pair and matches the pot ({stake})",
+                    payers=(seat,),
+                )
+            )
+            return
+    pot = deal.table.pot
+    award(deal, [seat])
+    deal.emit(
+        Outcome(text=f"{deal.name(seat)} is alone in and takes the pot ({pot})", winners=(seat,))
+    )
+
+
+def lone_against_deck(deal: GutsDeal, seat: int) -> None:
+    """A lone player's cards against as many cards off the stock (ghost=deck)."""
+    cards = deal.hand(seat)
+    mine = deal.show(seat, cards)
+    theirs = deal.show(DECK, deal.deck.deal(len(cards)))
+    result = contest({seat: mine}, theirs, deal.rules.ghost_ties)
+    contest_result(deal, result, {seat: mine}, [seat])
+
+
+def everyone_out(deal: GutsDeal) -> None:
+    """Nobody stayed in: the pot stays, with the everyone-out rule applied."""
+    rules = deal.rules
+    rule = rules.everyone_out
+    text = "Everyone is out: the pot stays"
+    if rule is EveryoneOut.CHICKEN_FEE:
+        deal.table.pay_each(deal.seats, POT, rules.ante, Reason.ANTE, "chicken fee")
+        text += " and everyone pays the chicken fee"
+    elif rule is not EveryoneOut.POT_STAYS:
+        strengths = {s: deal.show(s, deal.playing_cards(s)) for s in deal.seats}
+        best = max(strengths.values())
+        top = [s for s in deal.seats if strengths[s] == best]
+        if rule is EveryoneOut.WIMP:
+            pay_in(deal, top, rules.ante * len(deal.seats), Reason.ANTE, "wimp rule")
+            text += f"; {names_of(top, deal.table)} (best hand) antes for everyone"
+        else:
+            wild = (
+                [s for s in deal.seats if s not in top and holds_wild(deal, s)]
+                if rule is EveryoneOut.BEST_AND_WILDS_MATCH
+                else []
+            )
+            stake = loser_stake(deal)
+            pay_in(deal, top + wild, stake, Reason.MATCH, rule.value)
+            deal.matched.update(top + wild)
+            text += f"; {names_of(top + wild, deal.table)} match the pot ({stake})"
+        deal.emit(Outcome(text=text + ".", payers=tuple(top)))
+        return
+    deal.emit(Outcome(text=text + "."))
+
+
+def holds_wild(deal: GutsDeal, seat: int) -> bool:
+    """True if ``seat`` holds a wild card."""
+    wilds = deal.rules.wilds(deal.extra_wild)
+    return any(wilds.is_wild(card) for card in deal.hand(seat))
+
+
+def contest_result(
+    deal: GutsDeal, result: Contest, strengths: dict[int, int], ins: list[int]
+) -> None:
+    """Pay out a high-only showdown (or the lone player against the deck)."""
+    rules = deal.rules
+    stake = loser_stake(deal)
+    pot = deal.table.pot
+    takes = bool(result.winners) and not (rules.nobody_wins_contested and len(ins) > 1)
+    paying = payers(result.losers, strengths, rules.payment)
+    amount = stake
+    if rules.payment is Payment.WORST_DOUBLES:
+        amount = capped(2 * deal.table.pot, rules.max_loss)
+    if takes:
+        award(deal, result.winners)
+    reason = Reason.DOUBLE if rules.payment is Payment.WORST_DOUBLES else Reason.MATCH
+    pay_in(deal, paying, amount, reason)
+    deal.matched.update(paying)
+    if takes and rules.winner_takes_all and deal.table.pot:
+        award(deal, result.winners, "winner takes all")
+    if result.losers or result.pushed or result.ghost_won:
+        dropouts_ante(deal)
+    deal.emit(
+        Outcome(
+            text=contest_words(deal, result, takes, pot, paying, amount),
+            winners=result.winners if takes else (),
+            payers=paying,
+        )
+    )
+
+
+def contest_words(
+    deal: GutsDeal, result: Contest, takes: bool, pot: int, paying: Sequence[int], amount: int
+) -> str:
+    """The outcome of a contest in words."""
+    parts = []
+    if result.ghost_won:
+        parts.append("The ghost wins")
+    elif takes:
+        verb = "takes" if len(result.winners) == 1 else "share"
+        parts.append(f"{names_of(result.winners, deal.table)} {verb} the pot ({pot})")
+    elif result.winners:
+        parts.append(f"{names_of(result.winners, deal.table)} win but nobody takes the pot")
+    if result.pushed:
+        parts.append(f"{names_of(result.pushed, deal.table)} tie the ghost")
+    if paying:
+        parts.append(f"{names_of(paying, deal.table)} pay {amount} each into the pot")
+    return "; ".join(parts) + "."
+
+
+def hi_lo_result(deal: GutsDeal, strengths: dict[int, int], ghost: int | None) -> None:
+    """Pay out a Hi-Lo showdown: a half each way, losers match the pot once."""
+    rules = deal.rules
+    result = hi_lo_contests(
+        deal.ways, strengths, ghost, rules.ghost is Ghost.LONE, rules.ghost_ties
+    )
+    stake, pot = loser_stake(deal), deal.table.pot
+    halves = [c for c in (result.high, result.low) if c is not None]
+    shares = [pot - pot // 2, pot // 2] if len(halves) == 2 else [pot] * len(halves)
+    winners: list[int] = []
+    texts = []
+    for label, half, share in zip(("high", "low"), halves, shares, strict=False):
+        if half.winners and share:
+            deal.table.split(POT, list(half.winners), amount=share, note=label)
+            winners += [s for s in half.winners if s not in winners]
+            texts.append(f"{names_of(half.winners, deal.table)} win {label} ({share})")
+    losers = list(result.failed)
+    for half in halves:
+        losers += [s for s in half.losers if s not in losers and s not in winners]
+    pay_in(deal, losers, stake, Reason.MATCH)
+    deal.matched.update(losers)
+    dropouts_ante(deal)
+    if losers:
+        texts.append(f"{names_of(losers, deal.table)} pay {stake} each into the pot")
+    deal.emit(
+        Outcome(
+            text=("; ".join(texts) or "Nobody wins") + ".",
+            winners=tuple(winners),
+            payers=tuple(losers),
+        )
+    )
+
+
+def dropouts_ante(deal: GutsDeal) -> None:
+    """dropouts-ante: the players who dropped out pay a new ante."""
+    if deal.rules.dropouts_ante:
+        out = [s for s in deal.seats if s in deal.dropped]
+        deal.table.pay_each(out, POT, deal.rules.ante, Reason.ANTE, "dropped out")
+
+
+def normalize_pot(deal: GutsDeal) -> None:
+    """After the payments: the pot limit (reserve) or the pot cap (aside)."""
+    rules, table = deal.rules, deal.table
+    if rules.pot_limit is not None:
+        if table.pot > rules.pot_limit:
+            table.apply_pot_limit(rules.pot_limit)
+        else:
+            table.refill_pot_from_reserve(rules.pot_limit)
+    if rules.pot_cap is not None:
+        cap = rules.pot_cap * rules.ante
+        if table.pot > cap:
+            table.apply_pot_limit(cap, reserve=ASIDE)
+        elif table.pot == 0 and table.chips_in(ASIDE):
+            table.refill_pot_from_reserve(cap, reserve=ASIDE)
+
+
+def _pair_or_better(ranking: Ranking, cards: Sequence[Card]) -> bool:
+    order = ranking.categories()
+    category = ranking.category(cards)
+    return Category.PAIR in order and order.index(category) <= order.index(Category.PAIR)
