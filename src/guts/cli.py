@@ -1,4 +1,4 @@
-"""The ``guts`` command line: evaluate, compare and census hands (games come next).
+"""The ``guts`` command line: hands and censuses, the games, play, and replays.
 
 Every error a user can cause prints one line on stderr and exits with status 2.
 """
@@ -195,6 +195,105 @@ def census_command(
     if result.no_pair_by_top_card is not None:
         tops = ", ".join(f"{k}: {v:,}" for k, v in result.no_pair_by_top_card.items())
         console.print(f"no-pair hands by top card: {tops}")
+
+
+@app.command()
+def games() -> None:
+    """List every game preset, one line each."""
+    from guts.catalog import games as all_games
+
+    for family in ("guts", "staged", "draw", "bourre"):
+        entries = [g for g in all_games().values() if g.family == family]
+        if entries:
+            print(family)
+        for game in entries:
+            print(f"  {game.name:<26} {game.description}")
+
+
+@app.command()
+def rules(
+    game: Annotated[str, typer.Argument(help="A game from `guts games`.")],
+    option: OptionOpt = None,
+) -> None:
+    """Print the full rules of GAME as the engine plays them, every option and its value."""
+    from guts.catalog import find_game
+
+    found = find_game(game)
+    text = found.rules(parse_key_values(option or [])).describe()
+    console.print(f"[bold]{found.name}[/bold]: {found.description}\n")
+    console.print(text, markup=False, highlight=False)
+
+
+@app.command("play")
+def play_command(
+    game: Annotated[str, typer.Argument(help="A game from `guts games`.")],
+    players: Annotated[int, typer.Option("--players", "-n", help="Players at the table.")] = 4,
+    seat: Annotated[str, typer.Option("--seat", help="Your name at the table.")] = "You",
+    bots: Annotated[str, typer.Option("--bots", help="random, threshold or sensible.")] = (
+        "sensible"
+    ),
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for a repeatable game.")] = None,
+    option: OptionOpt = None,
+    stack: Annotated[int, typer.Option("--stack", help="Chips each player buys in for.")] = 100,
+    watch: Annotated[bool, typer.Option("--watch", help="Every seat is a bot; narrate.")] = False,
+    deals: Annotated[int | None, typer.Option("--deals", help="Stop after N deals.")] = None,
+    history: Annotated[
+        str | None, typer.Option("--history", help="Write a JSON-lines hand history.")
+    ] = None,
+) -> None:
+    """Play GAME in the terminal against bots (or --watch them play)."""
+    from guts.catalog import find_game
+    from guts.play import PlayConfig, play
+
+    found = find_game(game)
+    if not 2 <= players <= 26:
+        raise OptionError(f"--players must be between 2 and 26, not {players}")
+    if stack < 1:
+        raise OptionError(f"--stack must be at least 1, not {stack}")
+    if deals is not None and deals < 1:
+        raise OptionError(f"--deals must be at least 1, not {deals}")
+    config = PlayConfig(
+        players=players, seat_name=seat, bots=bots, seed=seed,
+        options=parse_key_values(option or []), stack=stack, watch=watch, deals=deals,
+        history=history,
+    )  # fmt: skip
+    from guts.play import check_bot_kind, policy_for
+
+    check_bot_kind(bots, found.family)  # an unknown bot kind fails before the game starts
+    play(found, config, lambda kind, g, session: policy_for(kind, g.family, session), console)
+
+
+@app.command("replay")
+def replay_command(
+    path: Annotated[str, typer.Argument(help="A hand history written by --history.")],
+    seat: Annotated[
+        str | None, typer.Option("--seat", help="Replay from this player's side.")
+    ] = None,
+    step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each deal.")] = False,
+) -> None:
+    """Step through a recorded session (replayed and checked event by event)."""
+    from guts.history import HistoryError, read_history, replay
+    from guts.narrate import narrate
+
+    try:
+        with open(path) as source:
+            session = replay(read_history(source))
+    except OSError as error:
+        raise HistoryError(f"cannot read {path}: {error.strerror}") from None
+    names = list(session.table.names)
+    viewer = None
+    if seat is not None:
+        if seat not in names:
+            raise OptionError(f"no player {seat!r} in this history: {', '.join(names)}")
+        viewer = names.index(seat)
+    for event in session.visible_events(viewer):
+        line = narrate(event, names)
+        if line is None:
+            continue
+        console.print(line, markup=False, highlight=False)
+        if step and event.kind.endswith("deal-ended") and sys.stdin.isatty():
+            input("-- Enter for the next deal --")
+    console.print(session.over_reason or "the record ends here")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -208,6 +208,14 @@ class Session(ABC):
     def public_view(self) -> dict[str, Any]:
         """Everything a spectator may see, as a JSON-able dict."""
 
+    def record(self) -> dict[str, Any]:
+        """A JSON-able record (rules, players, button, events) that ``replay`` rebuilds."""
+        raise NotImplementedError(f"{type(self).__name__} cannot record itself")
+
+    def stop(self, reason: str = "the players stopped") -> None:
+        """End the session between deals (families share out or keep what is left)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot be stopped early")
+
     def legal_actions(self, seat: int) -> tuple[str, ...]:
         """What ``seat`` may do now (empty if it has nothing to decide)."""
         for decision in self.pending():

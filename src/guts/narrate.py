@@ -1,0 +1,173 @@
+"""Events in words, for the terminal table, watch mode and replays.
+
+One function per kind of event that reads better in its own words; any other event is
+told from its fields, so a new family's events are always narrated somehow.
+
+>>> from guts.games.guts.events import Declared
+>>> narrate(Declared(seat=1, choice="in"), ["Ann", "Bob"])
+'Bob: in'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from guts.cards import format_cards, parse_cards
+from guts.games.base import Event
+
+__all__ = ["narrate"]
+
+Teller = Callable[[dict[str, Any], Sequence[str]], str | None]
+_SILENT = {"shuffled", "draw-shuffled", "stock-seed", "acted", "hand-result"}
+"""Kinds with nothing to tell: hidden deck orders, raw actions told by the events they
+cause, results told by the outcome line that follows them."""
+
+
+def _who(seat: object, names: Sequence[str]) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return {-1: "The ghost", -2: "The deck"}.get(seat if isinstance(seat, int) else 0, str(seat))
+
+
+def _cards(codes: Sequence[str]) -> str:
+    try:
+        return format_cards(parse_cards(list(codes)))
+    except ValueError:
+        return " ".join(codes)
+
+
+def _place(where: object, names: Sequence[str]) -> str:
+    if isinstance(where, int):
+        return _who(where, names)
+    return {"pot": "the pot", "reserve": "the reserve", "bank": "the bank"}.get(
+        str(where), str(where)
+    )
+
+
+def _moved(data: dict[str, Any], names: Sequence[str]) -> str:
+    source, destination = data["source"], data["destination"]
+    reason = data["reason"]
+    note = f", {data['note']}" if data.get("note") else ""
+    short = f" (short by {data['shortfall']})" if data.get("shortfall") else ""
+    if source == "bank":
+        return f"{_place(destination, names)} buys in for {data['amount']}{note}"
+    return (
+        f"{_place(source, names)} → {_place(destination, names)}: "
+        f"{data['amount']} ({reason}{note}){short}"
+    )
+
+
+def _dealt(data: dict[str, Any], names: Sequence[str]) -> str:
+    up = " face up" if data.get("face_up") else ""
+    return f"{_who(data['seat'], names)} is dealt {_cards(data['cards'])}{up}"
+
+
+def _deal_started(data: dict[str, Any], names: Sequence[str]) -> str:
+    return f"— Deal {data.get('deal', '')}: {_who(data.get('dealer'), names)} deals —"
+
+
+def _shown(data: dict[str, Any], names: Sequence[str]) -> str:
+    words = f": {data['description']}" if data.get("description") else ""
+    return f"{_who(data['seat'], names)} shows {_cards(data['cards'])}{words}"
+
+
+def _acted(data: dict[str, Any], names: Sequence[str]) -> str | None:
+    return f"{_who(data['seat'], names)}: {data['action']}"
+
+
+def _declared(data: dict[str, Any], names: Sequence[str]) -> str:
+    automatic = " (automatically)" if data.get("automatic") else ""
+    return f"{_who(data['seat'], names)}: {data['choice']}{automatic}"
+
+
+def _played(data: dict[str, Any], names: Sequence[str]) -> str:
+    return f"{_who(data['seat'], names)} plays {_cards([data['card']])}"
+
+
+def _trick_won(data: dict[str, Any], names: Sequence[str]) -> str:
+    return f"{_who(data['seat'], names)} wins trick {data['trick']} with {_cards([data['card']])}"
+
+
+def _intent(data: dict[str, Any], names: Sequence[str]) -> str:
+    forced = " (must play)" if data.get("forced") else ""
+    return f"{_who(data['seat'], names)}: {data['choice']}{forced}"
+
+
+def _drew(data: dict[str, Any], names: Sequence[str]) -> str:
+    count = data["count"]
+    return f"{_who(data['seat'], names)} draws {count} card{'s' if count != 1 else ''}"
+
+
+def _cards_drawn(data: dict[str, Any], names: Sequence[str]) -> str:
+    return f"{_who(data['seat'], names)} receives {_cards(data['cards'])}"
+
+
+def _trump(data: dict[str, Any], names: Sequence[str]) -> str:
+    return f"Trumps: {_cards([data['card']])}"
+
+
+def _deal_ended(data: dict[str, Any], names: Sequence[str]) -> str:
+    extra = [f"{k} {data[k]}" for k in ("reserve", "aside") if data.get(k)]
+    tail = (", " + ", ".join(extra)) if extra else ""
+    return f"End of deal {data.get('deal', '')}: pot {data.get('pot', 0)}{tail}"
+
+
+def _text(data: dict[str, Any], names: Sequence[str]) -> str:
+    return str(data["text"])
+
+
+def _ended(data: dict[str, Any], names: Sequence[str]) -> str:
+    return f"The session is over: {data['reason']}"
+
+
+_TELLERS: dict[str, Teller] = {
+    "moved": _moved,
+    "draw-moved": _moved,
+    "cards-dealt": _dealt,
+    "draw-dealt": _dealt,
+    "deal-started": _deal_started,
+    "draw-deal-started": _deal_started,
+    "cards-shown": _shown,
+    "draw-showed": _shown,
+    "acted": _acted,
+    "draw-acted": _acted,
+    "declared": _declared,
+    "card-played": _played,
+    "trick-won": _trick_won,
+    "trump-turned": _trump,
+    "intent": _intent,
+    "drew": _drew,
+    "cards-drawn": _cards_drawn,
+    "deal-ended": _deal_ended,
+    "draw-deal-ended": _deal_ended,
+    "outcome": _text,
+    "session-ended": _ended,
+    "draw-session-ended": _ended,
+}
+
+
+def _fallback(kind: str, data: dict[str, Any], names: Sequence[str]) -> str:
+    parts = []
+    for key, value in data.items():
+        if key in ("kind", "audience", "seat"):
+            continue
+        if key == "cards" and isinstance(value, list):
+            value = _cards(value)
+        elif key == "card" and isinstance(value, str):
+            value = _cards([value])
+        parts.append(f"{key.replace('_', ' ')} {value}")
+    who = f"{_who(data['seat'], names)}: " if "seat" in data else ""
+    return f"{who}{kind.replace('-', ' ')}" + (f" ({', '.join(parts)})" if parts else "")
+
+
+def narrate(event: Event, names: Sequence[str]) -> str | None:
+    """One line about ``event`` (None for events with nothing to tell, like a shuffle)."""
+    data = event.to_dict()
+    kind = str(data["kind"])
+    if kind in _SILENT:
+        return None
+    teller = _TELLERS.get(kind)
+    if teller is None:
+        return _fallback(kind, data, names)
+    return teller(data, names)

@@ -1,0 +1,265 @@
+"""The terminal table: a person plays one seat against bots, or watches bots play.
+
+:func:`play` drives any family's session: it starts deals, asks the bots and the person
+for their decisions, and narrates every event the viewer may see (the person's seat, or
+a spectator in watch mode). Ctrl-C or the end of input leaves cleanly with a summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from random import Random
+from typing import IO, Any, Protocol
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from guts.cards import format_cards, parse_cards
+from guts.catalog import Game
+from guts.errors import OptionError
+from guts.games.base import Decision, Session
+from guts.narrate import narrate
+
+__all__ = ["BOT_NAMES", "PlayConfig", "check_bot_kind", "match_action", "play", "policy_for"]
+
+BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit")
+
+
+@dataclass
+class PlayConfig:
+    """How a terminal session is set up."""
+
+    players: int = 4
+    seat_name: str = "You"
+    bots: str = "sensible"
+    seed: int | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    stack: int = 100
+    watch: bool = False
+    deals: int | None = None
+    history: str | None = None
+
+
+class Policy(Protocol):
+    """A bot: chooses one of the decision's actions from the seat's view alone."""
+
+    def choose(self, view: Mapping[str, Any], decision: Decision, rng: Random) -> str:
+        """The action to take."""
+        ...
+
+
+class _ViewOnly:
+    """Adapts a family bot that reads everything from the view (``choose(view)``)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    def choose(self, view: Mapping[str, Any], decision: Decision, rng: Random) -> str:
+        return str(self.bot.choose(view))
+
+
+FAMILY_BOTS: dict[str, tuple[str, ...]] = {
+    "guts": ("random", "threshold", "sensible"),
+    "staged": ("random", "sensible"),
+    "draw": ("random", "sensible"),
+    "bourre": ("random", "sensible"),
+}
+"""The bot kinds each family offers."""
+
+
+def check_bot_kind(kind: str, family: str) -> None:
+    """Raise OptionError unless ``family`` has bots of ``kind``."""
+    allowed = FAMILY_BOTS.get(family, ("random",))
+    if kind not in allowed:
+        raise OptionError(f"--bots must be one of {', '.join(allowed)} for {family} games")
+
+
+def policy_for(kind: str, family: str, session: Session) -> Policy:
+    """A bot of ``kind`` for a seat of ``session`` (of game family ``family``)."""
+    check_bot_kind(kind, family)
+    rules: Any = getattr(session, "rules", None)
+    if family == "guts":
+        from guts.bots import make_bot
+
+        return make_bot(kind, family, rules)  # type: ignore[no-any-return]
+    if family == "bourre":
+        from guts.games.bourre import RandomBot, SensibleBot
+
+        return _ViewOnly(RandomBot(Random()) if kind == "random" else SensibleBot())
+    if family == "draw":
+        from guts.games.draw.bots import RandomBot as DrawRandom
+        from guts.games.draw.bots import SensibleBot as DrawSensible
+
+        return _ViewOnly(DrawRandom(Random()) if kind == "random" else DrawSensible(rules))
+    from importlib import import_module
+
+    bots = import_module(f"guts.games.{family}.bots")
+    return bots.make_bot(kind, rules)  # type: ignore[no-any-return]
+
+
+def match_action(answer: str, actions: Sequence[str]) -> str | None:
+    """The legal action a short answer means: exact, a unique prefix, or a number 1..n.
+
+    >>> match_action("i", ("in", "out")), match_action("2", ("in", "out"))
+    ('in', 'out')
+    >>> match_action("x", ("in", "out")) is None
+    True
+    """
+    text = " ".join(answer.strip().lower().split())
+    if not text:
+        return None
+    lowered = {action.lower(): action for action in actions}
+    if text in lowered:
+        return lowered[text]
+    if text.isdigit() and 1 <= int(text) <= len(actions):
+        return actions[int(text) - 1]
+    starts = [action for action in actions if action.lower().startswith(text)]
+    if len(starts) == 1:
+        return starts[0]
+    return None
+
+
+class Terminal:
+    """Console output plus line input (any text stream, for scripted tests)."""
+
+    def __init__(self, console: Console, source: IO[str] | None) -> None:
+        self.console = console
+        self.source = source
+
+    def ask(self, prompt: str) -> str:
+        """One line of input; EOFError at the end."""
+        self.console.print(prompt, end="")
+        if self.source is None:
+            return input()
+        line = self.source.readline()
+        if not line:
+            raise EOFError
+        self.console.print(line.rstrip("\n"), markup=False, highlight=False)
+        return line
+
+
+def _status(view: Mapping[str, Any]) -> str:
+    """The seat's situation in one or two lines."""
+    parts = [f"pot {view.get('pot', 0)}"]
+    for key in ("reserve", "aside"):
+        if view.get(key):
+            parts.append(f"{key} {view[key]}")
+    for key in ("hand",):
+        if view.get(key):
+            parts.insert(0, "your cards: " + _show(view[key]))
+    if view.get("community"):
+        parts.append("table: " + _show(view["community"]))
+    if view.get("trump"):
+        parts.append(f"trump: {view['trump']}")
+    return " | ".join(parts)
+
+
+def _show(cards: object) -> str:
+    if isinstance(cards, list | tuple) and all(isinstance(c, str) for c in cards):
+        try:
+            return format_cards(parse_cards([str(c) for c in cards]))
+        except ValueError:
+            return " ".join(str(c) for c in cards)
+    return str(cards)
+
+
+def _summary(console: Console, session: Session, start: Sequence[int]) -> None:
+    table = session.table
+    out = RichTable(title="Chips")
+    out.add_column("player")
+    out.add_column("stack", justify="right")
+    out.add_column("net", justify="right")
+    for seat in table.seats:
+        net = seat.stack - start[seat.index]
+        out.add_row(seat.name, str(seat.stack), f"{net:+d}")
+    console.print(out)
+    left = [f"pot {table.pot}"] + ([f"reserve {table.reserve}"] if table.reserve else [])
+    console.print(", ".join(left) + (f"; {session.over_reason}" if session.over_reason else ""))
+
+
+def play(
+    game: Game,
+    config: PlayConfig,
+    make_policy: Callable[[str, Game, Session], Policy],
+    console: Console | None = None,
+    source: IO[str] | None = None,
+) -> Session:
+    """Play ``game`` in the terminal; returns the session when it ends or is left."""
+    console = console or Console(highlight=False)
+    terminal = Terminal(console, source)
+    names = [config.seat_name] + [n for n in BOT_NAMES if n != config.seat_name]
+    players = [(name, config.stack) for name in names[: config.players]]
+    rng = Random(config.seed) if config.seed is not None else None
+    session = game.new_session(players, options=config.options, rng=rng)
+    bot_rng = Random(config.seed + 1 if config.seed is not None else None)
+    human = None if config.watch else 0
+    policies = {
+        seat: make_policy(config.bots, game, session)
+        for seat in range(len(players))
+        if seat != human
+    }
+    start = [seat.stack for seat in session.table.seats]
+    console.print(f"[bold]{game.name}[/bold]: {game.description}")
+    seen = 0
+    deals = 0
+    try:
+        while not session.is_over:
+            seen = _narrate_new(console, session, human, seen)
+            if session.deal_over:
+                if config.deals is not None and deals >= config.deals:
+                    session.stop(f"{config.deals} deals were played")
+                    break
+                session.start_deal()
+                deals += 1
+                continue
+            for decision in session.pending():
+                if decision.seat == human:
+                    seen = _narrate_new(console, session, human, seen)
+                    action = _ask(terminal, session, decision)
+                else:
+                    view = session.view(decision.seat)
+                    action = policies[decision.seat].choose(view, decision, bot_rng)
+                session.act(decision.seat, action)
+    except (EOFError, KeyboardInterrupt):
+        console.print("\n[italic]You leave the table.[/italic]")
+    _narrate_new(console, session, human, seen)
+    _summary(console, session, start)
+    if config.history:
+        from guts.history import write_history
+
+        with open(config.history, "w") as out:
+            write_history(out, session, game.name)
+        console.print(f"hand history written to {config.history}")
+    return session
+
+
+def _narrate_new(console: Console, session: Session, seat: int | None, seen: int) -> int:
+    events = session.visible_events(seat)
+    for event in events[seen:]:
+        line = narrate(event, session.table.names)
+        if line:
+            console.print(line, markup=False, highlight=False)
+    return len(events)
+
+
+def _ask(terminal: Terminal, session: Session, decision: Decision) -> str:
+    view = session.view(decision.seat)
+    terminal.console.print(f"[bold]{_status(view)}[/bold]")
+    choices = ", ".join(f"{i}) {a}" for i, a in enumerate(decision.actions, start=1))
+    prompt = decision.prompt or "your decision"
+    while True:
+        if len(decision.actions) > 12:
+            options = ", ".join(decision.actions[:12]) + ", ..."
+        else:
+            options = choices
+        answer = terminal.ask(f"{prompt} [{options}]: ")
+        action = match_action(answer, decision.actions)
+        if action is None and session.can_act(decision.seat, answer.strip()):
+            action = answer.strip()
+        if action is not None:
+            return action
+        terminal.console.print(
+            f"[red]{answer.strip()!r} is not one of: {', '.join(decision.actions[:12])}"
+            f"{' ...' if len(decision.actions) > 12 else ''}[/red]"
+        )

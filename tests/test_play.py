@@ -1,0 +1,130 @@
+"""The terminal table, hand histories and replays, driven end to end."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from guts.catalog import find_game, games
+from guts.cli import main
+from guts.history import HistoryError, read_history, replay
+from guts.play import PlayConfig, match_action, play, policy_for
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as stop:
+        code = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_games_lists_every_family_one_line_each(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "games")
+    assert code == 0
+    for name in ("two-card-guts", "four-two-three", "hi-lo-guts", "bourre"):
+        assert any(line.split()[0] == name for line in out.splitlines() if line.startswith("  "))
+    assert len([line for line in out.splitlines() if line.startswith("  ")]) == len(games())
+
+
+def test_rules_prints_options_with_values(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "bourre", "--option", "pot-limit=20")
+    assert code == 0 and "pot-limit" in out and "20" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("rules", "no-such-game"), "unknown game 'no-such-game'"),
+        (("rules", "bourre", "--option", "nonsense=1"), "nonsense"),
+        (("play", "bourre", "--bots", "genius"), "--bots must be one of"),
+        (("play", "bourre", "--players", "1"), "--players"),
+        (("replay", "/nonexistent/history.jsonl"), "cannot read"),
+    ],
+)
+def test_bad_play_input_is_one_line(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], needle: str
+) -> None:
+    code, _, err = run(capsys, *args)
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_short_answers() -> None:
+    actions = ("play", "fold")
+    assert match_action("p", actions) == "play"
+    assert match_action(" FOLD ", actions) == "fold"
+    assert match_action("2", actions) == "fold"
+    assert match_action("3", actions) is None
+    assert match_action("", actions) is None
+    assert match_action("s", ("stand", "stay")) is None  # ambiguous
+
+
+def test_watch_bourre_writes_a_history_that_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bourre.jsonl"
+    code, out, _ = run(capsys, "play", "bourre", "--watch", "--deals", "3", "--seed", "4",
+                       "--players", "4", "--history", str(path))
+    assert code == 0 and "wins trick" in out and "Chips" in out
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["format"] == "guts-history/1"
+    with path.open() as source:
+        session = replay(read_history(source))
+    assert session.table.snapshot() is not None
+    code, out, _ = run(capsys, "replay", str(path), "--seat", "Ann")
+    assert code == 0 and "wins trick" in out
+
+
+def test_same_seed_same_game(capsys: pytest.CaptureFixture[str]) -> None:
+    first = run(capsys, "play", "bourre", "--watch", "--deals", "2", "--seed", "9")[1]
+    again = run(capsys, "play", "bourre", "--watch", "--deals", "2", "--seed", "9")[1]
+    assert first == again
+
+
+def test_a_person_plays_bourre_with_scripted_answers() -> None:
+    game = find_game("bourre")
+    # Keep answering: "1" is always a legal first choice; a bad answer gets a new prompt.
+    answers = io.StringIO("nonsense\n" + "1\n" * 200)
+    output = io.StringIO()
+    console = Console(file=output, width=120)
+    config = PlayConfig(players=3, seed=5, deals=2, bots="random")
+    session = play(game, config, lambda kind, g, s: policy_for(kind, g.family, s),
+                   console, answers)
+    text = output.getvalue()
+    assert "'nonsense' is not one of" in text
+    assert "your cards:" in text and session.deal_over
+
+
+def test_end_of_input_leaves_cleanly_with_a_summary() -> None:
+    output = io.StringIO()
+    config = PlayConfig(players=3, seed=1)
+    play(find_game("bourre"), config, lambda kind, g, s: policy_for(kind, g.family, s),
+         Console(file=output, width=120), io.StringIO(""))
+    text = output.getvalue()
+    assert "You leave the table" in text and "Chips" in text
+
+
+def test_a_tampered_history_does_not_replay(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "h.jsonl"
+    run(capsys, "play", "bourre", "--watch", "--deals", "1", "--seed", "2",
+        "--history", str(path))
+    lines = path.read_text().splitlines()
+    events = [json.loads(line) for line in lines[1:]]
+    for event in events:
+        if event["kind"] == "acted" and event["action"] in ("play", "fold"):
+            event["action"] = "fold" if event["action"] == "play" else "play"
+            break
+    else:
+        raise AssertionError("no intent to tamper with")
+    path.write_text("\n".join([lines[0], *(json.dumps(e) for e in events)]) + "\n")
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2 and err.startswith("guts:")
+    with pytest.raises(HistoryError):
+        read_history(io.StringIO("not json\n"))
