@@ -140,18 +140,22 @@ class Terminal:
 
 
 def _status(view: Mapping[str, Any]) -> str:
-    """The seat's situation in one or two lines."""
-    parts = [f"pot {view.get('pot', 0)}"]
-    for key in ("reserve", "aside"):
-        if view.get(key):
-            parts.append(f"{key} {view[key]}")
-    for key in ("hand",):
-        if view.get(key):
-            parts.insert(0, "your cards: " + _show(view[key]))
+    """The seat's situation: its cards, what is on the table, the chips."""
+    parts = []
+    if view.get("hand"):
+        parts.append("your cards: " + _show(view["hand"]))
     if view.get("community"):
         parts.append("table: " + _show(view["community"]))
     if view.get("trump"):
-        parts.append(f"trump: {view['trump']}")
+        parts.append(f"trump: {_show([view['trump']]) if isinstance(view['trump'], str) else ''}")
+    parts.append(f"pot {view.get('pot', 0)}")
+    for key in ("reserve", "aside"):
+        if view.get(key):
+            parts.append(f"{key} {view[key]}")
+    names, stacks = view.get("players"), view.get("stacks")
+    if isinstance(names, list) and isinstance(stacks, list):
+        parts.append("stacks: " + ", ".join(f"{n} {s}" for n, s in zip(names, stacks,
+                                                                          strict=False)))
     return " | ".join(parts)
 
 
