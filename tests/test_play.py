@@ -28,7 +28,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_games_lists_every_family_one_line_each(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "games")
     assert code == 0
-    for name in ("two-card-guts", "four-two-three", "hi-lo-guts", "bourre"):
+    for name in ("two-card-guts", "four-two-three", "hi-lo-guts", "bourre", "jacks-or-better"):
         assert any(line.split()[0] == name for line in out.splitlines() if line.startswith("  "))
     assert len([line for line in out.splitlines() if line.startswith("  ")]) == len(games())
 
@@ -128,3 +128,17 @@ def test_a_tampered_history_does_not_replay(tmp_path: Path,
     assert code == 2 and err.startswith("guts:")
     with pytest.raises(HistoryError):
         read_history(io.StringIO("not json\n"))
+
+
+@pytest.mark.parametrize("game", ["jacks-or-better", "deuces-wild", "seven-card-draw"])
+def test_watch_draw_stops_after_the_deals_and_replays(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "draw.jsonl"
+    code, out, _ = run(capsys, "play", game, "--watch", "--deals", "2", "--seed", "3",
+                       "--players", "3", "--history", str(path))
+    assert code == 0 and "Chips" in out
+    with path.open() as source:
+        session = replay(read_history(source))
+    assert session.is_over and session.table.pot == 0
+    assert sum(seat.stack for seat in session.table.seats) == 300

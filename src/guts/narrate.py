@@ -11,6 +11,7 @@ told from its fields, so a new family's events are always narrated somehow.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from importlib import import_module
 from typing import Any
 
 from guts.cards import format_cards, parse_cards
@@ -121,6 +122,9 @@ def _ended(data: dict[str, Any], names: Sequence[str]) -> str:
     return f"The session is over: {data['reason']}"
 
 
+FAMILY_TELLERS = {"draw-": ("guts.games.draw.words", "tell")}
+"""Event-kind prefix -> (module, function) of a family's own narrator, asked first."""
+
 _TELLERS: dict[str, Teller] = {
     "moved": _moved,
     "draw-moved": _moved,
@@ -167,6 +171,11 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     kind = str(data["kind"])
     if kind in _SILENT:
         return None
+    for prefix, (module, function) in FAMILY_TELLERS.items():
+        if kind.startswith(prefix):
+            line = getattr(import_module(module), function)(event, names)
+            if line is not None:
+                return str(line)
     teller = _TELLERS.get(kind)
     if teller is None:
         return _fallback(kind, data, names)

@@ -381,6 +381,7 @@ class Table:
         ``amount - pay(...)`` is what the seat could not pay.
         """
         self._seat(seat)
+        self._party(to)  # a place on the table or a seat: chips leave only by cash_out
         if _check_amount(amount) == 0:
             return 0
         paid = amount if self._credit else min(amount, self._stacks[seat])

@@ -1,0 +1,123 @@
+"""Named draw poker games: each preset is just a :class:`DrawRules` instance.
+
+>>> rules, text = PRESETS["jacks-or-better"]
+>>> rules.openers.value
+'jacks'
+>>> session = new_session("five-card-draw", ["Ann", "Bob"], buy_in=20, options={"ante": "2"})
+>>> session.rules.ante
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from random import Random
+
+from guts.betting import Limit
+from guts.errors import OptionError
+from guts.games.draw.rules import BetsFrom, DrawFrom, DrawRules, Openers
+from guts.games.draw.session import DrawSession
+
+__all__ = ["PRESETS", "new_session", "preset"]
+
+_BASE = DrawRules()
+_JACKS = replace(_BASE, openers=Openers.JACKS)
+
+PRESETS: dict[str, tuple[DrawRules, str]] = {
+    "five-card-draw": (_BASE, "California Draw: ante, five cards, bet, draw 0-3, bet, showdown"),
+    "jacks-or-better": (_JACKS, "Jack Pots: a pair of jacks or better to open; openers proved"),
+    "progressive-jackpots": (
+        replace(_JACKS, progressive=True),
+        "Jacks or Better; each throw-in raises the openers J, Q, K, A, then back down",
+    ),
+    "trips-to-win": (
+        replace(_JACKS, trips_to_win=True),
+        "Jacks or Better, and three of a kind or better to win the pot",
+    ),
+    "draw-with-bug": (
+        replace(_BASE, jokers=1),
+        "Five Card Draw with the joker as a bug (aces, straights, flushes)",
+    ),
+    "deuces-wild": (
+        replace(_JACKS, wild="2", declare=True),
+        "Jacks or Better with deuces wild; players declare their hands",
+    ),
+    "wild-widow": (
+        replace(_BASE, wild_widow=True),
+        "a card turned up after the fourth round of dealing: the rest of its rank are wild",
+    ),
+    "diablo": (
+        replace(_BASE, wild="2", max_draw=2, diablo=True),
+        "deuces wild, draw at most two; the opener must win or make a new pot",
+    ),
+    "jacks-back": (
+        replace(_JACKS, jacks_back=True, jokers=1),
+        "Jacks or Better; if nobody opens the hands play ace-to-five lowball (joker bug/fitter)",
+    ),
+    "all-for-one": (
+        replace(_BASE, all_for_one=True),
+        "All for One and One for All: draw none, one or all five, bet, again and again",
+    ),
+    "32-card-poker": (
+        replace(_BASE, stripped=True),
+        "stripped deck seven to ace; flush beats full house; suits rank hearts high",
+    ),
+    "bosnian-32-card-poker": (
+        replace(_BASE, stripped=True, max_draw=4, bosnian=True),
+        "32-card poker; a four-card draw takes three, then one of a face-up/face-down pair",
+    ),
+    "seven-card-draw": (
+        replace(
+            _BASE,
+            ante=0,
+            hand_size=7,
+            max_draw=4,
+            blind=2,
+            small_blind=1,
+            bet=2,
+            limit=Limit.NO_LIMIT,
+            raise_cap=None,
+            draw_from=DrawFrom.AFTER_BIG_BLIND,
+            later_bets_from=BetsFrom.DEALER_LEFT,
+            double_last_bet=True,
+            reshuffle_own=True,
+        ),
+        "blinds, seven cards, discard 0-4, second-round minimum twice the last bet; best five",
+    ),
+    "two-draws": (
+        replace(_BASE, draws=2),
+        "draw up to three, bet, then draw up to two more, and a third betting round",
+    ),
+    "draw-with-blinds": (
+        replace(_BASE, ante=0, blind=2, small_blind=1, bet=2),
+        "Five Card Draw with a small and a big blind instead of the ante",
+    ),
+}
+"""Name -> (rules, one-line description)."""
+
+
+def preset(name: str, options: Mapping[str, str] | None = None) -> DrawRules:
+    """The rules of a named game with ``options`` (name -> string) applied; an unknown
+    game raises OptionError listing the games, a bad option one naming the option."""
+    try:
+        rules = PRESETS[name][0]
+    except KeyError:
+        raise OptionError(
+            f"unknown draw poker game {name!r}; games: " + ", ".join(PRESETS)
+        ) from None
+    return DrawRules.from_options(rules, options) if options else rules
+
+
+def new_session(
+    name: str,
+    players: Sequence[str | tuple[str, int]],
+    *,
+    buy_in: int = 0,
+    options: Mapping[str, str] | None = None,
+    rng: Random | None = None,
+    button: int = 0,
+) -> DrawSession:
+    """A session of the named game with ``options`` (name -> string) applied."""
+    rules = preset(name, options)
+    return DrawSession(rules, players, buy_in=buy_in, rng=rng, button=button)

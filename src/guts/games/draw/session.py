@@ -1,0 +1,399 @@
+"""A draw poker session: deals one after another on one table, until a pot is won.
+
+What carries from deal to deal: the pot (a thrown-in deal, a dead opener, Trips to Win),
+the dealer button (it passes left after every deal), the progressive opening requirement,
+Trips to Win's restriction to the players who stayed, Diablo's new pot.
+
+>>> import random
+>>> session = DrawSession(DrawRules(), ["Ann", "Bob", "Cy"], buy_in=100, rng=random.Random(3))
+>>> session.start_deal()
+>>> session.pending()[0].seat, session.pending()[0].actions   # Bob, left of the dealer Ann
+(1, ('fold', 'check', 'bet 1'))
+>>> for seat in (1, 2, 0):
+...     session.act(seat, "check")
+>>> session.deal.result, session.table.pot, session.table.button   # thrown in; Bob deals
+('thrown-in', 3, 1)
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import deque
+from collections.abc import Mapping, Sequence
+from random import Random
+from typing import Any
+
+from guts.cards import Card, Deck, deck_cards
+from guts.errors import IllegalAction, OptionError
+from guts.games.base import Decision, Event, EventError, Session, events_from_json, events_to_json
+from guts.games.draw.deal import DrawDeal, Phase
+from guts.games.draw.events import Acted, DealStarted, Moved, SessionEnded, Shuffled, Stopped
+from guts.games.draw.rules import DrawRules, Openers
+from guts.table import POT, Place, Reason, Table, Transfer
+
+__all__ = ["PROGRESSION", "DrawSession"]
+
+PROGRESSION = (Openers.JACKS, Openers.QUEENS, Openers.KINGS, Openers.ACES, Openers.KINGS,
+               Openers.QUEENS)  # fmt: skip
+"""Progressive jackpots: after each deal nobody opens, the next requirement (cycling)."""
+
+
+class DrawSession(Session):
+    """A session of draw poker played by ``rules``.
+
+    ``players`` are names (bought in for ``buy_in``) or ``(name, chips)`` pairs, clockwise;
+    ``button`` is the first dealer; ``rng`` shuffles every stock (an unpredictable source
+    when None), unless :meth:`start_deal` is given a stacked deck.
+    """
+
+    game = "draw"
+
+    def __init__(
+        self,
+        rules: DrawRules,
+        players: Sequence[str | tuple[str, int]],
+        *,
+        buy_in: int = 0,
+        rng: Random | None = None,
+        button: int = 0,
+    ) -> None:
+        _check_players(rules, len(players))
+        self.rules = rules
+        self._rng: Random = rng if rng is not None else secrets.SystemRandom()
+        self._table = Table(players, buy_in=buy_in, credit=rules.credit,
+                            odd_chips=rules.odd_chips, button=button)  # fmt: skip
+        self._players = [(seat.name, seat.stack) for seat in self._table.seats]
+        self._first_button = button
+        self._events: list[Event] = []
+        self._synced = 0
+        self._deal: DrawDeal | None = None
+        self._deals = 0
+        self._over = ""
+        self._progress = 0
+        self._restrict: tuple[int, ...] = ()
+        self._antes_due = True
+        self._orders: deque[tuple[str, ...]] = deque()
+        self._sync()
+
+    # -- the contract ---------------------------------------------------------------------
+
+    @property
+    def table(self) -> Table:
+        """The chip table."""
+        return self._table
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The full record, hidden events included."""
+        return tuple(self._events)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the session has ended."""
+        return bool(self._over)
+
+    @property
+    def over_reason(self) -> str:
+        """Why the session ended ('' while it goes on)."""
+        return self._over
+
+    @property
+    def deal_over(self) -> bool:
+        """True when no deal is in progress."""
+        return self._deal is None or self._deal.over
+
+    @property
+    def deal(self) -> DrawDeal | None:
+        """The current (or last) deal."""
+        return self._deal
+
+    @property
+    def deals_played(self) -> int:
+        """How many deals have started."""
+        return self._deals
+
+    @property
+    def openers(self) -> Openers:
+        """The opening requirement of the next (or current) deal."""
+        if self.rules.progressive:
+            return PROGRESSION[self._progress % len(PROGRESSION)]
+        return self.rules.openers
+
+    def start_deal(self, deck: Deck | None = None) -> None:
+        """Start the next deal, with ``deck`` (stacked, for tests and replays) or a shuffle."""
+        if self.is_over:
+            raise IllegalAction(f"the session is over ({self._over}): no more deals")
+        if not self.deal_over:
+            raise IllegalAction(f"deal {self._deals} is still in progress")
+        seats = self._seats_for_deal()
+        if len(seats) < 2:
+            self._end("fewer than two players have chips")
+            return
+        if deck is None and self._orders:  # a replay: the recorded stock, stacked or not
+            deck = Deck.stacked(self._orders.popleft(), self.rules.deck)
+        if deck is None:
+            deck = Deck(self._shuffle(deck_cards(self.rules.deck)), self.rules.deck)
+        self._deals += 1
+        self._deal = DrawDeal(self.rules, self._table, self._emit, self._shuffle, deck,
+                              number=self._deals, seats=seats, openers=self.openers,
+                              antes=self._antes_due)  # fmt: skip
+        self._deal.start()
+        self._after_step()
+
+    def stop(self, reason: str = "the players stopped") -> None:
+        """End the session between deals, sharing the pot out equally among the seats
+        (odd chips by the table's rule), so the table can settle."""
+        if self.is_over and not self._table.pot:
+            return
+        if not self.deal_over:
+            raise IllegalAction(f"deal {self._deals} is in progress: finish it first")
+        self._emit(Stopped(reason=reason))
+        if self._table.pot:
+            self._table.split(POT, list(self._table.turn_order()), Reason.REFUND,
+                              note="the session stops: the pot is shared out")
+        if not self.is_over:
+            self._end(reason)
+        self._sync()
+
+    def pending(self) -> tuple[Decision, ...]:
+        """The decisions to be made now (one seat at a time in draw poker)."""
+        return () if self._deal is None or self.is_over else self._deal.pending()
+
+    def canonical(self, seat: int, action: str) -> str:
+        """The canonical form of ``action`` if ``seat`` may take it now, else IllegalAction."""
+        if self._deal is None or self.is_over or not any(d.seat == seat for d in self.pending()):
+            raise IllegalAction(self._illegal_message(seat, action))
+        try:
+            return self._deal.canonical(seat, action)
+        except IllegalAction as error:
+            who = f"{self._table.names[seat]} (seat {seat})"
+            raise IllegalAction(f"{who} cannot {action!r}: {error}") from None
+
+    def can_act(self, seat: int, action: str) -> bool:
+        """True if :meth:`act` would accept ``action`` (any legal bet size, any card order)."""
+        try:
+            self.canonical(seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def act(self, seat: int, action: str) -> None:
+        """Apply ``seat``'s decision, or raise IllegalAction and change nothing."""
+        self._apply(seat, self.canonical(seat, action))
+
+    def _apply(self, seat: int, action: str) -> None:
+        assert self._deal is not None
+        self._deal.act(seat, action)
+        self._after_step()
+
+    # -- between deals ---------------------------------------------------------------------
+
+    def _seats_for_deal(self) -> tuple[int, ...]:
+        order = self._table.turn_order()
+        if not self._table.credit:
+            order = tuple(s for s in order if self._table.stack(s) > 0)
+        if self._restrict:
+            kept = tuple(s for s in order if s in self._restrict)
+            if len(kept) >= 2:
+                return kept
+        return order
+
+    def _after_step(self) -> None:
+        self._sync()
+        deal = self._deal
+        if deal is None or not deal.over:
+            return
+        table = self._table
+        self._between_deals(deal)
+        self._sync()
+        if self.rules.max_deals is not None:
+            if self._deals >= self.rules.max_deals:
+                self._end(f"the deal limit ({self.rules.max_deals}) was reached")
+        elif table.pot == 0:
+            self._end(deal.reason or "the pot was won")
+        if not self._over and len(self._seats_for_deal()) < 2:
+            self._end("fewer than two players have chips")
+        table.move_button()
+        self._sync()
+
+    def _between_deals(self, deal: DrawDeal) -> None:
+        rules = self.rules
+        opened = deal.opener is not None or deal.low_opener is not None
+        if rules.progressive:
+            self._progress = 0 if opened else self._progress + 1
+        self._restrict = ()
+        self._antes_due = True
+        if rules.trips_to_win and deal.showdown is not None and deal.showdown.no_trips:
+            self._restrict = deal.at_draw
+        if rules.diablo and deal.opener is not None and deal.result == "won":
+            self._diablo(deal)
+
+    def _diablo(self, deal: DrawDeal) -> None:
+        opener = deal.opener
+        assert opener is not None
+        if deal.won.get(opener, 0) > 0:
+            return
+        amount = sum(deal.won.values())
+        if self.rules.diablo_cap is not None:
+            amount = min(amount, self.rules.diablo_cap)
+        self._table.pay(opener, Place("pot"), amount, Reason.MATCH, "Diablo: the opener's new pot")
+        self._antes_due = False
+
+    def _shuffle(self, cards: Sequence[Card]) -> list[Card]:
+        if self._orders:
+            return _recorded_order(self._orders.popleft(), cards)
+        shuffled = list(cards)
+        self._rng.shuffle(shuffled)
+        return shuffled
+
+    def _end(self, reason: str) -> None:
+        self._over = reason
+        self._emit(SessionEnded(reason=reason))
+
+    def _emit(self, event: Event) -> None:
+        self._sync()
+        self._events.append(event)
+
+    def _sync(self) -> None:
+        ledger = self._table.ledger
+        for transfer in ledger[self._synced :]:
+            self._events.append(_moved(transfer))
+        self._synced = len(ledger)
+
+    # -- views ---------------------------------------------------------------------------------
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may see: its own cards, the public state, visible events."""
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 0 <= seat < len(self._table.names)
+        ):
+            raise IllegalAction(f"no seat {seat!r}: seats are 0 to {len(self._table.names) - 1}")
+        return self._view(seat)
+
+    def public_view(self) -> dict[str, Any]:
+        """Everything a spectator may see."""
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        table, deal = self._table, self._deal
+        data: dict[str, Any] = {
+            "game": self.game,
+            "seat": seat,
+            "players": list(table.names),
+            "stacks": [s.stack for s in table.seats],
+            "button": table.button,
+            "pot": table.pot,
+            "deal": self._deals,
+            "over": self._over,
+            "openers": self.openers.value,
+            "to_act": [d.seat for d in self.pending()],
+            "pending": [d.to_dict() for d in self.pending() if d.seat == seat],
+        }
+        if deal is not None:
+            data.update(_deal_view(deal, seat))
+        data["events"] = events_to_json(self.visible_events(seat))
+        return data
+
+    # -- records and replay ---------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-able record that :meth:`replay` turns back into this exact session."""
+        return {
+            "game": self.game,
+            "rules": self.rules.to_options(),
+            "players": [[name, stack] for name, stack in self._players],
+            "button": self._first_button,
+            "events": events_to_json(self._events),
+        }
+
+    @classmethod
+    def replay(cls, record: Mapping[str, Any]) -> DrawSession:
+        """Rebuild a session from :meth:`record` (stock orders and actions replayed), and
+        check that the replay makes exactly the recorded events."""
+        try:
+            rules = DrawRules.from_options(None, record["rules"])
+            players = [(str(name), int(stack)) for name, stack in record["players"]]
+            events = events_from_json(record["events"])
+            session = cls(rules, players, button=int(record["button"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise EventError(f"bad draw poker record: {error}") from None
+        session._orders.extend(e.deck for e in events if isinstance(e, Shuffled))
+        for event in events:
+            if isinstance(event, DealStarted):
+                session.start_deal()
+            elif isinstance(event, Acted):
+                session.act(event.seat, event.action)
+            elif isinstance(event, Stopped):
+                session.stop(event.reason)
+            elif isinstance(event, SessionEnded) and not session.is_over:
+                session.start_deal()
+        if session.events != tuple(events):
+            raise EventError("the record does not replay to the same events")
+        return session
+
+
+def _recorded_order(codes: Sequence[str], cards: Sequence[Card]) -> list[Card]:
+    """``cards`` in the recorded order ``codes`` (two jokers share one code)."""
+    left: dict[str, list[Card]] = {}
+    for card in cards:
+        left.setdefault(card.ascii, []).append(card)
+    order = []
+    for code in codes:
+        if not left.get(code):
+            raise EventError("a recorded stock order does not match the cards to shuffle")
+        order.append(left[code].pop())
+    if len(order) != len(cards):
+        raise EventError("a recorded stock order does not match the cards to shuffle")
+    return order
+
+
+def _deal_view(deal: DrawDeal, seat: int | None) -> dict[str, Any]:
+    betting = deal.betting
+    drawing = deal.phase in (Phase.DRAWING, Phase.EXCHANGE)
+    showdown = deal.showdown
+    shown = {str(s): list(c) for s, c in showdown.shown.items()} if showdown else {}
+    return {
+        "phase": deal.phase.value,
+        "hi_lo": deal.game,
+        "dealt_in": list(deal.seats),
+        "hand": [c.ascii for c in deal.hands[seat]] if seat in deal.hands else None,
+        "hand_sizes": {str(s): len(cards) for s, cards in deal.hands.items()},
+        "widow": deal.widow.ascii if deal.widow is not None else None,
+        "folded": sorted(deal.folded | (betting.folded if betting else frozenset())),
+        "opener": deal.opener,
+        "bets": {str(s): c for s, c in betting.bets.items()} if betting else {},
+        "current_bet": betting.current_bet if betting else 0,
+        "drawn": {str(s): n for s, n in deal.drawn.items()} if drawing else {},
+        "kept_apart": len(deal.kept_apart),
+        "offer": deal.offer[0].ascii if deal.offer is not None else None,
+        "shown": shown,
+        "result": deal.result,
+    }
+
+
+def _moved(transfer: Transfer) -> Moved:
+    def party(value: int | Place) -> int | str:
+        return value.name if isinstance(value, Place) else value
+
+    return Moved(
+        source=party(transfer.source),
+        destination=party(transfer.destination),
+        amount=transfer.amount,
+        reason=transfer.reason.value,
+        note=transfer.note,
+        shortfall=transfer.shortfall,
+    )
+
+
+def _check_players(rules: DrawRules, players: int) -> None:
+    if not 2 <= players <= rules.player_limit:
+        raise OptionError(f"this game takes 2 to {rules.player_limit} players, not {players} "
+                          "(see max-players)")  # fmt: skip
+    needed = players * rules.hand_size + (1 if rules.wild_widow else 0)
+    size = len(deck_cards(rules.deck))
+    if needed > size:
+        raise OptionError(f"{players} players need {needed} cards; the pack has {size}")
+    if not rules.reshuffle and not rules.all_for_one and players > 6:
+        raise OptionError("seven or eight players need the reshuffle rule (reshuffle=yes)")

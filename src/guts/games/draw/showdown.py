@@ -1,0 +1,155 @@
+"""The end of a deal: the opener's proof, declarations, showing hands, awarding the pots.
+
+Players show "in clockwise order, beginning with the last player who took aggressive
+action (bet or raised)" in the last betting round, or the opener when everyone checked.
+A hand is dead (cannot win) when its holder opened without openers, or declared more than
+it holds; under Trips to Win a hand below three of a kind cannot win. Pots nobody can win
+stay for the next deal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from guts.betting import award_pots, side_pots
+from guts.cards import Card
+from guts.errors import IllegalAction
+from guts.games.base import Decision, names_of
+from guts.games.draw.events import Declared, OpenersShown, Showed
+from guts.games.draw.hands import declared_strength, opens, proof_cards, wins_trips
+from guts.rankings.base import Category
+from guts.table import POT
+
+if TYPE_CHECKING:
+    from guts.games.draw.deal import DrawDeal
+
+__all__ = ["Showdown"]
+
+
+class Showdown:
+    """The showdown of ``deal`` (or its uncontested end, when ``uncontested`` is a seat)."""
+
+    def __init__(self, deal: DrawDeal, uncontested: int | None = None) -> None:
+        self.deal, self.uncontested = deal, uncontested
+        self.declared: dict[int, Category] = {}
+        contenders = deal.in_hand
+        start = deal.last_aggressor
+        if start is None:
+            start = deal.low_opener if deal.game == "low" else deal.opener
+        order = deal.order_from(start if start is not None else deal.seats[0])
+        self.order = [seat for seat in order if seat in contenders]
+        self.reason = ""
+        self.no_trips = False
+        self.shown: dict[int, tuple[str, ...]] = {}
+        self._declaring = deal.rules.declare and uncontested is None and len(self.order) > 1
+
+    @property
+    def waiting(self) -> int | None:
+        """The seat that must declare now (None: no declaration is awaited)."""
+        if not self._declaring:
+            return None
+        return next((seat for seat in self.order if seat not in self.declared), None)
+
+    def pending(self) -> tuple[Decision, ...]:
+        """The declaration awaited, if any."""
+        seat = self.waiting
+        if seat is None:
+            return ()
+        actions = tuple(f"declare {c.value}" for c in self.deal.ranking().categories())
+        return (Decision(seat, actions, "declare your hand (cards do not speak)"),)
+
+    def declare(self, seat: int, text: str) -> None:
+        """Record ``seat``'s declaration (``declare full-house``)."""
+        words = text.strip().lower().split()
+        if seat != self.waiting or len(words) != 2 or words[0] != "declare":
+            raise IllegalAction(f"{text!r} is not a declaration now")
+        category = Category.parse(words[1])
+        self.declared[seat] = category
+        self.deal.emit(Declared(seat=seat, category=category.value))
+
+    # -- settling ---------------------------------------------------------------------------
+
+    def _proved(self) -> bool | None:
+        """Whether the opener proved the openers (None when there is nothing to prove)."""
+        deal = self.deal
+        rank, opener = deal.openers.rank, deal.opener
+        if rank is None or opener is None or opener in deal.folded:
+            return None
+        hand = deal.original.get(opener, tuple(deal.hands[opener]))
+        ranking = deal.rules.high_ranking(deal.widow.rank if deal.widow else None)
+        proved = opens(ranking, hand, rank)
+        cards = proof_cards(ranking.evaluate(hand)) if proved else hand
+        deal.emit(OpenersShown(seat=opener, cards=_codes(cards),
+                                kept_apart=_codes(deal.kept_apart), proved=proved))  # fmt: skip
+        return proved
+
+    def settle(self) -> dict[int, int]:
+        """Prove, show and pay; return what each seat won (the rest stays in the pot)."""
+        proved = self._proved()
+        dead_opener = self.deal.opener if proved is False else None
+        if self.uncontested is not None:
+            return self._uncontested(self.uncontested, dead_opener)
+        return self._contested(dead_opener)
+
+    def _uncontested(self, seat: int, dead: int | None) -> dict[int, int]:
+        deal, table = self.deal, self.deal.table
+        name = table.names[seat]
+        if seat == dead:
+            self.reason = f"{name} could not show openers: the hand is dead and the pot stays"
+            return {}
+        if deal.rules.trips_to_win:
+            ranking = deal.ranking()
+            hand = deal.hands[seat]
+            evaluation = ranking.evaluate(hand)
+            good = wins_trips(ranking, hand)
+            deal.emit(Showed(seat=seat, cards=_codes(proof_cards(evaluation) if good else hand),
+                              description=evaluation.description, live=good))  # fmt: skip
+            self.shown[seat] = _codes(proof_cards(evaluation) if good else hand)
+            if not good:
+                self.no_trips = True
+                self.reason = f"{name} has no three of a kind: the pot stays"
+                return {}
+        amount = table.collect(POT, seat)
+        self.reason = f"{name} wins {amount} uncontested"
+        return {seat: amount}
+
+    def _strength(self, seat: int, dead: int | None) -> int | None:
+        deal = self.deal
+        ranking, hand = deal.ranking(), deal.hands[seat]
+        if seat == dead:
+            return None
+        if deal.rules.declare:
+            return declared_strength(ranking, hand, self.declared[seat])
+        return ranking.strength(hand)
+
+    def _contested(self, dead: int | None) -> dict[int, int]:
+        deal, table = self.deal, self.deal.table
+        ranking = deal.ranking()
+        strengths: dict[int, int] = {}
+        for seat in self.order:
+            evaluation = ranking.evaluate(deal.hands[seat])
+            strength = self._strength(seat, dead)
+            if deal.rules.trips_to_win and not wins_trips(ranking, deal.hands[seat]):
+                strength = None
+                self.no_trips = True
+            if strength is not None:
+                strengths[seat] = strength
+            self.shown[seat] = _codes(deal.hands[seat])
+            deal.emit(Showed(seat=seat, cards=_codes(deal.hands[seat]),
+                              description=evaluation.description,
+                              live=strength is not None))  # fmt: skip
+        pots = side_pots(deal.totals, deal.folded, deal.dead)
+        won = award_pots(table, pots, strengths)
+        self.no_trips = self.no_trips and table.pot > 0
+        if won:
+            best = [s for s in won if won[s]]
+            self.reason = f"{names_of(best, table)} won at the showdown"
+        else:
+            self.reason = "no hand could win: the pot stays"
+        if table.pot and won:
+            self.reason += "; the rest of the pot stays"
+        return won
+
+
+def _codes(cards: tuple[Card, ...] | list[Card]) -> tuple[str, ...]:
+    return tuple(card.ascii for card in cards)
