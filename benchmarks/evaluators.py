@@ -260,8 +260,7 @@ def print_table(ours: dict[str, float], rows: dict[str, dict[str, float]]) -> No
         line = f"{metric:<22}{fmt(value):>14}"
         for name in names:
             base = "5-card/s" if metric in ("deuces-wild 5-card/s", "bug 5-card/s",
-                                            "5-card batch 2M/s", "scalar 5-card/s",
-                                            "one lookup/s (floor)") else metric
+                                            "5-card batch 2M/s", "scalar 5-card/s") else metric
             theirs = rows[name].get(base)
             if theirs is None:
                 line += f"{'-':>24}"
@@ -270,6 +269,10 @@ def print_table(ours: dict[str, float], rows: dict[str, dict[str, float]]) -> No
             est = " est." if metric == "exhaustive 7-card s" else ""
             line += f"{fmt(theirs) + est + f' ({ratio:,.1f}x)':>24}"
         print(line)
+    floor = ours.get("one lookup/s (floor)")
+    if floor:
+        print(f"\nbatch 5-card on 2M hands runs at 1/{floor / ours['5-card batch 2M/s']:.1f} "
+              "of one random lookup per hand in a table of our size (the floor).")
     print("\nratios: how many times faster guts is (peer time / ours, or our rate / theirs);")
     print("wild and scalar rows compare with the peer's plain 5-card rate.")
 
