@@ -35,8 +35,17 @@ and the ranks of the groups (bigger group first, then higher rank first). In ace
 low rank is good, so each rank ``r`` (ace 1 .. king 13) is stored as ``14 - r``; pairs-strong
 made hands store ``r``. Missing nibbles of short hands are 0; only hands of one size are
 meant to be compared. :meth:`LowRanking.strength` is cached on the sorted rank multiset
-(and number of wild cards); :meth:`LowRanking.strength_batch` solves each distinct rank
-multiset of a numpy batch once.
+(and number of wild cards).
+
+**Batches** (:meth:`LowRanking.strength_batch`) are table lookups: a hand's strength
+depends only on the multiset of its natural ranks and its number of wild cards, so each
+card code maps to an additive word (the rank keys of :mod:`guts.rankings.tables`, whose
+sums identify a multiset, plus ``1 << 25`` per wild card) and one lookup in the table of
+that hand size gives the strength. The tables are built in numpy on first use (a few
+hundredths of a second): hands of up to five natural cards by ordering each multiset's
+groups, wild cards as the lowest missing ranks they stand for, and six and seven cards
+as the best of the hands one card smaller (the best five of seven are the best five of
+one of its six-card parts).
 """
 
 from __future__ import annotations
@@ -46,10 +55,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
-from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, NoReturn
 
 from guts.cards import Card, DeckKind, Rank
-from guts.errors import CardError, OptionError
+from guts.errors import CardError, HandError, OptionError
 from guts.rankings.base import Category, Evaluation, Ranking, pack
 from guts.rankings.wilds import JokerMode, Wilds
 
@@ -229,28 +238,44 @@ class LowRanking(Ranking):
         return _solve(self.pairs == "strong", naturals, len(hand) - len(naturals)).strength
 
     def strength_batch(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
-        """Strengths of an (N, k) array of card codes: one solve per distinct rank multiset.
+        """Strengths of an (N, k) array of card codes, 1 <= k <= 7: one lookup per row.
 
-        Hands are not validated. Wild cards and jokers count as rank 0 in the sort.
+        Equal element by element to :meth:`strength`. Cards outside the pack raise the
+        error :meth:`check` gives; repeated cards are not detected.
         """
         import numpy as np
 
-        rows = np.asarray(codes, dtype=np.int64)
-        if rows.ndim != 2 or rows.shape[0] == 0:
-            return np.zeros(rows.shape[0] if rows.ndim else 0, dtype=np.int64)
-        low = np.array(
-            [0 if c in self._wild_codes else _LOW_OF_CODE[c] for c in range(52)] + [0, 0]
-        )
-        ranks = np.sort(low[rows], axis=1)
-        keys = ranks @ (14 ** np.arange(rows.shape[1] - 1, -1, -1, dtype=np.int64))
-        unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        strong = self.pairs == "strong"
-        values = np.empty(len(unique), dtype=np.int64)
-        for index, row in enumerate(ranks[first].tolist()):
-            naturals = tuple(rank for rank in row if rank)
-            values[index] = _solve(strong, naturals, len(row) - len(naturals)).strength
-        result: NDArray[np.int64] = values[inverse.reshape(-1)]
-        return result
+        rows = np.asarray(codes)
+        if rows.size == 0 and rows.ndim < 2:
+            return np.zeros(0, np.int64)
+        if rows.ndim != 2 or not 1 <= rows.shape[1] <= 7:
+            raise HandError(
+                f"a low hand has 1 to 7 cards: expected an (N, k) array of card codes "
+                f"with 1 <= k <= 7, not shape {rows.shape}"
+            )
+        if rows.dtype != np.uint8 and rows.size and not 0 <= rows.min() <= rows.max() < 256:
+            _reject(self, rows[np.flatnonzero(((rows < 0) | (rows > 255)).any(axis=1))[0]])
+        size = rows.shape[1]
+        tables = _low_tables(self.pairs == "strong")
+        strengths, offsets = tables.strengths[size], tables.offsets[size]
+        words = _card_words(self._wild_codes, self.jokers)
+        out = np.empty(len(rows), np.int64)
+        for start in range(0, len(rows), _BLOCK):
+            block = rows[start : start + _BLOCK]
+            total = words.take(block[:, 0])
+            for column in range(1, size):
+                total += words.take(block[:, column])
+            wild = total >> _WILD_SHIFT
+            if wild.max() > size:
+                _reject(self, block[int(np.argmax(wild > size))])
+            index = offsets.take(wild) + tables.dense.take(total & _KEY_MASK, mode="clip")
+            out[start : start + _BLOCK] = strengths.take(index, mode="clip")
+        return out
+
+    def category_batch(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Categories of an (N, k) array of hands, as indices into :meth:`categories`."""
+        levels: NDArray[np.int64] = self.strength_batch(codes) >> 20
+        return (len(self.categories()) - 1) - levels
 
     def evaluate(self, cards: Sequence[Card]) -> Evaluation:
         """Strength, category, the playing cards (top card first), fitters, description."""
@@ -277,6 +302,147 @@ class LowRanking(Ranking):
             _describe(solved),
             tuple(stands_for),
         )
+
+
+_BLOCK = 1 << 16
+_WILD_SHIFT = 25  # = guts.rankings.tables.KEY_BITS: wild cards count above the rank keys
+_KEY_MASK = (1 << _WILD_SHIFT) - 1
+_NOT_IN_PACK = 8  # a code outside the pack counts as eight wild cards: more than any hand
+
+
+class _LowTables(NamedTuple):
+    """Low strengths by hand size ``k`` (1-7): ``strengths[k]`` holds one block per number
+    of wild cards ``w`` (0..k), starting at ``offsets[k][w]``, of the strengths of the
+    multisets of ``k - w`` natural ranks, in the order of ``dense`` (the multiset's index
+    within its size, by sum of rank keys; see :func:`guts.rankings.tables.rank_multisets`).
+    """
+
+    strengths: tuple[NDArray[np.int32], ...]
+    offsets: tuple[NDArray[np.intp], ...]
+    dense: NDArray[np.uint16]
+
+
+@cache
+def _low_tables(strong: bool) -> _LowTables:
+    """The batch tables of ``pairs="strong"`` (``strong``) or ``"bad"``, built once."""
+    import numpy as np
+
+    from guts.rankings.tables import rank_multisets
+
+    counts, sums, dense = rank_multisets()
+    first = np.searchsorted(counts.sum(axis=1), np.arange(9)).tolist()
+    strengths: list[NDArray[np.int32]] = [np.zeros(0, np.int32)]
+    offsets: list[NDArray[np.intp]] = [np.zeros(16, np.intp)]
+    for size in range(1, 8):
+        parts = [slice(first[size - wild], first[size - wild + 1]) for wild in range(size + 1)]
+        if size <= 5:
+            natural = _natural_block(strong, counts[parts[0]])
+            blocks = [natural] + [
+                natural[dense[_with_fitters(counts[part], sums[part], wild)]]
+                for wild, part in enumerate(parts[1:], start=1)
+            ]
+        else:
+            previous = (strengths[size - 1], offsets[size - 1])
+            blocks = [
+                _drop_block(counts[part], sums[part], wild, previous, dense)
+                for wild, part in enumerate(parts)
+            ]
+        starts = np.zeros(16, np.intp)
+        starts[1 : size + 2] = np.cumsum([len(block) for block in blocks])
+        strengths.append(np.concatenate(blocks))
+        offsets.append(starts)
+    return _LowTables(tuple(strengths), tuple(offsets), dense)
+
+
+# The low rank of each rank index (code >> 2) of the rank multisets: two 2 .. ace 1.
+_LOW_OF_INDEX = (*range(2, 14), 1)
+# Rank indices from the lowest rank in ace-to-five (the ace) to the highest (the king).
+_LOW_ORDER = (12, *range(12))
+
+
+def _natural_block(strong: bool, counts: NDArray[np.uint8]) -> NDArray[np.int32]:
+    """:func:`_score` of natural multisets of at most five cards (all play), in numpy:
+    groups ordered by size then rank, the category from the two biggest groups."""
+    import numpy as np
+
+    order = _STRONG_ORDER if strong else _BAD_ORDER
+    levels = np.full((5, 5), -1, np.int64)
+    for shape, category in _SHAPES.items():
+        levels[shape[0], shape[1] if len(shape) > 1 else 0] = len(order) - 1 - order.index(category)
+    amounts = counts.astype(np.int64)
+    keys = np.where(amounts > 0, amounts * 16 + np.array(_LOW_OF_INDEX), 0)
+    groups = -np.sort(-keys, axis=1)[:, :5]
+    sizes, ranks = groups >> 4, groups & 15
+    level = levels[sizes[:, 0], sizes[:, 1]]
+    made = strong & (sizes[:, 0] > 1)
+    nibbles = np.where(sizes > 0, np.where(made[:, None], ranks, 14 - ranks), 0)
+    value: NDArray[np.int64] = level << 20
+    for index in range(5):
+        value |= nibbles[:, index] << (16 - 4 * index)
+    return value.astype(np.int32)
+
+
+def _with_fitters(
+    counts: NDArray[np.uint8], sums: NDArray[np.int64], wild: int
+) -> NDArray[np.int64]:
+    """Key sums of the multisets with their ``wild`` lowest missing ranks added: what a
+    hand whose every card plays is worth, since each wild card is such a fitter."""
+    import numpy as np
+
+    from guts.rankings.tables import RANK_KEYS
+
+    need = np.full(len(counts), wild, np.int64)
+    total = sums.copy()
+    for index in _LOW_ORDER:
+        fits = (counts[:, index] == 0) & (need > 0)
+        total += fits * RANK_KEYS[index]
+        need -= fits
+    return total
+
+
+def _drop_block(
+    counts: NDArray[np.uint8],
+    sums: NDArray[np.int64],
+    wild: int,
+    previous: tuple[NDArray[np.int32], NDArray[np.intp]],
+    dense: NDArray[np.uint16],
+) -> NDArray[np.int32]:
+    """Strengths of six- or seven-card hands: the best over leaving out one card, looked
+    up in the tables of the size below (``previous``: strengths and offsets)."""
+    import numpy as np
+
+    from guts.rankings.tables import RANK_KEYS
+
+    table, starts = previous
+    best = np.full(len(counts), -1, np.int32)
+    for rank, key in enumerate(RANK_KEYS):
+        held = np.flatnonzero(counts[:, rank])
+        value = table[starts[wild] + dense[sums[held] - key]]
+        best[held] = np.maximum(best[held], value)
+    if wild:
+        best = np.maximum(best, table[starts[wild - 1] + dense[sums]])
+    return best
+
+
+@cache
+def _card_words(wild_codes: frozenset[int], jokers: int) -> NDArray[np.int64]:
+    """The additive word of every code 0-255: a rank key, one wild card, or not in pack."""
+    import numpy as np
+
+    from guts.rankings.tables import RANK_KEYS
+
+    words = np.full(256, _NOT_IN_PACK << _WILD_SHIFT, np.int64)
+    for code in range(52 + jokers):
+        words[code] = (1 << _WILD_SHIFT) if code in wild_codes else RANK_KEYS[code >> 2]
+    return words
+
+
+def _reject(ranking: Ranking, row: NDArray[np.integer]) -> NoReturn:
+    """Raise the error a player understands for a batch row that is not a hand."""
+    codes = [int(code) for code in row.tolist()]
+    if all(0 <= code < 54 for code in codes):
+        ranking.check([Card(code) for code in codes])
+    raise HandError(f"{codes} is not a {ranking.name} hand of card codes 0-53")
 
 
 def _represented(wild: Card, rank: int, hand: Sequence[Card]) -> Card:

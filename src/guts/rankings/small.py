@@ -21,6 +21,10 @@ default) it stands for an ace, or for any card that makes the hand a straight or
 as the ranking counts them (so with two-card straights on, a bug with a deuce may be the
 three of a Royal Crumpler). Straights never wrap around the ace: three-card K-A-2 is not
 a straight; A-2-3 (two-card A-2) is one, three (two) high, only with ``ace_low``.
+
+Batches (``strength_batch``) look each hand up in one table indexed by its codes in
+order (54**3 entries for three cards), filled on first use with the strength of every
+hand of the pack under each of its orderings, wild cards and jokers included.
 """
 
 from __future__ import annotations
@@ -30,10 +34,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from itertools import combinations, permutations
-from typing import TYPE_CHECKING, ClassVar, NamedTuple, Self
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, NoReturn, Self
 
 from guts.cards import Card, DeckKind, Rank
-from guts.errors import OptionError
+from guts.errors import HandError, OptionError
 from guts.rankings.base import Category, Evaluation, Ranking, pack
 from guts.rankings.wilds import Wilds
 
@@ -47,6 +51,7 @@ _ACE_CODE_RANK = 12  # code >> 2 of an ace
 _DECKS = {0: DeckKind.STANDARD, 1: DeckKind.ONE_JOKER, 2: DeckKind.TWO_JOKERS}
 _BOOLEANS = {"yes": True, "no": False}
 _NO_WILDS = Wilds()
+_BLOCK = 1 << 16
 
 
 class _Shape(NamedTuple):
@@ -234,21 +239,39 @@ class _SmallRanking(Ranking):
         return Evaluation(strength, shape.category, playing, _describe(shape), stand_ins)
 
     def strength_batch(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
-        """Strengths of an (N, size) array of codes: one table lookup per row."""
+        """Strengths of an (N, size) array of codes: one lookup per row, wild hands too.
+
+        The table (:func:`_build_dense_table`) holds every ordering of every hand of the
+        pack, so hands with wild cards and jokers cost the same as natural ones. Hands are
+        not validated beyond that: a repeated card or a card outside the pack raises the
+        error :meth:`check` gives for it.
+        """
         import numpy as np
 
-        rows = np.asarray(codes, dtype=np.int64)
+        rows = np.asarray(codes)
+        if rows.size == 0 and rows.ndim < 2:
+            return np.zeros(0, np.int64)
         if rows.ndim != 2 or rows.shape[1] != self.size:
-            return super().strength_batch(codes)
+            return super().strength_batch(codes)  # the scalar path explains the error
+        if rows.dtype != np.uint8 and rows.size and not 0 <= rows.min() <= rows.max() < 256:
+            _reject(self, rows[np.flatnonzero(((rows < 0) | (rows > 255)).any(axis=1))[0]])
         dense = self._dense_table
-        index = np.zeros(len(rows), dtype=np.int64)
-        for column in range(self.size):
-            index = index * 54 + rows[:, column]
-        result: NDArray[np.int64] = dense[index]
-        missing = np.flatnonzero(result < 0)
-        if len(missing):
-            result[missing] = super().strength_batch(rows[missing])
-        return result
+        weights = _column_weights(self.size)
+        out = np.empty(len(rows), np.int64)
+        for start in range(0, len(rows), _BLOCK):
+            block = rows[start : start + _BLOCK]
+            index = weights[0].take(block[:, 0])
+            for column in range(1, self.size):
+                index += weights[column].take(block[:, column])
+            out[start : start + _BLOCK] = dense.take(index, mode="clip")
+        if len(out) and out.min() < 0:
+            _reject(self, rows[int(np.argmax(out < 0))])
+        return out
+
+    def category_batch(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Categories of an (N, size) array of hands, as indices into :meth:`categories`."""
+        levels: NDArray[np.int64] = self.strength_batch(codes) >> 20
+        return (len(self.categories()) - 1) - levels
 
     def options(self) -> dict[str, str]:
         """The options as ``from_options`` reads them back."""
@@ -284,7 +307,7 @@ class _SmallRanking(Ranking):
         return _build_tables(self)
 
     @cached_property
-    def _dense_table(self) -> NDArray[np.int64]:
+    def _dense_table(self) -> NDArray[np.int32]:
         return _build_dense_table(self)
 
     def _strength_of(self, shape: _Shape) -> int:
@@ -398,21 +421,58 @@ def _build_tables(ranking: _SmallRanking) -> _Tables:
     return _Tables(natural, fast if len(fast) < len(natural) else natural)
 
 
+def _strength_of_codes(ranking: _SmallRanking, codes: Sequence[int]) -> int:
+    """The strength of a valid hand given as card codes (wild cards searched)."""
+    wild_codes = ranking._wild_codes
+    naturals = tuple(sorted((c for c in codes if c < 52 and c not in wild_codes), reverse=True))
+    wild = sum(1 for c in codes if c in wild_codes)
+    return ranking._substitute(naturals, wild, len(codes) - len(naturals) - wild)[0]
+
+
 @cache
-def _build_dense_table(ranking: _SmallRanking) -> NDArray[np.int64]:
-    """Strength by ``sum(code * 54**i)`` for every ordering of a hand without wilds; -1
-    elsewhere (wild cards, jokers, duplicates)."""
+def _build_dense_table(ranking: _SmallRanking) -> NDArray[np.int32]:
+    """Strength by ``sum(code * 54**(size - 1 - i))`` for every ordering of every hand of
+    the pack, wild cards and jokers included; -1 elsewhere (repeated cards, cards not in
+    the pack) and in the one extra entry at the end, where invalid codes are sent.
+
+    Each hand is solved once (natural hands from the natural table, wild ones by the
+    cached substitution search) and written under all its orderings at once.
+    """
     import numpy as np
 
-    dense = np.full(54**ranking.size, -1, dtype=np.int64)
-    for key, strength in ranking._tables.fast.items():
-        codes = [c for c in range(52) if key >> c & 1]
-        for ordering in permutations(codes):
-            index = 0
-            for code in ordering:
-                index = index * 54 + code
-            dense[index] = strength
+    size = ranking.size
+    deck = [card.code for card in ranking.deck.cards]
+    hands = np.array(list(combinations(deck, size)), np.int64)
+    values = np.array([_strength_of_codes(ranking, h) for h in hands.tolist()], np.int32)
+    dense = np.full(54**size + 1, -1, np.int32)
+    for ordering in permutations(range(size)):
+        index = np.zeros(len(hands), np.int64)
+        for column in ordering:
+            index = index * 54 + hands[:, column]
+        dense[index] = values
     return dense
+
+
+@cache
+def _column_weights(size: int) -> tuple[NDArray[np.int64], ...]:
+    """Per column, ``code * 54**(size - 1 - column)`` for codes 0-255; a code above 53
+    maps past the end of the dense table (which ``take(mode="clip")`` sends to -1)."""
+    import numpy as np
+
+    weights = []
+    for column in range(size):
+        weight = np.full(256, 54**size, np.int64)
+        weight[:54] = np.arange(54, dtype=np.int64) * 54 ** (size - 1 - column)
+        weights.append(weight)
+    return tuple(weights)
+
+
+def _reject(ranking: Ranking, row: NDArray[np.integer]) -> NoReturn:
+    """Raise the error a player understands for a batch row that is not a hand."""
+    codes = [int(code) for code in row.tolist()]
+    if all(0 <= code < 54 for code in codes):
+        ranking.check([Card(code) for code in codes])
+    raise HandError(f"{codes} is not a {ranking.name} hand of card codes 0-53")
 
 
 @dataclass(frozen=True)

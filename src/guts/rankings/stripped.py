@@ -18,6 +18,14 @@ the ranks that matter (7..14; the ten for A-7-8-9-10), shifted left two bits, wi
 deciding card's suit order (spades 0, clubs 1, diamonds 2, hearts 3) as the last tie-break.
 ``Evaluation.cards`` puts that deciding card first.
 
+**Batches** (:meth:`StrippedRanking.strength_batch`) add up one 64-bit word per card:
+a base-5 count of each rank (bits 0-18), the card's own bit (``19 + 4 * rank + suit``,
+ranks seven 0 .. ace 7 and suits in the stripped order) and a 3-bit count of each suit
+(bits 51-62). Without a flush the strength depends only on the rank counts and on the
+best suit held in the deciding rank, so one table gives, by rank counts, the strength
+without its suit and where in the word that rank's four suit bits lie. Only hands with
+five cards of one suit look up that suit's ranks in a second, small table.
+
 >>> from guts.cards import parse_cards
 >>> stripped = StrippedRanking()
 >>> stripped.describe(parse_cards("Ah 10h 9h 8h 7h Ks Kd"))
@@ -30,12 +38,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from functools import cache
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, NoReturn
 
 from guts.cards import Card, DeckKind, Rank, Suit
-from guts.errors import OptionError
+from guts.errors import HandError, OptionError
 from guts.rankings.base import Category, Evaluation, Ranking, pack
 from guts.rankings.wilds import Wilds
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["SUIT_ORDER", "StrippedRanking"]
 
@@ -171,6 +184,40 @@ class StrippedRanking(Ranking):
         category, played, ranks = _best(self.check(cards))
         return _strength(category, played, ranks)
 
+    def strength_batch(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Strengths of an (N, k) array of card codes, 5 <= k <= 7, by table lookups.
+
+        Equal element by element to :meth:`strength`. Cards outside the stripped pack
+        raise the error :meth:`check` gives; repeated cards are not detected.
+        """
+        import numpy as np
+
+        rows = np.asarray(codes)
+        if rows.size == 0 and rows.ndim < 2:
+            return np.zeros(0, np.int64)
+        if rows.ndim != 2 or not 5 <= rows.shape[1] <= 7:
+            raise HandError(
+                f"a stripped hand has 5 to 7 cards: expected an (N, k) array of card "
+                f"codes with 5 <= k <= 7, not shape {rows.shape}"
+            )
+        if rows.size and not _LOWEST_CODE <= rows.min() <= rows.max() < 52:
+            outside = (rows < _LOWEST_CODE) | (rows > 51)
+            _reject(self, rows[np.flatnonzero(outside.any(axis=1))[0]])
+        tables = _tables()
+        out = np.empty(len(rows), np.int64)
+        for start in range(0, len(rows), _BLOCK):
+            block = rows[start : start + _BLOCK]
+            total = tables.words.take(block[:, 0])
+            for column in range(1, rows.shape[1]):
+                total += tables.words.take(block[:, column])
+            out[start : start + _BLOCK] = _finish(tables, total)
+        return out
+
+    def category_batch(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Categories of an (N, k) array of hands, as indices into :meth:`categories`."""
+        levels: NDArray[np.int64] = self.strength_batch(codes) >> 22
+        return (len(_ORDER) - 1) - levels
+
     def evaluate(self, cards: Sequence[Card]) -> Evaluation:
         """Strength, category, the five cards that play (deciding card first), description."""
         hand = self.check(cards)
@@ -214,3 +261,96 @@ def _phrase(category: Category, top: Rank, played: tuple[Card, ...]) -> str:
         return f"Pair of {top.plural}"
     second = Rank(_rank(played[1])).word
     return f"{top.word.capitalize()}-{second} high"
+
+
+# -- batches ------------------------------------------------------------------------------
+
+_BLOCK = 1 << 16
+_RANKS = 8  # seven .. ace
+_KEY_MASK = (1 << 19) - 1  # rank counts, base 5: below 5**8
+_CARD_SHIFT = 19
+_SUIT_COUNT_SHIFT = 51
+_ENTRY_SHIFT = 6  # a non-flush entry: (strength without suit) << 6 | shift of its suit bits
+
+
+class _BatchTables(NamedTuple):
+    """Card words and lookup tables of :meth:`StrippedRanking.strength_batch`."""
+
+    words: NDArray[np.int64]
+    nonflush: NDArray[np.int64]
+    best_suit: NDArray[np.int64]
+    flush_suit: NDArray[np.int64]
+    flush: NDArray[np.int64]
+
+
+def _finish(tables: _BatchTables, total: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Strengths from the summed card words of a block of hands."""
+    import numpy as np
+
+    entry = tables.nonflush.take(total & _KEY_MASK)
+    suits = (total >> (entry & ((1 << _ENTRY_SHIFT) - 1))) & 15
+    strength: NDArray[np.int64] = (entry >> _ENTRY_SHIFT) | tables.best_suit.take(suits)
+    suit = tables.flush_suit.take(total >> _SUIT_COUNT_SHIFT)
+    rows = np.flatnonzero(suit >= 0)
+    if len(rows):
+        held, cards = suit[rows], total[rows] >> _CARD_SHIFT
+        ranks = np.zeros(len(rows), np.int64)
+        for rank in range(_RANKS):
+            ranks |= ((cards >> (4 * rank + held)) & 1) << rank
+        value = tables.flush.take(held * (1 << _RANKS) + ranks)
+        strength[rows] = np.maximum(strength[rows], value)
+    return strength
+
+
+def _suit_order_code(rank_index: int, order: int) -> int:
+    """The code of the card of rank ``7 + rank_index`` whose suit has stripped ``order``."""
+    return 4 * (rank_index + 5) + _SUIT_OF_CODE.index(order)
+
+
+@cache
+def _tables() -> _BatchTables:
+    """Build the batch tables (about 6,000 hand classes, each solved once by :func:`_best`).
+
+    A non-flush class is solved on a hand of its ranks whose suits go round the four in
+    turn (so no suit has five cards); the deciding card is then the best-suited card of
+    the deciding rank in any hand of those ranks, which is what the batch reads.
+    """
+    import numpy as np
+
+    words = np.zeros(256, np.int64)
+    for code in range(_LOWEST_CODE, 52):
+        rank, order = (code >> 2) - 5, _SUIT_OF_CODE[code & 3]
+        words[code] = (
+            5**rank + (1 << (_CARD_SHIFT + 4 * rank + order))
+            + (1 << (_SUIT_COUNT_SHIFT + 3 * order))
+        )  # fmt: skip
+    digits = (np.arange(5**_RANKS)[:, None] // 5 ** np.arange(_RANKS)) % 5
+    sizes = digits.sum(axis=1)
+    nonflush = np.zeros(5**_RANKS, np.int64)
+    for key in np.flatnonzero((sizes >= 5) & (sizes <= 7)).tolist():
+        codes = [4 * (rank + 5) for rank in range(_RANKS) for _ in range(digits[key, rank])]
+        hand = [Card(code + index % 4) for index, code in enumerate(codes)]
+        category, played, ranks = _best(hand)
+        shift = _CARD_SHIFT + 4 * (_rank(played[0]) - 7)
+        nonflush[key] = (pack(_LEVEL[category], ranks) << 2) << _ENTRY_SHIFT | shift
+    best_suit = np.array([max(0, value.bit_length() - 1) for value in range(16)], np.int64)
+    flush_suit = np.full(1 << 12, -1, np.int64)
+    for counts in range(1 << 12):
+        for order in range(4):
+            if (counts >> (3 * order)) & 7 >= 5:
+                flush_suit[counts] = order
+    flush = np.zeros(4 << _RANKS, np.int64)
+    for order in range(4):
+        for mask in range(1 << _RANKS):
+            if mask.bit_count() >= 5:
+                suited = [Card(_suit_order_code(r, order)) for r in range(_RANKS) if mask >> r & 1]
+                flush[(order << _RANKS) | mask] = _strength(*_best(suited))
+    return _BatchTables(words, nonflush, best_suit, flush_suit, flush)
+
+
+def _reject(ranking: Ranking, row: NDArray[np.integer]) -> NoReturn:
+    """Raise the error a player understands for a batch row that is not a hand."""
+    codes = [int(code) for code in row.tolist()]
+    if all(0 <= code < 54 for code in codes):
+        ranking.check([Card(code) for code in codes])
+    raise HandError(f"{codes} is not a {ranking.name} hand of card codes 0-53")
