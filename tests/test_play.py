@@ -142,3 +142,39 @@ def test_watch_draw_stops_after_the_deals_and_replays(
         session = replay(read_history(source))
     assert session.is_over and session.table.pot == 0
     assert sum(seat.stack for seat in session.table.seats) == 300
+
+
+def test_a_person_plays_two_card_guts_end_to_end() -> None:
+    """Scripted answers: a bad one, then short answers; the session ends cleanly."""
+    output = io.StringIO()
+    answers = io.StringIO("maybe\n" + "i\n" * 50)
+    config = PlayConfig(players=3, seed=11, bots="threshold",
+                        options={"continue-after-empty": "yes"}, deals=4)
+    session = play(find_game("two-card-guts"), config,
+                   lambda kind, g, s: policy_for(kind, g.family, s),
+                   Console(file=output, width=160), answers)
+    text = output.getvalue()
+    assert "'maybe' is not one of: in, out" in text
+    assert "your cards:" in text and "pot" in text
+    assert "You: in" in text
+    assert session.is_over and "Chips" in text
+    assert sum(seat.stack for seat in session.table.seats) == 300
+
+
+def test_main_command_leaves_cleanly_without_input(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code, out, _ = run(capsys, "play", "two-card-guts", "--seed", "1")
+    assert code == 0 and "Chips" in out
+
+
+@pytest.mark.parametrize("game", ["three-five-seven", "toh", "nuts", "napalm", "hi-lo-guts",
+                                  "four-two-three"])
+def test_watch_other_games(game: str, tmp_path: Path,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "h.jsonl"
+    code, out, _ = run(capsys, "play", game, "--watch", "--deals", "2", "--seed", "5",
+                       "--history", str(path))
+    assert code == 0 and "Chips" in out
+    with path.open() as source:
+        assert replay(read_history(source)).is_over

@@ -20,7 +20,7 @@ from guts.games.base import Event
 __all__ = ["narrate"]
 
 Teller = Callable[[dict[str, Any], Sequence[str]], str | None]
-_SILENT = {"shuffled", "draw-shuffled", "stock-seed", "acted", "hand-result"}
+_SILENT = {"shuffled", "draw-shuffled", "stock-seed", "acted", "hand-result", "staged-stock"}
 """Kinds with nothing to tell: hidden deck orders, raw actions told by the events they
 cause, results told by the outcome line that follows them."""
 
@@ -104,6 +104,24 @@ def _cards_drawn(data: dict[str, Any], names: Sequence[str]) -> str:
     return f"{_who(data['seat'], names)} receives {_cards(data['cards'])}"
 
 
+def _stage(data: dict[str, Any], names: Sequence[str]) -> str:
+    return f"— Stage {data['stage']}: {data['label']} —"
+
+
+def _point(data: dict[str, Any], names: Sequence[str]) -> str:
+    card = f" with {_cards([data['card']])}" if data.get("card") else ""
+    return (f"{_who(data['seat'], names)} scores a {data['word']}{card} "
+            f"({data['points']} of {data['target']})")
+
+
+def _mode(data: dict[str, Any], names: Sequence[str]) -> str:
+    return f"{_who(data['dealer'], names)} chooses: declare {data['mode']}"
+
+
+def _last_hand(data: dict[str, Any], names: Sequence[str]) -> str:
+    return "Last hand before a reshuffle"
+
+
 def _trump(data: dict[str, Any], names: Sequence[str]) -> str:
     return f"Trumps: {_cards([data['card']])}"
 
@@ -141,6 +159,10 @@ _TELLERS: dict[str, Teller] = {
     "trick-won": _trick_won,
     "trump-turned": _trump,
     "intent": _intent,
+    "staged-stage": _stage,
+    "staged-point": _point,
+    "staged-mode": _mode,
+    "staged-last-hand": _last_hand,
     "drew": _drew,
     "cards-drawn": _cards_drawn,
     "deal-ended": _deal_ended,

@@ -82,7 +82,7 @@ def policy_for(kind: str, family: str, session: Session) -> Policy:
     if family == "guts":
         from guts.bots import make_bot
 
-        return make_bot(kind, family, rules)  # type: ignore[no-any-return]
+        return make_bot(kind, family, rules)
     if family == "bourre":
         from guts.games.bourre import RandomBot, SensibleBot
 
