@@ -1,4 +1,6 @@
-"""Game families as state machines; :mod:`guts.games.base` is the contract they share."""
+"""Game families as state machines; :mod:`guts.games.base` is the contract they share,
+:mod:`guts.games.session` the recorded, replayable session and :mod:`guts.games.options`
+the rules-as-data option machinery every family builds on."""
 
 from __future__ import annotations
 
@@ -12,11 +14,17 @@ from guts.games.base import (
     register_event,
     visible_to,
 )
+from guts.games.options import RuleOptions
+from guts.games.session import EndedEvent, MovedEvent, RecordedSession
 
 __all__ = [
     "Decision",
+    "EndedEvent",
     "Event",
     "EventError",
+    "MovedEvent",
+    "RecordedSession",
+    "RuleOptions",
     "Session",
     "events_from_json",
     "events_to_json",

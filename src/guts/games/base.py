@@ -158,7 +158,8 @@ class Session(ABC):
     """A game session: deals, one after another, on one :class:`~guts.table.Table`.
 
     Drive it with: ``while not s.is_over: if s.deal_over: s.start_deal(); else: pick a
-    seat and action from s.pending() and call s.act(seat, action)``.
+    seat and action from s.pending() and call s.act(seat, action)``. The families build
+    on :class:`guts.games.session.RecordedSession`, which keeps the record and replays it.
     """
 
     game: ClassVar[str] = "game"

@@ -15,15 +15,14 @@ guts.errors.OptionError: trump-card: unknown value 'river'; allowed: dealer, sto
 from __future__ import annotations
 
 import dataclasses
-import types
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from guts.errors import OptionError
 from guts.games.bourre.stock import DrawRules, TrumpCard
 from guts.games.bourre.tricks import RenegeMode, TrickRules
+from guts.games.options import RuleOptions, dash
 from guts.table import OddChipRule
 
 __all__ = ["PRESETS", "BourreRules", "EndPot", "LonePlayer", "preset"]
@@ -109,12 +108,15 @@ Decisions where the text is silent:
 
 
 @dataclass(frozen=True)
-class BourreRules:
+class BourreRules(RuleOptions):
     """The options of a game of Bourré. The defaults are the rule text's traditional game.
 
     Build variants with :meth:`from_options` (strings by option name, ``-`` or ``_``) or
     :func:`dataclasses.replace`; bad values raise OptionError naming the option.
     """
+
+    family = "Bourré"
+    option_docs = _DOCS
 
     ante: int = 1
     dealer_antes: bool = False
@@ -137,55 +139,20 @@ class BourreRules:
     odd_chips: OddChipRule = OddChipRule.NEAREST_LEFT
 
     def __post_init__(self) -> None:
-        for item in fields(self):
-            _check_type(item.name, getattr(self, item.name), _hints()[item.name])
+        self.check_options()
         for name in ("ante", "play_ante"):
             if getattr(self, name) < 0:
-                raise OptionError(f"{_dash(name)}: expected a whole number of chips, 0 or more")
+                raise OptionError(f"{dash(name)}: expected a whole number of chips, 0 or more")
         for name in ("pot_limit", "max_deals"):
             value = getattr(self, name)
             if value is not None and value < 1:
-                raise OptionError(f"{_dash(name)}: expected a whole number, 1 or more, or none")
+                raise OptionError(f"{dash(name)}: expected a whole number, 1 or more, or none")
         self.trick_rules  # noqa: B018  # their own checks run now
         self.draw_rules  # noqa: B018
 
-    # -- building -----------------------------------------------------------------------------
-
-    @classmethod
-    def option_names(cls) -> tuple[str, ...]:
-        """Every option's name as written on the command line (``pot-limit``)."""
-        return tuple(_dash(item.name) for item in fields(cls))
-
-    @classmethod
-    def from_options(cls, base: BourreRules | None, options: Mapping[str, str]) -> BourreRules:
-        """``base`` (the defaults if None) with ``options`` (name -> string) applied."""
-        names = {item.name for item in fields(cls)}
-        changes: dict[str, Any] = {}
-        for key, text in options.items():
-            name = key.strip().lower().replace("-", "_")
-            if name not in names:
-                allowed = ", ".join(cls.option_names())
-                raise OptionError(f"unknown Bourré option {key!r}; allowed: {allowed}")
-            changes[name] = _parse(_dash(name), str(text), _hints()[name])
-        return dataclasses.replace(base if base is not None else cls(), **changes)
-
-    def to_options(self, base: BourreRules | None = None) -> dict[str, str]:
-        """The options that differ from ``base`` (the defaults), as strings."""
-        reference = base if base is not None else BourreRules()
-        return {
-            key: value for key, value in self.options().items() if value != reference.options()[key]
-        }
-
-    def options(self) -> dict[str, str]:
-        """Every option and its value, as strings."""
-        return {_dash(item.name): _format(getattr(self, item.name)) for item in fields(self)}
-
     def describe(self) -> str:
         """The rules text: every option, its value and meaning, the cinch, the decisions."""
-        lines = [f"{key} = {value}" for key, value in self.options().items()]
-        width = max(len(line) for line in lines)
-        docs = [_DOCS[item.name] for item in fields(self)]
-        body = [f"  {line.ljust(width)}  {doc}" for line, doc in zip(lines, docs, strict=True)]
+        body = self.option_lines()
         head = [
             "Bourré: 52 cards, aces high, five cards each, five tricks; the most tricks take "
             "the pot, a tie leaves it for the next deal, no trick (or a renege) matches it.",
@@ -220,68 +187,6 @@ class BourreRules:
     def most_players(self) -> int:
         """The most players a deal allows (7, or 8 with ``eight-players``)."""
         return self.draw_rules.most_players
-
-
-# -- option parsing and checking --------------------------------------------------------------
-
-
-def _dash(name: str) -> str:
-    return name.replace("_", "-")
-
-
-_HINTS: dict[str, Any] = {}
-
-
-def _hints() -> dict[str, Any]:
-    if not _HINTS:
-        _HINTS.update(get_type_hints(BourreRules))
-    return _HINTS
-
-
-def _optional(hint: Any) -> tuple[Any, bool]:
-    if get_origin(hint) in (Union, types.UnionType):
-        return next(a for a in get_args(hint) if a is not type(None)), True
-    return hint, False
-
-
-def _parse(key: str, text: str, hint: Any) -> Any:
-    inner, optional = _optional(hint)
-    value = text.strip().lower()
-    if optional and value in ("none", "off", ""):
-        return None
-    if inner is bool:
-        if value in ("yes", "y", "true", "on", "1"):
-            return True
-        if value in ("no", "n", "false", "off", "0"):
-            return False
-        raise OptionError(f"{key}: expected yes or no, not {text!r}")
-    if inner is int:
-        try:
-            return int(value)
-        except ValueError:
-            extra = " or none" if optional else ""
-            raise OptionError(f"{key}: expected a whole number{extra}, not {text!r}") from None
-    try:
-        return inner(value)
-    except ValueError:
-        allowed = ", ".join(member.value for member in inner)
-        raise OptionError(f"{key}: unknown value {text!r}; allowed: {allowed}") from None
-
-
-def _check_type(name: str, value: Any, hint: Any) -> None:
-    inner, optional = _optional(hint)
-    if value is None and optional:
-        return
-    if not isinstance(value, inner) or (inner is not bool and isinstance(value, bool)):
-        raise OptionError(f"{_dash(name)}: expected {inner.__name__}, not {value!r}")
-
-
-def _format(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 # -- presets ----------------------------------------------------------------------------------
@@ -338,9 +243,4 @@ PRESETS: dict[str, tuple[BourreRules, str]] = {
 
 def preset(name: str, options: Mapping[str, str] | None = None) -> BourreRules:
     """The rules of preset ``name`` with ``options`` (name -> string) applied."""
-    try:
-        rules = PRESETS[name][0]
-    except KeyError:
-        allowed = ", ".join(PRESETS)
-        raise OptionError(f"unknown Bourré game {name!r}; presets: {allowed}") from None
-    return BourreRules.from_options(rules, options or {})
+    return BourreRules.from_preset(PRESETS, name, options)

@@ -23,16 +23,17 @@ from typing import Any
 
 from guts.cards import Deck, DeckKind, check_distinct
 from guts.errors import HandError, IllegalAction, OptionError
-from guts.games.base import Decision, Event, EventError, Session, events_from_json, events_to_json
+from guts.games.base import Event
 from guts.games.bourre.deal import BourreDeal
 from guts.games.bourre.events import Acted, Moved, SessionEnded, Shuffled, StockSeed
 from guts.games.bourre.rules import BourreRules, EndPot, preset
-from guts.table import POT, Place, Reason, Table, Transfer
+from guts.games.session import RecordedSession
+from guts.table import POT, Reason, Table
 
 __all__ = ["BourreSession", "new_session"]
 
 
-class BourreSession(Session):
+class BourreSession(RecordedSession[BourreRules, BourreDeal]):
     """A game of Bourré played by ``rules``.
 
     ``players`` are names (bought in for ``buy_in``) or ``(name, chips)`` pairs, clockwise;
@@ -42,6 +43,9 @@ class BourreSession(Session):
     """
 
     game = "bourre"
+    rules_class = BourreRules
+    moved_event = Moved
+    ended_event = SessionEnded
 
     def __init__(
         self,
@@ -57,58 +61,13 @@ class BourreSession(Session):
             raise OptionError(
                 f"Bourré is for 2 to {rules.most_players} players{more}, not {len(players)}"
             )
-        self.rules = rules
-        self._rng = rng
-        self._table = Table(
+        table = Table(
             players, buy_in=buy_in, credit=rules.credit, odd_chips=rules.odd_chips, button=button
         )
-        self._players = [(seat.name, seat.stack) for seat in self._table.seats]
-        self._first_button = button
-        self._events: list[Event] = []
-        self._synced = 0
-        self._deal: BourreDeal | None = None
-        self._deals = 0
-        self._over = ""
+        super().__init__(rules, table, record_buy_ins=True)
+        self._rng = rng
         self._exempt: frozenset[int] = frozenset()
         self._deal_began = 0
-        self._sync()
-
-    # -- the contract -------------------------------------------------------------------------
-
-    @property
-    def table(self) -> Table:
-        """The chip table."""
-        return self._table
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """The full record, hidden events included."""
-        return tuple(self._events)
-
-    @property
-    def is_over(self) -> bool:
-        """True once the session has ended."""
-        return bool(self._over)
-
-    @property
-    def over_reason(self) -> str:
-        """Why the session ended ('' while it goes on)."""
-        return self._over
-
-    @property
-    def deal_over(self) -> bool:
-        """True when no deal is in progress."""
-        return self._deal is None or self._deal.over
-
-    @property
-    def deal(self) -> BourreDeal | None:
-        """The current (or last) deal."""
-        return self._deal
-
-    @property
-    def deals_played(self) -> int:
-        """How many deals have started."""
-        return self._deals
 
     @property
     def exempt(self) -> frozenset[int]:
@@ -118,10 +77,7 @@ class BourreSession(Session):
     def start_deal(self, deck: Deck | None = None, seed: int | None = None) -> None:
         """Start the next deal, with ``deck`` (stacked, for tests and replays) or a shuffle;
         ``seed`` seeds the reshuffles of the draw (drawn from the rng when None)."""
-        if self.is_over:
-            raise IllegalAction(f"the session is over ({self._over}): no more deals")
-        if not self.deal_over:
-            raise IllegalAction(f"deal {self._deals} is still in progress")
+        self._check_can_deal()
         while not self._eligible(self._table.button):
             self._table.move_button()
         if deck is None:
@@ -132,7 +88,7 @@ class BourreSession(Session):
         check_distinct(deck.cards)
         if seed is None:
             seed = self._rng.getrandbits(64) if self._rng is not None else secrets.randbits(64)
-        seats = tuple(s for s in self._table.turn_order() if self._eligible(s))
+        seats = self._seats_with_chips()
         self._deals += 1
         self._sync()
         self._deal_began = len(self._events)
@@ -155,10 +111,6 @@ class BourreSession(Session):
             raise IllegalAction(f"finish deal {self._deals} before stopping the game")
         self._end(reason)
 
-    def pending(self) -> tuple[Decision, ...]:
-        """The decisions to be made now."""
-        return () if self._deal is None or self.is_over else self._deal.pending()
-
     def can_act(self, seat: int, action: str) -> bool:
         """True if :meth:`act` would accept ``action`` (any discard set up to the cap, in
         any order; cards in any accepted spelling)."""
@@ -180,11 +132,9 @@ class BourreSession(Session):
         return self._deal.canonical(seat, action)
 
     def _apply(self, seat: int, action: str) -> None:
-        assert self._deal is not None
         secret = action.startswith("discard")
         self._emit(Acted(seat=seat, action=action, audience=(seat,) if secret else None))
-        self._deal.act(seat, action)
-        self._after_step()
+        super()._apply(seat, action)
 
     # -- between deals ------------------------------------------------------------------------
 
@@ -198,7 +148,7 @@ class BourreSession(Session):
         self._exempt = frozenset(self._deal.bourred)
         if self.rules.max_deals is not None and self._deals >= self.rules.max_deals:
             self._end(f"the deal limit ({self.rules.max_deals}) was reached")
-        elif sum(1 for s in range(len(self._table.names)) if self._eligible(s)) < 2:
+        elif len(self._seats_with_chips()) < 2:
             self._end("fewer than two players have chips")
         self._table.move_button()
         self._sync()
@@ -208,48 +158,18 @@ class BourreSession(Session):
         if self.rules.end_pot is EndPot.SPLIT and table.pot:
             seats = list(range(len(table.names)))
             table.split(POT, seats, Reason.SPLIT, note="the game stopped")
-        self._over = reason
-        self._emit(SessionEnded(reason=reason))
-
-    def _emit(self, event: Event) -> None:
-        self._sync()
-        self._events.append(event)
-
-    def _sync(self) -> None:
-        ledger = self._table.ledger
-        for transfer in ledger[self._synced :]:
-            self._events.append(_moved(transfer))
-        self._synced = len(ledger)
+        super()._end(reason)
 
     # -- views --------------------------------------------------------------------------------
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may see: its own cards, what is face up, and the events of
         the current (or last) deal it may see (all of them: :meth:`visible_events`)."""
-        if not isinstance(seat, int) or not 0 <= seat < len(self._table.names):
-            raise IllegalAction(f"no seat {seat}: seats are 0 to {len(self._table.names) - 1}")
-        return self._view(seat)
-
-    def public_view(self) -> dict[str, Any]:
-        """Everything a spectator may see."""
-        return self._view(None)
-
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        table, deal = self._table, self._deal
-        data: dict[str, Any] = {
-            "game": self.game,
-            "seat": seat,
-            "players": list(table.names),
-            "stacks": [s.stack for s in table.seats],
-            "button": table.button,
-            "pot": table.pot,
-            "deal": self._deals,
-            "over": self._over,
-            "rules": self.rules.options(),
-            "exempt": sorted(self._exempt),
-            "to_act": [d.seat for d in self.pending()],
-            "pending": [d.to_dict() for d in self.pending() if d.seat == seat],
-        }
+        deal = self._deal
+        data = self._table_view(
+            seat, deal=self._deals, over=self._over, rules=self.rules.options(),
+            exempt=sorted(self._exempt),
+        )  # fmt: skip
         if deal is not None:
             data.update(deal.public())
             data.update(deal.private(seat) if seat is not None else {"hand": None, "legal": []})
@@ -257,42 +177,20 @@ class BourreSession(Session):
         data["events"] = [e.to_dict() for e in this_deal if e.visible_to(seat)]
         return data
 
-    # -- records and replay -------------------------------------------------------------------
+    # -- replay -------------------------------------------------------------------------------
 
-    def record(self) -> dict[str, Any]:
-        """A JSON-able record that :meth:`replay` turns back into this exact session."""
-        return {
-            "game": self.game,
-            "rules": self.rules.to_options(),
-            "players": [[name, stack] for name, stack in self._players],
-            "button": self._first_button,
-            "events": events_to_json(self._events),
-        }
+    def _prepare_replay(self, events: list[Event]) -> None:
+        self._replay_deck: tuple[str, ...] = ()
 
-    @classmethod
-    def replay(cls, record: Mapping[str, Any]) -> BourreSession:
-        """Rebuild a session from :meth:`record` (deck orders, seeds and actions replayed),
-        and check that the replay makes exactly the recorded events."""
-        try:
-            rules = BourreRules.from_options(None, record["rules"])
-            players = [(str(name), int(stack)) for name, stack in record["players"]]
-            events = events_from_json(record["events"])
-            session = cls(rules, players, button=int(record["button"]))
-        except (KeyError, TypeError, ValueError) as error:
-            raise EventError(f"bad Bourré record: {error}") from None
-        deck: tuple[str, ...] = ()
-        for event in events:
-            if isinstance(event, Shuffled):
-                deck = event.deck
-            elif isinstance(event, StockSeed):
-                session.start_deal(Deck.stacked(deck), event.seed)
-            elif isinstance(event, Acted):
-                session.act(event.seat, event.action)
-            elif isinstance(event, SessionEnded) and not session.is_over:
-                session.stop(event.reason)
-        if session.events != tuple(events):
-            raise EventError("the record does not replay to the same events")
-        return session
+    def _replay_event(self, event: Event) -> None:
+        if isinstance(event, Shuffled):
+            self._replay_deck = event.deck
+        elif isinstance(event, StockSeed):
+            self.start_deal(Deck.stacked(self._replay_deck), event.seed)
+        elif isinstance(event, Acted):
+            self.act(event.seat, event.action)
+        elif isinstance(event, SessionEnded) and not self.is_over:
+            self.stop(event.reason)
 
 
 def new_session(
@@ -306,17 +204,3 @@ def new_session(
 ) -> BourreSession:
     """A session of preset ``name`` (with ``options``, name -> string) for ``players``."""
     return BourreSession(preset(name, options), players, buy_in=buy_in, rng=rng, button=button)
-
-
-def _moved(transfer: Transfer) -> Moved:
-    def party(value: int | Place) -> int | str:
-        return value.name if isinstance(value, Place) else value
-
-    return Moved(
-        source=party(transfer.source),
-        destination=party(transfer.destination),
-        amount=transfer.amount,
-        reason=transfer.reason.value,
-        note=transfer.note,
-        shortfall=transfer.shortfall,
-    )

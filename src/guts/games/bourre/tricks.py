@@ -31,10 +31,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, get_type_hints
 
 from guts.cards import Card, Rank, Suit, check_distinct
 from guts.errors import GutsError, HandError, IllegalAction, OptionError
+from guts.games.options import check_value, dash, format_value, parse_value
 
 __all__ = [
     "TRICKS",
@@ -71,8 +72,6 @@ class RenegeMode(StrEnum):
     """Retraction and renege: the card is taken back, the player must play a legal one,
     and the misplay still counts as a renege (a bourré)."""
 
-
-_MODES = ", ".join(mode.value for mode in RenegeMode)
 
 _DOCS = {
     "play_to_win": "void in the led suit: a trump that beats the trumps played, if you hold one",
@@ -121,18 +120,14 @@ class TrickRules:
     renege_mode: RenegeMode = RenegeMode.STRICT
 
     def __post_init__(self) -> None:
+        hints = _hints()
         for item in fields(self):
-            value = getattr(self, item.name)
-            if item.name == "renege_mode":
-                if not isinstance(value, RenegeMode):
-                    raise OptionError(f"renege-mode: expected {_MODES}, not {value!r}")
-            elif not isinstance(value, bool):
-                raise OptionError(f"{_dash(item.name)}: expected yes or no, not {value!r}")
+            check_value(item.name, getattr(self, item.name), hints[item.name])
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
         """The options as written on the command line (``play-to-win``)."""
-        return tuple(_dash(item.name) for item in fields(cls))
+        return tuple(dash(item.name) for item in fields(cls))
 
     @classmethod
     def from_options(cls, options: Mapping[str, str], base: TrickRules | None = None) -> TrickRules:
@@ -148,12 +143,12 @@ class TrickRules:
             if name not in names:
                 allowed = ", ".join(cls.option_names())
                 raise OptionError(f"unknown Bourré play option {key!r}; allowed: {allowed}")
-            changes[name] = _parse(name, str(text))
+            changes[name] = parse_value(dash(name), str(text), _hints()[name])
         return replace(base if base is not None else cls(), **changes)
 
     def options(self) -> dict[str, str]:
         """Every option and its value, as strings."""
-        return {_dash(item.name): _format(getattr(self, item.name)) for item in fields(self)}
+        return {dash(item.name): format_value(getattr(self, item.name)) for item in fields(self)}
 
     @staticmethod
     def describe_option(name: str) -> str:
@@ -161,28 +156,13 @@ class TrickRules:
         return _DOCS[name.replace("-", "_")]
 
 
-def _dash(name: str) -> str:
-    return name.replace("_", "-")
+_HINTS: dict[str, Any] = {}
 
 
-def _format(value: object) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-def _parse(name: str, text: str) -> bool | RenegeMode:
-    value = text.strip().lower()
-    if name == "renege_mode":
-        try:
-            return RenegeMode(value)
-        except ValueError:
-            raise OptionError(f"renege-mode: unknown value {text!r}; allowed: {_MODES}") from None
-    if value in ("yes", "y", "true", "on", "1"):
-        return True
-    if value in ("no", "n", "false", "off", "0"):
-        return False
-    raise OptionError(f"{_dash(name)}: expected yes or no, not {text!r}")
+def _hints() -> dict[str, Any]:
+    if not _HINTS:
+        _HINTS.update(get_type_hints(TrickRules))
+    return _HINTS
 
 
 @dataclass(frozen=True)

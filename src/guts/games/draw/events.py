@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from guts.games.base import Event, register_event
+from guts.games.session import EndedEvent, MovedEvent
 
 __all__ = [
     "Acted",
@@ -25,10 +26,10 @@ __all__ = [
     "OpenersShown",
     "Reshuffled",
     "SessionEnded",
-    "Stopped",
     "Showed",
     "Shuffled",
     "SplitOpeners",
+    "Stopped",
     "WidowTurned",
 ]
 
@@ -66,16 +67,10 @@ class Reshuffled(Event):
 
 @register_event
 @dataclass(frozen=True, kw_only=True)
-class Moved(Event):
+class Moved(MovedEvent):
     """One ledger transfer (see :class:`guts.table.Transfer`), in its dict form."""
 
     kind: ClassVar[str] = "draw-moved"
-    source: int | str
-    destination: int | str
-    amount: int
-    reason: str
-    note: str = ""
-    shortfall: int = 0
 
 
 @register_event
@@ -206,8 +201,7 @@ class Stopped(Event):
 
 @register_event
 @dataclass(frozen=True, kw_only=True)
-class SessionEnded(Event):
+class SessionEnded(EndedEvent):
     """The session is over, and why."""
 
     kind: ClassVar[str] = "draw-session-ended"
-    reason: str

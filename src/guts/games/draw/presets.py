@@ -15,7 +15,6 @@ from dataclasses import replace
 from random import Random
 
 from guts.betting import Limit
-from guts.errors import OptionError
 from guts.games.draw.rules import BetsFrom, DrawFrom, DrawRules, Openers
 from guts.games.draw.session import DrawSession
 
@@ -99,14 +98,8 @@ PRESETS: dict[str, tuple[DrawRules, str]] = {
 
 def preset(name: str, options: Mapping[str, str] | None = None) -> DrawRules:
     """The rules of a named game with ``options`` (name -> string) applied; an unknown
-    game raises OptionError listing the games, a bad option one naming the option."""
-    try:
-        rules = PRESETS[name][0]
-    except KeyError:
-        raise OptionError(
-            f"unknown draw poker game {name!r}; games: " + ", ".join(PRESETS)
-        ) from None
-    return DrawRules.from_options(rules, options) if options else rules
+    game raises OptionError listing the presets, a bad option one naming the option."""
+    return DrawRules.from_preset(PRESETS, name, options)
 
 
 def new_session(

@@ -14,16 +14,13 @@ guts.errors.OptionError: openers: unknown value 'tens'; allowed: any, jacks, que
 
 from __future__ import annotations
 
-import dataclasses
-import types
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from guts.betting import Blinds, Limit, Structure
 from guts.cards import DeckKind, Rank
 from guts.errors import OptionError
+from guts.games.options import RuleOptions
 from guts.rankings.base import Ranking
 from guts.rankings.high import HighRanking
 from guts.rankings.low import LowRanking
@@ -137,16 +134,17 @@ AMBIGUITIES = """Decisions where the text is open (each is an option or document
 - Wild Widow: a joker turned up as the widow makes no rank wild.
 - Straddles that would need more players than are dealt in are not posted."""
 
-_HINTS: dict[str, Any] = {}
-
 
 @dataclass(frozen=True)
-class DrawRules:
+class DrawRules(RuleOptions):
     """The options of a draw poker game. Defaults are basic Five Card Draw.
 
     Build variants with :meth:`from_options` or :func:`dataclasses.replace`;
     contradictory options raise OptionError here.
     """
+
+    family = "draw poker"
+    option_docs = _DOCS
 
     ante: int = 1
     limit: Limit = Limit.FIXED
@@ -194,51 +192,14 @@ class DrawRules:
     max_deals: int | None = None
 
     def __post_init__(self) -> None:
-        for item in fields(self):
-            _check_type(item.name, getattr(self, item.name), _hints()[item.name])
+        self.check_options()
         for problem in _contradictions(self):
             raise OptionError(problem)
         self.structure()  # the betting structure's own checks run now
 
-    # -- building ---------------------------------------------------------------------------
-
-    @classmethod
-    def option_names(cls) -> tuple[str, ...]:
-        """Every option's name as written on the command line (``max-draw``)."""
-        return tuple(_dash(item.name) for item in fields(cls))
-
-    @classmethod
-    def from_options(cls, base: DrawRules | None, options: Mapping[str, str]) -> DrawRules:
-        """``base`` (default rules if None) with ``options`` (name -> string) applied."""
-        names = {item.name for item in fields(cls)}
-        changes: dict[str, Any] = {}
-        for key, text in options.items():
-            name = key.strip().lower().replace("-", "_")
-            if name not in names:
-                allowed = ", ".join(cls.option_names())
-                raise OptionError(f"unknown draw poker option {key!r}; allowed: {allowed}")
-            changes[name] = _parse(_dash(name), str(text), _hints()[name])
-        return dataclasses.replace(base if base is not None else cls(), **changes)
-
-    def to_options(self, base: DrawRules | None = None) -> dict[str, str]:
-        """The options that differ from ``base`` (the defaults), as strings."""
-        reference = base if base is not None else DrawRules()
-        return {
-            _dash(item.name): _format(getattr(self, item.name))
-            for item in fields(self)
-            if getattr(self, item.name) != getattr(reference, item.name)
-        }
-
-    def options(self) -> dict[str, str]:
-        """Every option and its value, as strings."""
-        return {_dash(item.name): _format(getattr(self, item.name)) for item in fields(self)}
-
     def describe(self) -> str:
         """Every option, its value and meaning, then the decisions taken where the text is open."""
-        lines = [f"{key} = {value}" for key, value in self.options().items()]
-        width = max(len(line) for line in lines)
-        body = [f"  {line.ljust(width)}  {_DOCS[item.name]}"
-                for line, item in zip(lines, fields(self), strict=True)]  # fmt: skip
+        body = self.option_lines()
         head = [f"Hands: {self.hand_size} cards, {self.high_ranking().name} ranking, "
                 f"{self.wilds().describe()}", "Options:"]  # fmt: skip
         return "\n".join([*head, *body, "", AMBIGUITIES])
@@ -300,70 +261,6 @@ class DrawRules:
         if self.all_for_one:
             return self.hand_size
         return self.max_draw if draw_index == 0 else self.later_draw_max
-
-
-def _dash(name: str) -> str:
-    return name.replace("_", "-")
-
-
-def _hints() -> dict[str, Any]:
-    if not _HINTS:
-        _HINTS.update(get_type_hints(DrawRules))
-    return _HINTS
-
-
-def _optional(hint: Any) -> tuple[Any, bool]:
-    if get_origin(hint) in (Union, types.UnionType):
-        return next(a for a in get_args(hint) if a is not type(None)), True
-    return hint, False
-
-
-def _parse(key: str, text: str, hint: Any) -> Any:
-    inner, optional = _optional(hint)
-    value = text.strip().lower()
-    if optional and value in ("none", "off", ""):
-        return None
-    if inner is bool:
-        if value in ("yes", "y", "true", "on", "1"):
-            return True
-        if value in ("no", "n", "false", "off", "0"):
-            return False
-        raise OptionError(f"{key}: expected yes or no, not {text!r}")
-    if inner is int:
-        try:
-            return int(value)
-        except ValueError:
-            extra = " or none" if optional else ""
-            raise OptionError(f"{key}: expected a whole number{extra}, not {text!r}") from None
-    if isinstance(inner, type) and issubclass(inner, StrEnum):
-        try:
-            return inner(value)
-        except ValueError:
-            allowed = ", ".join(member.value for member in inner)
-            raise OptionError(f"{key}: unknown value {text!r}; allowed: {allowed}") from None
-    return text.strip()
-
-
-def _check_type(name: str, value: Any, hint: Any) -> None:
-    inner, optional = _optional(hint)
-    if value is None and optional:
-        return
-    if inner is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise OptionError(f"{_dash(name)}: expected a whole number, not {value!r}")
-    if inner is bool and not isinstance(value, bool):
-        raise OptionError(f"{_dash(name)}: expected yes or no, not {value!r}")
-    if isinstance(inner, type) and issubclass(inner, StrEnum) and not isinstance(value, inner):
-        raise OptionError(f"{_dash(name)}: expected one of {', '.join(inner)}, not {value!r}")
-    if inner is str and not isinstance(value, str):
-        raise OptionError(f"{_dash(name)}: expected text, not {value!r}")
-
-
-def _format(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 def _contradictions(r: DrawRules) -> list[str]:

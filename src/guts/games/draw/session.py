@@ -19,17 +19,18 @@ from __future__ import annotations
 
 import secrets
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 
 from guts.cards import Card, Deck, deck_cards
 from guts.errors import IllegalAction, OptionError
-from guts.games.base import Decision, Event, EventError, Session, events_from_json, events_to_json
+from guts.games.base import Event, EventError, events_to_json
 from guts.games.draw.deal import DrawDeal, Phase
 from guts.games.draw.events import Acted, DealStarted, Moved, SessionEnded, Shuffled, Stopped
 from guts.games.draw.rules import DrawRules, Openers
-from guts.table import POT, Place, Reason, Table, Transfer
+from guts.games.session import RecordedSession
+from guts.table import POT, Place, Reason, Table
 
 __all__ = ["PROGRESSION", "DrawSession"]
 
@@ -38,7 +39,7 @@ PROGRESSION = (Openers.JACKS, Openers.QUEENS, Openers.KINGS, Openers.ACES, Opene
 """Progressive jackpots: after each deal nobody opens, the next requirement (cycling)."""
 
 
-class DrawSession(Session):
+class DrawSession(RecordedSession[DrawRules, DrawDeal]):
     """A session of draw poker played by ``rules``.
 
     ``players`` are names (bought in for ``buy_in``) or ``(name, chips)`` pairs, clockwise;
@@ -47,6 +48,9 @@ class DrawSession(Session):
     """
 
     game = "draw"
+    rules_class = DrawRules
+    moved_event = Moved
+    ended_event = SessionEnded
 
     def __init__(
         self,
@@ -58,59 +62,14 @@ class DrawSession(Session):
         button: int = 0,
     ) -> None:
         _check_players(rules, len(players))
-        self.rules = rules
+        table = Table(players, buy_in=buy_in, credit=rules.credit, odd_chips=rules.odd_chips,
+                      button=button)  # fmt: skip
+        super().__init__(rules, table, record_buy_ins=True)
         self._rng: Random = rng if rng is not None else secrets.SystemRandom()
-        self._table = Table(players, buy_in=buy_in, credit=rules.credit,
-                            odd_chips=rules.odd_chips, button=button)  # fmt: skip
-        self._players = [(seat.name, seat.stack) for seat in self._table.seats]
-        self._first_button = button
-        self._events: list[Event] = []
-        self._synced = 0
-        self._deal: DrawDeal | None = None
-        self._deals = 0
-        self._over = ""
         self._progress = 0
         self._restrict: tuple[int, ...] = ()
         self._antes_due = True
         self._orders: deque[tuple[str, ...]] = deque()
-        self._sync()
-
-    # -- the contract ---------------------------------------------------------------------
-
-    @property
-    def table(self) -> Table:
-        """The chip table."""
-        return self._table
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """The full record, hidden events included."""
-        return tuple(self._events)
-
-    @property
-    def is_over(self) -> bool:
-        """True once the session has ended."""
-        return bool(self._over)
-
-    @property
-    def over_reason(self) -> str:
-        """Why the session ended ('' while it goes on)."""
-        return self._over
-
-    @property
-    def deal_over(self) -> bool:
-        """True when no deal is in progress."""
-        return self._deal is None or self._deal.over
-
-    @property
-    def deal(self) -> DrawDeal | None:
-        """The current (or last) deal."""
-        return self._deal
-
-    @property
-    def deals_played(self) -> int:
-        """How many deals have started."""
-        return self._deals
 
     @property
     def openers(self) -> Openers:
@@ -121,10 +80,7 @@ class DrawSession(Session):
 
     def start_deal(self, deck: Deck | None = None) -> None:
         """Start the next deal, with ``deck`` (stacked, for tests and replays) or a shuffle."""
-        if self.is_over:
-            raise IllegalAction(f"the session is over ({self._over}): no more deals")
-        if not self.deal_over:
-            raise IllegalAction(f"deal {self._deals} is still in progress")
+        self._check_can_deal()
         seats = self._seats_for_deal()
         if len(seats) < 2:
             self._end("fewer than two players have chips")
@@ -155,10 +111,6 @@ class DrawSession(Session):
             self._end(reason)
         self._sync()
 
-    def pending(self) -> tuple[Decision, ...]:
-        """The decisions to be made now (one seat at a time in draw poker)."""
-        return () if self._deal is None or self.is_over else self._deal.pending()
-
     def canonical(self, seat: int, action: str) -> str:
         """The canonical form of ``action`` if ``seat`` may take it now, else IllegalAction."""
         if self._deal is None or self.is_over or not any(d.seat == seat for d in self.pending()):
@@ -181,17 +133,10 @@ class DrawSession(Session):
         """Apply ``seat``'s decision, or raise IllegalAction and change nothing."""
         self._apply(seat, self.canonical(seat, action))
 
-    def _apply(self, seat: int, action: str) -> None:
-        assert self._deal is not None
-        self._deal.act(seat, action)
-        self._after_step()
-
     # -- between deals ---------------------------------------------------------------------
 
     def _seats_for_deal(self) -> tuple[int, ...]:
-        order = self._table.turn_order()
-        if not self._table.credit:
-            order = tuple(s for s in order if self._table.stack(s) > 0)
+        order = self._seats_with_chips()
         if self._restrict:
             kept = tuple(s for s in order if s in self._restrict)
             if len(kept) >= 2:
@@ -246,92 +191,32 @@ class DrawSession(Session):
         self._rng.shuffle(shuffled)
         return shuffled
 
-    def _end(self, reason: str) -> None:
-        self._over = reason
-        self._emit(SessionEnded(reason=reason))
-
-    def _emit(self, event: Event) -> None:
-        self._sync()
-        self._events.append(event)
-
-    def _sync(self) -> None:
-        ledger = self._table.ledger
-        for transfer in ledger[self._synced :]:
-            self._events.append(_moved(transfer))
-        self._synced = len(ledger)
-
     # -- views ---------------------------------------------------------------------------------
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may see: its own cards, the public state, visible events."""
-        if (
-            isinstance(seat, bool)
-            or not isinstance(seat, int)
-            or not 0 <= seat < len(self._table.names)
-        ):
-            raise IllegalAction(f"no seat {seat!r}: seats are 0 to {len(self._table.names) - 1}")
-        return self._view(seat)
-
-    def public_view(self) -> dict[str, Any]:
-        """Everything a spectator may see."""
-        return self._view(None)
-
     def _view(self, seat: int | None) -> dict[str, Any]:
-        table, deal = self._table, self._deal
-        data: dict[str, Any] = {
-            "game": self.game,
-            "seat": seat,
-            "players": list(table.names),
-            "stacks": [s.stack for s in table.seats],
-            "button": table.button,
-            "pot": table.pot,
-            "deal": self._deals,
-            "over": self._over,
-            "openers": self.openers.value,
-            "to_act": [d.seat for d in self.pending()],
-            "pending": [d.to_dict() for d in self.pending() if d.seat == seat],
-        }
+        """Everything ``seat`` may see: its own cards, the public state, visible events."""
+        deal = self._deal
+        data = self._table_view(seat, deal=self._deals, over=self._over,
+                                openers=self.openers.value)  # fmt: skip
         if deal is not None:
             data.update(_deal_view(deal, seat))
         data["events"] = events_to_json(self.visible_events(seat))
         return data
 
-    # -- records and replay ---------------------------------------------------------------------
+    # -- replay ---------------------------------------------------------------------------------
 
-    def record(self) -> dict[str, Any]:
-        """A JSON-able record that :meth:`replay` turns back into this exact session."""
-        return {
-            "game": self.game,
-            "rules": self.rules.to_options(),
-            "players": [[name, stack] for name, stack in self._players],
-            "button": self._first_button,
-            "events": events_to_json(self._events),
-        }
+    def _prepare_replay(self, events: list[Event]) -> None:
+        self._orders.extend(e.deck for e in events if isinstance(e, Shuffled))
 
-    @classmethod
-    def replay(cls, record: Mapping[str, Any]) -> DrawSession:
-        """Rebuild a session from :meth:`record` (stock orders and actions replayed), and
-        check that the replay makes exactly the recorded events."""
-        try:
-            rules = DrawRules.from_options(None, record["rules"])
-            players = [(str(name), int(stack)) for name, stack in record["players"]]
-            events = events_from_json(record["events"])
-            session = cls(rules, players, button=int(record["button"]))
-        except (KeyError, TypeError, ValueError) as error:
-            raise EventError(f"bad draw poker record: {error}") from None
-        session._orders.extend(e.deck for e in events if isinstance(e, Shuffled))
-        for event in events:
-            if isinstance(event, DealStarted):
-                session.start_deal()
-            elif isinstance(event, Acted):
-                session.act(event.seat, event.action)
-            elif isinstance(event, Stopped):
-                session.stop(event.reason)
-            elif isinstance(event, SessionEnded) and not session.is_over:
-                session.start_deal()
-        if session.events != tuple(events):
-            raise EventError("the record does not replay to the same events")
-        return session
+    def _replay_event(self, event: Event) -> None:
+        if isinstance(event, DealStarted):
+            self.start_deal()
+        elif isinstance(event, Acted):
+            self.act(event.seat, event.action)
+        elif isinstance(event, Stopped):
+            self.stop(event.reason)
+        elif isinstance(event, SessionEnded) and not self.is_over:
+            self.start_deal()
 
 
 def _recorded_order(codes: Sequence[str], cards: Sequence[Card]) -> list[Card]:
@@ -371,20 +256,6 @@ def _deal_view(deal: DrawDeal, seat: int | None) -> dict[str, Any]:
         "shown": shown,
         "result": deal.result,
     }
-
-
-def _moved(transfer: Transfer) -> Moved:
-    def party(value: int | Place) -> int | str:
-        return value.name if isinstance(value, Place) else value
-
-    return Moved(
-        source=party(transfer.source),
-        destination=party(transfer.destination),
-        amount=transfer.amount,
-        reason=transfer.reason.value,
-        note=transfer.note,
-        shortfall=transfer.shortfall,
-    )
 
 
 def _check_players(rules: DrawRules, players: int) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from guts.games.base import Event, register_event
+from guts.games.session import EndedEvent, MovedEvent
 
 __all__ = [
     "Acted",
@@ -60,16 +61,10 @@ class Shuffled(Event):
 
 @register_event
 @dataclass(frozen=True, kw_only=True)
-class Moved(Event):
+class Moved(MovedEvent):
     """One ledger transfer (see :class:`guts.table.Transfer`), in its dict form."""
 
     kind: ClassVar[str] = "moved"
-    source: int | str
-    destination: int | str
-    amount: int
-    reason: str
-    note: str = ""
-    shortfall: int = 0
 
 
 @register_event
@@ -199,11 +194,10 @@ class DealEnded(Event):
 
 @register_event
 @dataclass(frozen=True, kw_only=True)
-class SessionEnded(Event):
+class SessionEnded(EndedEvent):
     """The session is over, and why."""
 
     kind: ClassVar[str] = "session-ended"
-    reason: str
 
 
 @register_event

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from random import Random
 
-from guts.errors import OptionError
 from guts.games.guts.rules import (
     Declare,
     EveryoneOut,
@@ -112,12 +111,7 @@ PRESETS: dict[str, tuple[GutsRules, str]] = {
 
 def preset(name: str, options: Mapping[str, str] | None = None) -> GutsRules:
     """The rules of preset ``name`` with ``options`` (name -> string) applied."""
-    try:
-        rules = PRESETS[name][0]
-    except KeyError:
-        allowed = ", ".join(PRESETS)
-        raise OptionError(f"unknown Guts game {name!r}; presets: {allowed}") from None
-    return GutsRules.from_options(rules, options or {})
+    return GutsRules.from_preset(PRESETS, name, options)
 
 
 def new_session(

@@ -14,15 +14,20 @@ guts.errors.OptionError: ghost: unknown value 'sometimes'; allowed: never, alway
 
 from __future__ import annotations
 
-import dataclasses
-import types
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any
 
 from guts.errors import OptionError
+from guts.games.options import (
+    RuleOptions,
+    allowed_values,
+    check_value,
+    dash,
+    format_value,
+    parse_value,
+)
 from guts.rankings.base import Category, Ranking
 from guts.rankings.high import HighRanking
 from guts.rankings.small import ThreeCardRanking, TwoCardRanking
@@ -99,13 +104,82 @@ class HandRanking(StrEnum):
     HIGH = "high"
 
 
+_DOCS: dict[str, str] = {
+    "ante": "chips each player antes",
+    "ante_every_deal": "ante on every deal (single loser), not only when the pot is empty",
+    "matcher_skips_ante": "with ante-every-deal: a player who matched the pot skips the next ante",
+    "cards": "cards dealt to each player before declaring (1 to 4)",
+    "partial_hands": "the last of those cards is dealt face up, only to players who are in",
+    "pass_left": "before declaring, everyone passes one card face down to the left",
+    "batey": "The Batey: one community card face up after the deal",
+    "low_in_wild": (
+        "1 or 2: the last card is dealt face up; the holders of the lowest (two lowest) "
+        "face-up ranks are automatically in, and those ranks are wild"
+    ),
+    "no_peek": "No Peek: declare before looking at your cards",
+    "declare": "in-turn (dealer's left first, dealer last) or simultaneous",
+    "last_in_when_all_out": (
+        "in turn: the last to declare (the dealer) is automatically in when all others "
+        "are out (not with a ghost, a lone qualifier or Hi-Lo)"
+    ),
+    "dealer_option": "in turn: if the dealer alone is in, the others get a second chance",
+    "hi_lo": "Hi-Lo: declare high, low (or both) or out; halves of the pot",
+    "hi_lo_both": "Hi-Lo: a player may go both ways (and must win both)",
+    "draw_to_in": "cards dealt after the declaration to each player who is in",
+    "draw_face_up": "the cards dealt after the declaration are face up",
+    "community": "community cards dealt face up after the declaration",
+    "second_declare": (
+        "after the declaration, those in pay an extra ante, get their cards, and declare again"
+    ),
+    "ranking": "hand ranking: auto (two-card for 2 cards, three-card for 3, best five for more)",
+    "straights": "straights count (auto: no with two cards, yes with three)",
+    "flushes": "flushes count (auto: no with two cards, yes with three)",
+    "ace_low": "A-2(-3) counts as a straight (auto: the ranking's default)",
+    "crumpler": "Royal Crumpler: two-card 2-3 beats everything",
+    "order": "category order, best first (three-card: e.g. straight-flush,trips,...)",
+    "wild": "wild cards, e.g. 2 for deuces wild (Four-Two-Two)",
+    "everyone_out": (
+        "nobody in: pot-stays, chicken-fee (all ante again), wimp (best hand antes for "
+        "all), henry (best hand matches the pot), best-and-wilds-match (best hand and "
+        "every holder of a wild card match)"
+    ),
+    "payment": (
+        "losers: match (all losers match the pot), single-loser (only the worst hand "
+        "matches), worst-doubles (only the worst hand pays, twice the pot)"
+    ),
+    "winner_takes_all": "the winner also takes the losers' matches",
+    "nobody_wins_contested": "nobody wins the pot unless nobody else stays in (losers still pay)",
+    "dropouts_ante": "after a showdown, the players who dropped out pay a new ante",
+    "ghost": (
+        "dummy hand: never, always (beat it too), lone (only against a lone player), deck"
+        " (a lone player's cards against the deck's next cards)"
+    ),
+    "ghost_ties": (
+        "a tie with the ghost: ghost-wins (you must beat it), players-win, push (no one pays)"
+    ),
+    "lone_qualifier": "a lone player needs this (pair: a pair or better) or matches the pot",
+    "pot_limit": "pot limit: chips above it wait in the reserve",
+    "pot_cap": "pot cap in antes (50, 100): the excess is set aside as the next ante",
+    "max_loss": "most a player pays into the pot in one deal",
+    "continue_after_empty": "when the pot is emptied, ante and play on instead of ending the game",
+    "max_deals": "end the session after this many deals",
+    "credit": "credit: stacks may go negative, settled at the end (no: table stakes)",
+    "odd_chips": "who gets the odd chips of a split",
+}
+"""What each option means (for the rules text)."""
+
+
 @dataclass(frozen=True)
-class GutsRules:
+class GutsRules(RuleOptions):
     """The options of a Guts game. Defaults are pagat's two-card Guts.
 
     Build variants with :meth:`from_options` (strings by option name, ``-`` or ``_``) or
     :func:`dataclasses.replace`; contradictory options raise OptionError here.
     """
+
+    family = "Guts"
+    option_docs = _DOCS
+    none_words = ("none", "auto", "off", "")
 
     ante: int = 1
     ante_every_deal: bool = False
@@ -149,59 +223,14 @@ class GutsRules:
     odd_chips: OddChipRule = OddChipRule.NEAREST_LEFT
 
     def __post_init__(self) -> None:
-        for item in fields(self):
-            _check_type(item.name, getattr(self, item.name), _hints()[item.name])
+        self.check_options()
         for problem in _contradictions(self):
             raise OptionError(problem)
         self.hand_ranking  # noqa: B018  # builds the ranking, so its own checks run now
 
-    # -- building ---------------------------------------------------------------------------
-
-    @classmethod
-    def option_names(cls) -> tuple[str, ...]:
-        """Every option's name as written on the command line (``ghost-ties``)."""
-        return tuple(_dash(item.name) for item in fields(cls))
-
-    @classmethod
-    def option_help(cls) -> dict[str, tuple[str, str]]:
-        """Each option's name -> (allowed values, meaning), for help screens."""
-        return {
-            _dash(item.name): (_allowed(_hints()[item.name]), _DOCS[item.name])
-            for item in fields(cls)
-        }
-
-    @classmethod
-    def from_options(cls, base: GutsRules | None, options: Mapping[str, str]) -> GutsRules:
-        """``base`` (default rules if None) with ``options`` (name -> string) applied."""
-        names = {item.name: item for item in fields(cls)}
-        changes: dict[str, Any] = {}
-        for key, text in options.items():
-            name = key.strip().lower().replace("-", "_")
-            if name not in names:
-                allowed = ", ".join(cls.option_names())
-                raise OptionError(f"unknown Guts option {key!r}; allowed: {allowed}")
-            changes[name] = _parse(_dash(name), str(text), _hints()[name])
-        return dataclasses.replace(base if base is not None else cls(), **changes)
-
-    def to_options(self, base: GutsRules | None = None) -> dict[str, str]:
-        """The options that differ from ``base`` (the defaults), as strings."""
-        reference = base if base is not None else GutsRules()
-        return {
-            _dash(item.name): _format(getattr(self, item.name))
-            for item in fields(self)
-            if getattr(self, item.name) != getattr(reference, item.name)
-        }
-
-    def options(self) -> dict[str, str]:
-        """Every option and its value, as strings."""
-        return {_dash(item.name): _format(getattr(self, item.name)) for item in fields(self)}
-
     def describe(self) -> str:
         """The rules text: every option, its value, what it means, and the defaults chosen."""
-        lines = [f"{key} = {value}" for key, value in self.options().items()]
-        width = max(len(line) for line in lines)
-        docs = [_DOCS[item.name] for item in fields(self)]
-        body = [f"  {line.ljust(width)}  {doc}" for line, doc in zip(lines, docs, strict=True)]
+        body = self.option_lines()
         hand = self.hand_ranking
         head = [
             f"Hands: {self.final_size} cards, {hand.name} ranking"
@@ -304,71 +333,6 @@ class GutsRules:
             raise OptionError(f"ranking options: {error}") from None
 
 
-_DOCS: dict[str, str] = {
-    "ante": "chips each player antes",
-    "ante_every_deal": "ante on every deal (single loser), not only when the pot is empty",
-    "matcher_skips_ante": "with ante-every-deal: a player who matched the pot skips the next ante",
-    "cards": "cards dealt to each player before declaring (1 to 4)",
-    "partial_hands": "the last of those cards is dealt face up, only to players who are in",
-    "pass_left": "before declaring, everyone passes one card face down to the left",
-    "batey": "The Batey: one community card face up after the deal",
-    "low_in_wild": (
-        "1 or 2: the last card is dealt face up; the holders of the lowest (two lowest) "
-        "face-up ranks are automatically in, and those ranks are wild"
-    ),
-    "no_peek": "No Peek: declare before looking at your cards",
-    "declare": "in-turn (dealer's left first, dealer last) or simultaneous",
-    "last_in_when_all_out": (
-        "in turn: the last to declare (the dealer) is automatically in when all others "
-        "are out (not with a ghost, a lone qualifier or Hi-Lo)"
-    ),
-    "dealer_option": "in turn: if the dealer alone is in, the others get a second chance",
-    "hi_lo": "Hi-Lo: declare high, low (or both) or out; halves of the pot",
-    "hi_lo_both": "Hi-Lo: a player may go both ways (and must win both)",
-    "draw_to_in": "cards dealt after the declaration to each player who is in",
-    "draw_face_up": "the cards dealt after the declaration are face up",
-    "community": "community cards dealt face up after the declaration",
-    "second_declare": (
-        "after the declaration, those in pay an extra ante, get their cards, and declare again"
-    ),
-    "ranking": "hand ranking: auto (two-card for 2 cards, three-card for 3, best five for more)",
-    "straights": "straights count (auto: no with two cards, yes with three)",
-    "flushes": "flushes count (auto: no with two cards, yes with three)",
-    "ace_low": "A-2(-3) counts as a straight (auto: the ranking's default)",
-    "crumpler": "Royal Crumpler: two-card 2-3 beats everything",
-    "order": "category order, best first (three-card: e.g. straight-flush,trips,...)",
-    "wild": "wild cards, e.g. 2 for deuces wild (Four-Two-Two)",
-    "everyone_out": (
-        "nobody in: pot-stays, chicken-fee (all ante again), wimp (best hand antes for "
-        "all), henry (best hand matches the pot), best-and-wilds-match (best hand and "
-        "every holder of a wild card match)"
-    ),
-    "payment": (
-        "losers: match (all losers match the pot), single-loser (only the worst hand "
-        "matches), worst-doubles (only the worst hand pays, twice the pot)"
-    ),
-    "winner_takes_all": "the winner also takes the losers' matches",
-    "nobody_wins_contested": "nobody wins the pot unless nobody else stays in (losers still pay)",
-    "dropouts_ante": "after a showdown, the players who dropped out pay a new ante",
-    "ghost": (
-        "dummy hand: never, always (beat it too), lone (only against a lone player), deck"
-        " (a lone player's cards against the deck's next cards)"
-    ),
-    "ghost_ties": (
-        "a tie with the ghost: ghost-wins (you must beat it), players-win, push (no one pays)"
-    ),
-    "lone_qualifier": "a lone player needs this (pair: a pair or better) or matches the pot",
-    "pot_limit": "pot limit: chips above it wait in the reserve",
-    "pot_cap": "pot cap in antes (50, 100): the excess is set aside as the next ante",
-    "max_loss": "most a player pays into the pot in one deal",
-    "continue_after_empty": "when the pot is emptied, ante and play on instead of ending the game",
-    "max_deals": "end the session after this many deals",
-    "credit": "credit: stacks may go negative, settled at the end (no: table stakes)",
-    "odd_chips": "who gets the odd chips of a split",
-}
-"""What each option means (for the rules text)."""
-
-
 AMBIGUITIES = """\
 Defaults chosen where the texts are open:
   - cards are dealt one at a time from the dealer's left, the dealer last; the ghost's whole
@@ -403,85 +367,14 @@ Defaults chosen where the texts are open:
 # -- option parsing and checking -------------------------------------------------------------
 
 
-def _dash(name: str) -> str:
-    return name.replace("_", "-")
-
-
-_HINTS: dict[str, Any] = {}
-
-
-def _hints() -> dict[str, Any]:
-    if not _HINTS:
-        _HINTS.update(get_type_hints(GutsRules))
-    return _HINTS
-
-
-def _optional(hint: Any) -> tuple[Any, bool]:
-    if get_origin(hint) in (Union, types.UnionType):
-        args = [a for a in get_args(hint) if a is not type(None)]
-        return args[0], True
-    return hint, False
+# The staged games read and check their options with these.
+_allowed = allowed_values
+_check_type = check_value
+_format = format_value
 
 
 def _parse(key: str, text: str, hint: Any) -> Any:
-    inner, optional = _optional(hint)
-    value = text.strip().lower()
-    if optional and value in ("none", "auto", "off", ""):
-        return None
-    if inner is bool:
-        if value in ("yes", "y", "true", "on", "1"):
-            return True
-        if value in ("no", "n", "false", "off", "0"):
-            return False
-        extra = ", auto" if optional else ""
-        raise OptionError(f"{key}: expected yes or no{extra}, not {text!r}")
-    if inner is int:
-        try:
-            return int(value)
-        except ValueError:
-            extra = " or none" if optional else ""
-            raise OptionError(f"{key}: expected a whole number{extra}, not {text!r}") from None
-    if isinstance(inner, type) and issubclass(inner, StrEnum):
-        try:
-            return inner(value)
-        except ValueError:
-            allowed = ", ".join(member.value for member in inner)
-            raise OptionError(f"{key}: unknown value {text!r}; allowed: {allowed}") from None
-    return text.strip()
-
-
-def _allowed(hint: Any) -> str:
-    inner, optional = _optional(hint)
-    if inner is bool:
-        text = "yes|no"
-    elif inner is int:
-        text = "a number"
-    elif isinstance(inner, type) and issubclass(inner, StrEnum):
-        text = "|".join(member.value for member in inner)
-    else:
-        text = "text"
-    if optional:
-        text += "|auto" if inner is bool else "|none"
-    return text
-
-
-def _check_type(name: str, value: Any, hint: Any) -> None:
-    inner, optional = _optional(hint)
-    if value is None and optional:
-        return
-    ok = isinstance(value, inner) and (inner is bool or not isinstance(value, bool))
-    if not ok:
-        raise OptionError(
-            f"{_dash(name)}: expected {getattr(inner, '__name__', inner)}, not {value!r}"
-        )
-
-
-def _format(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+    return parse_value(key, text, hint, GutsRules.none_words)
 
 
 def _parse_order(text: str) -> tuple[Category, ...]:
@@ -553,7 +446,7 @@ def _contradictions(rules: GutsRules) -> list[str]:
     for name in ("pot_limit", "pot_cap", "max_loss", "max_deals"):
         value = getattr(r, name)
         need(
-            value is None or value >= 1, f"{_dash(name)}: must be at least 1 (or none), not {value}"
+            value is None or value >= 1, f"{dash(name)}: must be at least 1 (or none), not {value}"
         )
     need(
         not (

@@ -13,23 +13,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 
 from guts.cards import Deck
 from guts.errors import IllegalAction, OptionError
-from guts.games.base import Decision, Event, EventError, Session, events_from_json, events_to_json
+from guts.games.base import Event, events_to_json
 from guts.games.guts.deal import GutsDeal
 from guts.games.guts.events import Acted, Moved, Outcome, SessionEnded, Shuffled, Stopped
 from guts.games.guts.rules import Ghost, GutsRules
 from guts.games.guts.settle import ASIDE
-from guts.table import POT, RESERVE, Place, Reason, Table, Transfer
+from guts.games.session import RecordedSession
+from guts.table import POT, RESERVE, Reason, Table, Transfer
 
 __all__ = ["GutsSession"]
 
 
-class GutsSession(Session):
+class GutsSession(RecordedSession[GutsRules, GutsDeal]):
     """A session of Guts played by ``rules``.
 
     ``players`` are names (bought in for ``buy_in``) or ``(name, chips)`` pairs, clockwise,
@@ -40,6 +41,9 @@ class GutsSession(Session):
     """
 
     game = "guts"
+    rules_class = GutsRules
+    moved_event = Moved
+    ended_event = SessionEnded
 
     def __init__(
         self,
@@ -76,67 +80,14 @@ class GutsSession(Session):
                 f"these rules need {needed} cards for {count} players: "
                 "the pack has 52; fewer players or fewer cards"
             )
-        self.rules = rules
+        super().__init__(rules, table, record_buy_ins=False)  # buy-ins are not events
         self._rng = rng
-        self._table = table
-        self._players = [(seat.name, seat.stack) for seat in table.seats]
-        self._first_button = table.button
-        self._events: list[Event] = []
-        self._synced = len(table.ledger)  # the record starts here: buy-ins are not events
-        self._deal: GutsDeal | None = None
-        self._deals = 0
-        self._over = ""
         self._skip_ante: frozenset[int] = frozenset()
-
-    # -- the contract ---------------------------------------------------------------------
-
-    @property
-    def table(self) -> Table:
-        """The chip table."""
-        return self._table
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """The full record, hidden events included."""
-        return tuple(self._events)
-
-    @property
-    def is_over(self) -> bool:
-        """True once the session has ended."""
-        return bool(self._over)
-
-    @property
-    def over_reason(self) -> str:
-        """Why the session ended ('' while it goes on)."""
-        return self._over
-
-    @property
-    def deal_over(self) -> bool:
-        """True when no deal is in progress."""
-        return self._deal is None or self._deal.over
-
-    @property
-    def deal(self) -> GutsDeal | None:
-        """The current (or last) deal."""
-        return self._deal
-
-    @property
-    def players(self) -> tuple[tuple[str, int], ...]:
-        """Each seat's name and stack when the session began."""
-        return tuple(self._players)
-
-    @property
-    def deals_played(self) -> int:
-        """How many deals have started."""
-        return self._deals
 
     def start_deal(self, deck: Deck | None = None) -> None:
         """Start the next deal, with ``deck`` (stacked, for tests and replays) or a shuffle."""
-        if self.is_over:
-            raise IllegalAction(f"the session is over ({self._over}): no more deals")
-        if not self.deal_over:
-            raise IllegalAction(f"deal {self._deals} is still in progress")
-        seats = self._playing_seats()
+        self._check_can_deal()
+        seats = self._seats_with_chips()
         if len(seats) < 2:
             self._end("fewer than two players have chips")
             return
@@ -158,7 +109,7 @@ class GutsSession(Session):
         if not self.deal_over:
             raise IllegalAction(f"deal {self._deals} is in progress: finish it first")
         self._emit(Stopped(reason=reason))
-        seats = self._playing_seats() or self._table.turn_order()
+        seats = self._seats_with_chips() or self._table.turn_order()
         shared = 0
         for place in (RESERVE, ASIDE):
             self._table.move(place, POT, None, Reason.RELEASE)
@@ -171,15 +122,6 @@ class GutsSession(Session):
         if not self.is_over:
             self._end(reason)
         self._sync()
-
-    def pending(self) -> tuple[Decision, ...]:
-        """The decisions to be made now."""
-        return () if self._deal is None or self.is_over else self._deal.pending()
-
-    def _apply(self, seat: int, action: str) -> None:
-        assert self._deal is not None
-        self._deal.act(seat, action)
-        self._after_step()
 
     # -- between deals ---------------------------------------------------------------------
 
@@ -194,58 +136,17 @@ class GutsSession(Session):
             self._end("the pot was won")
         elif self.rules.max_deals is not None and self._deals >= self.rules.max_deals:
             self._end(f"the deal limit ({self.rules.max_deals}) was reached")
-        elif len(self._playing_seats()) < 2:
+        elif len(self._seats_with_chips()) < 2:
             self._end("fewer than two players have chips")
         table.move_button()
 
-    def _playing_seats(self) -> tuple[int, ...]:
-        order = self._table.turn_order()
-        if self._table.credit:
-            return order
-        return tuple(s for s in order if self._table.stack(s) > 0)
-
-    def _end(self, reason: str) -> None:
-        self._over = reason
-        self._emit(SessionEnded(reason=reason))
-
-    def _emit(self, event: Event) -> None:
-        self._sync()
-        self._events.append(event)
-
-    def _sync(self) -> None:
-        ledger = self._table.ledger
-        for transfer in ledger[self._synced :]:
-            self._events.append(_moved(transfer))
-        self._synced = len(ledger)
-
     # -- views ---------------------------------------------------------------------------------
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may see: its own cards, what is face up, public events."""
-        if not 0 <= seat < len(self._table.names):
-            raise IllegalAction(f"no seat {seat}: seats are 0 to {len(self._table.names) - 1}")
-        return self._view(seat)
-
-    def public_view(self) -> dict[str, Any]:
-        """Everything a spectator may see."""
-        return self._view(None)
-
     def _view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may see: its own cards, what is face up, public events."""
         table, deal = self._table, self._deal
-        data: dict[str, Any] = {
-            "game": self.game,
-            "seat": seat,
-            "players": list(table.names),
-            "stacks": [s.stack for s in table.seats],
-            "button": table.button,
-            "pot": table.pot,
-            "reserve": table.reserve,
-            "aside": table.chips_in(ASIDE),
-            "deal": self._deals,
-            "over": self._over,
-            "to_act": [d.seat for d in self.pending()],
-            "pending": [d.to_dict() for d in self.pending() if d.seat == seat],
-        }
+        data = self._table_view(seat, reserve=table.reserve, aside=table.chips_in(ASIDE),
+                                deal=self._deals, over=self._over)  # fmt: skip
         if deal is not None:
             data["dealt_in"] = list(deal.seats)
             data["hand"] = (
@@ -260,56 +161,22 @@ class GutsSession(Session):
         data["events"] = events_to_json(self.visible_events(seat))
         return data
 
-    # -- records and replay ---------------------------------------------------------------------
+    # -- replay ---------------------------------------------------------------------------------
 
-    def record(self) -> dict[str, Any]:
-        """A JSON-able record that :meth:`replay` turns back into this exact session."""
-        return {
-            "game": self.game,
-            "rules": self.rules.to_options(),
-            "players": [[name, stack] for name, stack in self._players],
-            "button": self._first_button,
-            "events": events_to_json(self._events),
-        }
-
-    @classmethod
-    def replay(cls, record: Mapping[str, Any]) -> GutsSession:
-        """Rebuild a session from :meth:`record` (deck orders and actions replayed), and
-        check that the replay makes exactly the recorded events."""
-        try:
-            rules = GutsRules.from_options(None, record["rules"])
-            players = [(str(name), int(stack)) for name, stack in record["players"]]
-            events = events_from_json(record["events"])
-            session = cls(rules, players, button=int(record["button"]))
-        except (KeyError, TypeError, ValueError) as error:
-            raise EventError(f"bad Guts record: {error}") from None
-        kind = rules.hand_ranking.deck
-        for event in events:
-            if isinstance(event, Shuffled):
-                session.start_deal(Deck.stacked(event.deck, kind))
-            elif isinstance(event, Acted):
-                session.act(event.seat, event.action)
-            elif isinstance(event, Stopped):
-                session.stop(event.reason)
-            elif isinstance(event, SessionEnded) and not session.is_over:
-                session.start_deal()  # it ended for want of players with chips
-        if session.events != tuple(events):
-            raise EventError("the record does not replay to the same events")
-        return session
+    def _replay_event(self, event: Event) -> None:
+        if isinstance(event, Shuffled):
+            self.start_deal(Deck.stacked(event.deck, self.rules.hand_ranking.deck))
+        elif isinstance(event, Acted):
+            self.act(event.seat, event.action)
+        elif isinstance(event, Stopped):
+            self.stop(event.reason)
+        elif isinstance(event, SessionEnded) and not self.is_over:
+            self.start_deal()  # it ended for want of players with chips
 
 
 def _moved(transfer: Transfer) -> Moved:
-    def party(value: int | Place) -> int | str:
-        return value.name if isinstance(value, Place) else value
-
-    return Moved(
-        source=party(transfer.source),
-        destination=party(transfer.destination),
-        amount=transfer.amount,
-        reason=transfer.reason.value,
-        note=transfer.note,
-        shortfall=transfer.shortfall,
-    )
+    """The event that records ``transfer`` (the staged games use it)."""
+    return Moved.from_transfer(transfer)
 
 
 def _cards_needed(rules: GutsRules, players: int) -> int:

@@ -1,0 +1,267 @@
+"""What every family's session shares: a record of events that replays.
+
+:class:`RecordedSession` is a :class:`~guts.games.base.Session` that keeps its events in a
+list, mirrors every ledger transfer as a ``Moved`` event (:class:`MovedEvent`), ends with
+a ``SessionEnded`` event (:class:`EndedEvent`), writes a record (rules, players, first
+dealer, events) and rebuilds itself from one. A family says which event classes it emits
+(:attr:`~RecordedSession.moved_event`, :attr:`~RecordedSession.ended_event`), which
+rules it plays (:attr:`~RecordedSession.rules_class`) and how a replay re-applies one
+event (:meth:`~RecordedSession._replay_event`); it keeps its own deals and views.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+
+from guts.errors import IllegalAction
+from guts.games.base import Decision, Event, EventError, Session, events_from_json, events_to_json
+from guts.games.options import RuleOptions
+from guts.table import Place, Table, Transfer
+
+__all__ = ["EndedEvent", "MovedEvent", "PlayedDeal", "RecordedSession"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MovedEvent(Event):
+    """One ledger transfer (see :class:`guts.table.Transfer`), in its dict form.
+
+    Each family registers a subclass under its own kind (``moved``, ``draw-moved``).
+    """
+
+    source: int | str
+    destination: int | str
+    amount: int
+    reason: str
+    note: str = ""
+    shortfall: int = 0
+
+    @classmethod
+    def from_transfer(cls, transfer: Transfer) -> Self:
+        """The event that records ``transfer`` (places by name, seats by number)."""
+
+        def party(value: int | Place) -> int | str:
+            return value.name if isinstance(value, Place) else value
+
+        return cls(
+            source=party(transfer.source),
+            destination=party(transfer.destination),
+            amount=transfer.amount,
+            reason=transfer.reason.value,
+            note=transfer.note,
+            shortfall=transfer.shortfall,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndedEvent(Event):
+    """The session is over, and why (each family registers a subclass under its kind)."""
+
+    reason: str
+
+
+class PlayedDeal(Protocol):
+    """What a session needs of its deal."""
+
+    @property
+    def over(self) -> bool:
+        """True once the deal has ended."""
+        ...
+
+    def pending(self) -> tuple[Decision, ...]:
+        """The decisions to be made now."""
+        ...
+
+    def act(self, seat: int, action: str, /) -> None:
+        """Apply a legal action."""
+        ...
+
+
+RulesT = TypeVar("RulesT", bound=RuleOptions)
+DealT = TypeVar("DealT", bound=PlayedDeal)
+
+
+class RecordedSession(Session, Generic[RulesT, DealT]):
+    """A session on one table whose record is its events, and which replays from it.
+
+    Subclasses build the table, then call ``super().__init__``; ``record_buy_ins`` says
+    whether the transfers already on the table's ledger (the buy-ins) are recorded too.
+    """
+
+    rules_class: ClassVar[type[RuleOptions]]
+    """The family's rules (read back from a record by ``from_options``)."""
+    moved_event: ClassVar[type[MovedEvent]]
+    """The event that mirrors a ledger transfer."""
+    ended_event: ClassVar[type[EndedEvent]]
+    """The event that ends the session."""
+
+    def __init__(self, rules: RulesT, table: Table, *, record_buy_ins: bool) -> None:
+        self.rules = rules
+        self._table = table
+        self._players = [(seat.name, seat.stack) for seat in table.seats]
+        self._first_button = table.button
+        self._events: list[Event] = []
+        self._synced = 0 if record_buy_ins else len(table.ledger)
+        self._deal: DealT | None = None
+        self._deals = 0
+        self._over = ""
+        self._sync()
+
+    # -- the contract ---------------------------------------------------------------------
+
+    @property
+    def table(self) -> Table:
+        """The chip table."""
+        return self._table
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The full record, hidden events included."""
+        return tuple(self._events)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the session has ended."""
+        return bool(self._over)
+
+    @property
+    def over_reason(self) -> str:
+        """Why the session ended ('' while it goes on)."""
+        return self._over
+
+    @property
+    def deal_over(self) -> bool:
+        """True when no deal is in progress."""
+        return self._deal is None or self._deal.over
+
+    @property
+    def deal(self) -> DealT | None:
+        """The current (or last) deal."""
+        return self._deal
+
+    @property
+    def players(self) -> tuple[tuple[str, int], ...]:
+        """Each seat's name and stack when the session began."""
+        return tuple(self._players)
+
+    @property
+    def deals_played(self) -> int:
+        """How many deals have started."""
+        return self._deals
+
+    def pending(self) -> tuple[Decision, ...]:
+        """The decisions to be made now."""
+        return () if self._deal is None or self.is_over else self._deal.pending()
+
+    def _apply(self, seat: int, action: str) -> None:
+        assert self._deal is not None
+        self._deal.act(seat, action)
+        self._after_step()
+
+    @abstractmethod
+    def _after_step(self) -> None:
+        """Record what a step of the deal did; between deals, decide what comes next."""
+
+    def _check_can_deal(self) -> None:
+        """Raise IllegalAction unless a new deal may start now."""
+        if self.is_over:
+            raise IllegalAction(f"the session is over ({self._over}): no more deals")
+        if not self.deal_over:
+            raise IllegalAction(f"deal {self._deals} is still in progress")
+
+    def _seats_with_chips(self) -> tuple[int, ...]:
+        """The seats in turn order that may play a deal (with chips, unless on credit)."""
+        order = self._table.turn_order()
+        if self._table.credit:
+            return order
+        return tuple(s for s in order if self._table.stack(s) > 0)
+
+    # -- the record ------------------------------------------------------------------------
+
+    def _end(self, reason: str) -> None:
+        self._over = reason
+        self._emit(self.ended_event(reason=reason))
+
+    def _emit(self, event: Event) -> None:
+        self._sync()
+        self._events.append(event)
+
+    def _sync(self) -> None:
+        ledger = self._table.ledger
+        for transfer in ledger[self._synced :]:
+            self._events.append(self.moved_event.from_transfer(transfer))
+        self._synced = len(ledger)
+
+    # -- views -----------------------------------------------------------------------------
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may see: its own cards, the public state, visible events."""
+        count = len(self._table.names)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
+            raise IllegalAction(f"no seat {seat!r}: seats are 0 to {count - 1}")
+        return self._view(seat)
+
+    def public_view(self) -> dict[str, Any]:
+        """Everything a spectator may see."""
+        return self._view(None)
+
+    @abstractmethod
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see."""
+
+    def _table_view(self, seat: int | None, **state: Any) -> dict[str, Any]:
+        """The head of a view: the game, the seats, stacks, button and pot, the family's
+        ``state``, then who is to act and ``seat``'s own decision."""
+        table = self._table
+        return {
+            "game": self.game,
+            "seat": seat,
+            "players": list(table.names),
+            "stacks": [s.stack for s in table.seats],
+            "button": table.button,
+            "pot": table.pot,
+            **state,
+            "to_act": [d.seat for d in self.pending()],
+            "pending": [d.to_dict() for d in self.pending() if d.seat == seat],
+        }
+
+    # -- records and replay -----------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-able record that :meth:`replay` turns back into this exact session."""
+        return {
+            "game": self.game,
+            "rules": self.rules.to_options(),
+            "players": [[name, stack] for name, stack in self._players],
+            "button": self._first_button,
+            "events": events_to_json(self._events),
+        }
+
+    @classmethod
+    def replay(cls, record: Mapping[str, Any]) -> Self:
+        """Rebuild a session from :meth:`record` (deck orders and actions replayed), and
+        check that the replay makes exactly the recorded events."""
+        new: Callable[..., Self] = cls  # every family takes (rules, players, button=...)
+        try:
+            rules = cls.rules_class.from_options(None, record["rules"])
+            players = [(str(name), int(stack)) for name, stack in record["players"]]
+            events = events_from_json(record["events"])
+            session = new(rules, players, button=int(record["button"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise EventError(f"bad {cls.rules_class.family} record: {error}") from None
+        session._prepare_replay(events)
+        for event in events:
+            session._replay_event(event)
+        if session.events != tuple(events):
+            raise EventError("the record does not replay to the same events")
+        return session
+
+    def _prepare_replay(self, events: list[Event]) -> None:
+        """Before replaying ``events`` (a family may note the deck orders to come)."""
+
+    @abstractmethod
+    def _replay_event(self, event: Event) -> None:
+        """Re-apply the recorded ``event`` if it was a decision (a deal started, an
+        action, a stop); the events that follow from it are made again by the play."""
