@@ -178,3 +178,27 @@ def test_watch_other_games(game: str, tmp_path: Path,
     assert code == 0 and "Chips" in out
     with path.open() as source:
         assert replay(read_history(source)).is_over
+
+
+def test_export_draw_history_to_phh(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import tomllib
+
+    path = tmp_path / "draw.jsonl"
+    run(capsys, "play", "five-card-draw", "--watch", "--deals", "3", "--seed", "2",
+        "--history", str(path))
+    code, out, _ = run(capsys, "export", str(path), "--out", str(tmp_path / "phh"))
+    assert code == 0
+    files = sorted((tmp_path / "phh").glob("deal-*.phh"))
+    assert files
+    for file in files:
+        data = tomllib.loads(file.read_text())
+        assert data["variant"] == "F5CD" and data["_game"] == "five-card-draw"
+        assert {"antes", "starting_stacks", "actions"} <= set(data)
+        assert data["actions"][0].startswith("d dh p1 ")
+    code, _, err = run(capsys, "export", str(path), "--deal", "99")
+    assert code == 2 and "--deal must be between 1 and" in err
+    bourre = tmp_path / "b.jsonl"
+    run(capsys, "play", "bourre", "--watch", "--deals", "1", "--seed", "1",
+        "--history", str(bourre))
+    code, _, err = run(capsys, "export", str(bourre))
+    assert code == 2 and "draw poker histories" in err

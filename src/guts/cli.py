@@ -296,6 +296,43 @@ def replay_command(
     console.print(session.over_reason or "the record ends here")
 
 
+@app.command("export")
+def export_command(
+    path: Annotated[str, typer.Argument(help="A draw poker hand history (--history).")],
+    deal: Annotated[int | None, typer.Option("--deal", help="Only this deal (1, 2, ...).")] = None,
+    out: Annotated[
+        str | None, typer.Option("--out", help="Write deal-N.phh files into this folder.")
+    ] = None,
+) -> None:
+    """Export draw poker deals to PHH, the TOML-based Poker Hand History format."""
+    from pathlib import Path
+
+    from guts.games.draw.phh import PhhError, deal_to_phh
+    from guts.history import HistoryError, read_history
+
+    try:
+        with open(path) as source:
+            history = read_history(source)
+    except OSError as error:
+        raise HistoryError(f"cannot read {path}: {error.strerror}") from None
+    if history.record.get("game") != "draw":
+        raise PhhError("PHH export is for draw poker histories (five-card-draw and its family)")
+    started = sum(1 for e in history.record["events"] if e.get("kind") == "draw-deal-started")
+    if deal is not None and not 1 <= deal <= started:
+        raise PhhError(f"--deal must be between 1 and {started}, not {deal}")
+    numbers = [deal] if deal is not None else list(range(1, started + 1))
+    game = history.preset or "draw"
+    texts = {n: deal_to_phh(history.record, n, game=game) for n in numbers}
+    if out is None:
+        print("\n".join(f"# deal {n}\n{text}" for n, text in texts.items()))
+        return
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for n, text in texts.items():
+        (folder / f"deal-{n}.phh").write_text(text)
+    console.print(f"{len(texts)} PHH file(s) written to {folder}")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the CLI; user errors print one line on stderr and exit with status 2."""
     try:
