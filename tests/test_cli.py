@@ -74,6 +74,10 @@ def test_census_sample_reports_intervals(capsys: pytest.CaptureFixture[str]) -> 
         (("census", "high", "--jokers", "3"), "0, 1 or 2"),
         (("census", "high", "--cards", "9"), "not 9"),
         (("compare", "high", "As Kd Qh Jc 2c", "As 3d 4h 5c 6c"), "As is in hand 1 and hand 2"),
+        (("census", "high", "--seed", "3"), "--seed only applies"),
+        (("census", "high", "--cards", "abc"), "Invalid value for '--cards'"),
+        (("census",), "Missing argument"),
+        (("--bogus",), "No such option"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
@@ -84,3 +88,10 @@ def test_bad_input_is_one_line_and_exit_2(
     assert needle in err
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+
+
+def test_wild_jokers_are_wild_without_other_wild_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "eval", "high", "5s", "5h", "5d", "5c", "jk", "--joker", "wild")
+    assert code == 0 and "Five of a kind, fives" in out
+    code, out, _ = run(capsys, "eval", "high", "5s", "5h", "5d", "5c", "jk", "--joker", "bug")
+    assert code == 0 and "Four of a kind, fives" in out

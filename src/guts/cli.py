@@ -39,7 +39,7 @@ JokersOpt = Annotated[
 ]
 OptionOpt = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", help="Ranking option KEY=VALUE (repeatable)."),
+    typer.Option("--option", "-o", help="An option KEY=VALUE (repeatable)."),
 ]
 
 
@@ -143,6 +143,8 @@ def census_command(
     from guts.census import census, sample_census
 
     rank = build_ranking(ranking, wild, joker, jokers, option)
+    if seed is not None and sample is None:
+        raise OptionError("--seed only applies to a sampled census: add --sample N")
     size = cards if cards is not None else DEFAULT_CARDS[ranking]
     show = sys.stderr.isatty() and not as_json
     with Progress(
@@ -336,9 +338,21 @@ def export_command(
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the CLI; user errors print one line on stderr and exit with status 2."""
     try:
-        app(args=list(argv) if argv is not None else None, prog_name="guts")
+        result = app(
+            args=list(argv) if argv is not None else None,
+            prog_name="guts",
+            standalone_mode=False,
+        )
     except GutsError as error:
         print(f"guts: {error}", file=sys.stderr)
         raise SystemExit(2) from None
+    except typer.TyperException as error:  # usage errors: bad flags, missing arguments
+        message = " ".join(error.format_message().split())
+        if not message:  # plain `guts`: the help was shown
+            raise SystemExit(0) from None
+        print(f"guts: {message} (see guts --help)", file=sys.stderr)
+        raise SystemExit(2) from None
     except KeyboardInterrupt:
         raise SystemExit(130) from None
+    if isinstance(result, int) and result:
+        raise SystemExit(result)

@@ -68,4 +68,6 @@ def make_ranking(
 ) -> Ranking:
     """Build a ranking by name from CLI-style options (``{"ace-low": "no"}``)."""
     cls = ranking_class(name)
-    return cls.from_options(options or {}, wilds=wilds or Wilds(), jokers=jokers)
+    return cls.from_options(
+        options or {}, wilds=wilds if wilds is not None else Wilds(), jokers=jokers
+    )

@@ -137,7 +137,7 @@ class HighRanking(Ranking):
                 ace_low = parse_yes_no(key, value)
             else:
                 raise OptionError(f"unknown option {key!r} for the high ranking: allowed: ace-low")
-        return cls(wilds=wilds or Wilds(), jokers=jokers, ace_low=ace_low)
+        return cls(wilds=wilds if wilds is not None else Wilds(), jokers=jokers, ace_low=ace_low)
 
     @property
     def deck(self) -> DeckKind:
