@@ -202,3 +202,39 @@ def test_export_draw_history_to_phh(tmp_path: Path, capsys: pytest.CaptureFixtur
         "--history", str(bourre))
     code, _, err = run(capsys, "export", str(bourre))
     assert code == 2 and "draw poker histories" in err
+
+
+def test_ctrl_c_leaves_cleanly_with_a_summary(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupt(prompt: str = "") -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupt)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+    code, out, _ = run(capsys, "play", "two-card-guts", "--seed", "2", "--players", "3")
+    assert code == 0 and "You leave the table" in out and "Chips" in out
+
+
+def test_replay_a_person_played_guts_history_from_a_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "guts.jsonl"
+    game = find_game("two-card-guts")
+    config = PlayConfig(players=3, seed=8, bots="threshold", deals=3, history=str(path),
+                        options={"continue-after-empty": "yes"})
+    play(game, config, lambda kind, g, s: policy_for(kind, g.family, s),
+         Console(file=io.StringIO(), width=120), io.StringIO("i\n" * 10))
+    code, mine, _ = run(capsys, "replay", str(path), "--seat", "You", "--step")
+    assert code == 0 and "You is dealt" in mine
+    code, theirs, _ = run(capsys, "replay", str(path), "--seat", "Ann")
+    dealt_to_you = [line for line in mine.splitlines() if line.startswith("You is dealt")]
+    assert all(line not in theirs for line in dealt_to_you)  # Ann never sees your cards
+    code, _, err = run(capsys, "replay", str(path), "--seat", "Zed")
+    assert code == 2 and "no player 'Zed'" in err
+
+
+def test_passing_and_stopping_are_told_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "play", "two-card-guts", "--watch", "--seed", "3", "--deals", "2",
+                       "--option", "pass-left=yes", "--option", "cards=3",
+                       "--option", "continue-after-empty=yes")
+    assert code == 0 and "The players stop: 2 deals were played" in out

@@ -104,6 +104,14 @@ def _cards_drawn(data: dict[str, Any], names: Sequence[str]) -> str:
     return f"{_who(data['seat'], names)} receives {_cards(data['cards'])}"
 
 
+def _passed(data: dict[str, Any], names: Sequence[str]) -> str:
+    return f"{_who(data['seat'], names)} passes {_cards([data['card']])} to {_who(data['to'], names)}"
+
+
+def _stopped(data: dict[str, Any], names: Sequence[str]) -> str:
+    return f"The players stop: {data['reason']}"
+
+
 def _stage(data: dict[str, Any], names: Sequence[str]) -> str:
     return f"— Stage {data['stage']}: {data['label']} —"
 
@@ -159,6 +167,9 @@ _TELLERS: dict[str, Teller] = {
     "trick-won": _trick_won,
     "trump-turned": _trump,
     "intent": _intent,
+    "passed": _passed,
+    "stopped": _stopped,
+    "draw-stopped": _stopped,
     "staged-stage": _stage,
     "staged-point": _point,
     "staged-mode": _mode,

@@ -180,6 +180,9 @@ def _summary(console: Console, session: Session, start: Sequence[int]) -> None:
     console.print(out)
     left = [f"pot {table.pot}"] + ([f"reserve {table.reserve}"] if table.reserve else [])
     console.print(", ".join(left) + (f"; {session.over_reason}" if session.over_reason else ""))
+    if table.credit and any(seat.stack < 0 for seat in table.seats) and not table.places:
+        for payer, payee, amount in table.settlement().payments:
+            console.print(f"to settle up: {payer} pays {payee} {amount}", highlight=False)
 
 
 def play(
@@ -205,6 +208,9 @@ def play(
     }
     start = [seat.stack for seat in session.table.seats]
     console.print(f"[bold]{game.name}[/bold]: {game.description}")
+    if config.options:
+        shown = ", ".join(f"{key}={value}" for key, value in config.options.items())
+        console.print(f"with {shown}", markup=False, highlight=False)
     seen = 0
     deals = 0
     try:
