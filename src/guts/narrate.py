@@ -105,7 +105,8 @@ def _cards_drawn(data: dict[str, Any], names: Sequence[str]) -> str:
 
 
 def _passed(data: dict[str, Any], names: Sequence[str]) -> str:
-    return f"{_who(data['seat'], names)} passes {_cards([data['card']])} to {_who(data['to'], names)}"
+    giver, taker = _who(data["seat"], names), _who(data["to"], names)
+    return f"{giver} passes {_cards([data['card']])} to {taker}"
 
 
 def _stopped(data: dict[str, Any], names: Sequence[str]) -> str:
