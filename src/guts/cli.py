@@ -222,8 +222,8 @@ def rules(
 
     found = find_game(game)
     text = found.rules(parse_key_values(option or [])).describe()
-    console.print(f"[bold]{found.name}[/bold]: {found.description}\n")
-    console.print(text, markup=False, highlight=False)
+    print(f"{found.name}: {found.description}\n")
+    print(text)
 
 
 @app.command("play")

@@ -361,7 +361,10 @@ Defaults chosen where the texts are open:
   - a lone player who must qualify (lone-qualifier) gets the second deal's cards first;
     ghost=deck compares the lone player's cards before any second deal (Four-Two-Two's
     4 cards) with as many cards from the top of the stock.
-  - the deal passes to the left after every deal."""
+  - the deal passes to the left after every deal.
+  - when the players stop between deals (or a deal limit ends the session), whatever is
+    left in the pot, the reserve and set aside is shared out equally among the seats
+    still playing, odd chips by the odd-chips rule, so that the table can settle up."""
 
 
 # -- option parsing and checking -------------------------------------------------------------
