@@ -238,7 +238,9 @@ def play_command(
     option: OptionOpt = None,
     stack: Annotated[int, typer.Option("--stack", help="Chips each player buys in for.")] = 100,
     watch: Annotated[bool, typer.Option("--watch", help="Every seat is a bot; narrate.")] = False,
-    deals: Annotated[int | None, typer.Option("--deals", help="Stop after N deals.")] = None,
+    deals: Annotated[
+        int | None, typer.Option("--deals", help="Stop after at most N deals (games end too).")
+    ] = None,
     history: Annotated[
         str | None, typer.Option("--history", help="Write a JSON-lines hand history.")
     ] = None,
