@@ -7,21 +7,23 @@ dealer, events) and rebuilds itself from one. A family says which event classes 
 (:attr:`~RecordedSession.moved_event`, :attr:`~RecordedSession.ended_event`), which
 rules it plays (:attr:`~RecordedSession.rules_class`) and how a replay re-applies one
 event (:meth:`~RecordedSession._replay_event`); it keeps its own deals and views.
+:func:`open_table` builds a session's table (or takes a shared one, dealer's choice), and
+:meth:`~RecordedSession.play_out` plays a session to its end with bots.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
-from guts.errors import IllegalAction
+from guts.errors import IllegalAction, OptionError
 from guts.games.base import Decision, Event, EventError, Session, events_from_json, events_to_json
 from guts.games.options import RuleOptions
-from guts.table import Place, Table, Transfer
+from guts.table import OddChipRule, Place, Table, Transfer
 
-__all__ = ["EndedEvent", "MovedEvent", "PlayedDeal", "RecordedSession"]
+__all__ = ["EndedEvent", "MovedEvent", "PlayedDeal", "RecordedSession", "TableRules", "open_table"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,6 +79,45 @@ class PlayedDeal(Protocol):
     def act(self, seat: int, action: str, /) -> None:
         """Apply a legal action."""
         ...
+
+
+class TableRules(Protocol):
+    """What a session's table needs of its rules."""
+
+    @property
+    def credit(self) -> bool:
+        """Stacks may go negative (no: table stakes)."""
+        ...
+
+    @property
+    def odd_chips(self) -> OddChipRule:
+        """Who gets the odd chips of a split."""
+        ...
+
+
+def open_table(
+    rules: TableRules,
+    players: Sequence[str | tuple[str, int]] | Table,
+    *,
+    buy_in: int = 0,
+    button: int | None = None,
+) -> Table:
+    """The table a session plays on: a new one for ``players`` (names bought in for
+    ``buy_in``, or ``(name, chips)`` pairs; ``button`` the first dealer, seat 0 if None),
+    or ``players`` itself when it is a table (dealer's choice: its stacks, pot and button
+    carry over, so its credit and odd-chips rule must be the rules' and ``button`` None)."""
+    if not isinstance(players, Table):
+        return Table(players, buy_in=buy_in, credit=rules.credit, odd_chips=rules.odd_chips,
+                     button=button or 0)  # fmt: skip
+    table = players
+    if table.credit != rules.credit or table.odd_chips != rules.odd_chips:
+        raise OptionError(
+            f"credit/odd-chips: the table plays credit={'yes' if table.credit else 'no'}"
+            f", odd-chips={table.odd_chips.value}; set the rules the same"
+        )
+    if button is not None:
+        raise OptionError("button: a shared table keeps its own dealer button")
+    return table
 
 
 RulesT = TypeVar("RulesT", bound=RuleOptions)
@@ -163,6 +204,18 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
     @abstractmethod
     def _after_step(self) -> None:
         """Record what a step of the deal did; between deals, decide what comes next."""
+
+    def play_out(self, choose: Callable[[Decision], str], deals: int | None = None) -> None:
+        """Play to the end, each decision answered by ``choose`` (a bot that sees the seat's
+        view); with ``deals``, stop after that many deals (the players' choice)."""
+        while not self.is_over:
+            if not self.deal_over:
+                decision = self.pending()[0]
+                self.act(decision.seat, choose(decision))
+            elif deals is not None and self._deals >= deals:
+                self.stop()
+            else:
+                self.start_deal()
 
     def _check_can_deal(self) -> None:
         """Raise IllegalAction unless a new deal may start now."""

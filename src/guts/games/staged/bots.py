@@ -142,15 +142,6 @@ def play_session(
 ) -> None:
     """Play ``session`` to its end with a bot in each seat; with ``deals``, stop after that
     many deals (sharing out the pot)."""
-    while not session.is_over:
-        if session.deal_over:
-            if deals is not None and session.deals_played >= deals:
-                session.stop()
-                return
-            session.start_deal()
-            continue
-        decision = session.pending()[0]
-        action = bots[decision.seat].choose(session.view(decision.seat), decision)
-        session.act(decision.seat, action)
+    session.play_out(lambda d: bots[d.seat].choose(session.view(d.seat), d), deals)
     if session.table.pot:
         session.stop("the deal limit left chips in the pot")

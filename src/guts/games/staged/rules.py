@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from math import ceil
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from guts.cards import Rank
 from guts.errors import OptionError
@@ -123,6 +123,8 @@ _DEALS: dict[Game, tuple[tuple[int, bool], ...]] = {
 }
 """Cards dealt at each stage and whether the stage plays for low."""
 
+_AutoT = TypeVar("_AutoT", Declare, Payment, LowPairs)
+
 _WORD = {Game.THREE_FIVE_SEVEN: "leg", Game.NAPALM: "leg", Game.NUTS: "nut", Game.TOH: "point"}
 
 
@@ -194,24 +196,21 @@ class StagedRules(RuleOptions):
 
     @property
     def declare_mode(self) -> Declare:
-        """How declarations are made (``auto`` resolved)."""
-        if self.declare is not Declare.AUTO:
-            return self.declare
-        return Declare.SIMULTANEOUS if self.game is Game.NUTS else Declare.IN_TURN
+        """How declarations are made (``auto``: simultaneous for Nuts, else in turn)."""
+        nuts = self.game is Game.NUTS
+        return _resolved(self.declare, Declare.SIMULTANEOUS if nuts else Declare.IN_TURN)
 
     @property
     def payment_rule(self) -> Payment:
-        """What losers pay (``auto`` resolved: Toh's losers match the pot)."""
-        if self.payment is not Payment.AUTO:
-            return self.payment
-        return Payment.MATCH_POT if self.game is Game.TOH else Payment.PAY_WINNER
+        """What losers pay (``auto``: Toh's losers match the pot, others pay the winner)."""
+        toh = self.game is Game.TOH
+        return _resolved(self.payment, Payment.MATCH_POT if toh else Payment.PAY_WINNER)
 
     @property
     def pairs_rule(self) -> LowPairs:
         """Pairs in low stages (``auto``: strong in Nuts, bad in Napalm)."""
-        if self.low_pairs is not LowPairs.AUTO:
-            return self.low_pairs
-        return LowPairs.STRONG if self.game is Game.NUTS else LowPairs.BAD
+        nuts = self.game is Game.NUTS
+        return _resolved(self.low_pairs, LowPairs.STRONG if nuts else LowPairs.BAD)
 
     @property
     def is_toh(self) -> bool:
@@ -384,6 +383,11 @@ Choices common to the staged games:
 
 
 # -- parsing and checking ----------------------------------------------------------------------
+
+
+def _resolved(value: _AutoT, auto: _AutoT) -> _AutoT:
+    """``value``, or ``auto`` where it is the ``auto`` member."""
+    return auto if value == "auto" else value
 
 
 def _wild_ranks(part: str) -> tuple[int, ...]:

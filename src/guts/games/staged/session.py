@@ -17,19 +17,21 @@ True
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections import deque
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 
 from guts.cards import Card, Deck, DeckKind, deck_cards
 from guts.errors import CardError, IllegalAction, OptionError
-from guts.games.base import Decision, Event, EventError, Session, events_from_json, events_to_json
-from guts.games.guts.session import _moved
+from guts.games.base import Event, events_to_json
+from guts.games.session import RecordedSession, open_table
 from guts.games.staged.deal import StagedDeal
 from guts.games.staged.events import (
     Acted,
     CardsShown,
     DealStarted,
+    Moved,
     Outcome,
     SessionEnded,
     Shuffled,
@@ -42,7 +44,7 @@ from guts.table import POT, Reason, Table
 __all__ = ["StagedSession"]
 
 
-class StagedSession(Session):
+class StagedSession(RecordedSession[StagedRules, StagedDeal]):
     """A session of Three Five Seven, Napalm, Nuts or Toh played by ``rules``.
 
     ``players`` are names (bought in for ``buy_in``) or ``(name, chips)`` pairs, clockwise,
@@ -53,6 +55,9 @@ class StagedSession(Session):
     """
 
     game = "staged"
+    rules_class = StagedRules
+    moved_event = Moved
+    ended_event = SessionEnded
 
     def __init__(
         self,
@@ -63,74 +68,19 @@ class StagedSession(Session):
         rng: Random | None = None,
         button: int | None = None,
     ) -> None:
-        if isinstance(players, Table):
-            table = players
-            if table.credit != rules.credit or table.odd_chips != rules.odd_chips:
-                raise OptionError(
-                    f"credit/odd-chips: the table plays credit={'yes' if table.credit else 'no'}"
-                    f", odd-chips={table.odd_chips.value}; set the rules the same"
-                )
-            if button is not None:
-                raise OptionError("button: a shared table keeps its own dealer button")
-        else:
-            table = Table(
-                players, buy_in=buy_in, credit=rules.credit, odd_chips=rules.odd_chips,
-                button=button or 0,
-            )  # fmt: skip
+        table = open_table(rules, players, buy_in=buy_in, button=button)
         count = len(table.names)
         self.target = rules.target(count)
         _check_players(rules, count, self.target)
-        self.rules = rules
+        super().__init__(rules, table, record_buy_ins=False)  # buy-ins are not events
         self._rng = rng
-        self._table = table
-        self._players = [(seat.name, seat.stack) for seat in table.seats]
-        self._first_button = table.button
-        self._events: list[Event] = []
-        self._synced = len(table.ledger)
-        self._deal: StagedDeal | None = None
-        self._deals = 0
-        self._over = ""
         self._points: dict[int, int] = {}
         self._stock: Deck | None = None  # Toh: the stock kept from hand to hand
         self._discards: list[Card] = []
         self._point_cards: dict[int, list[Card]] = {}
+        self._replay_decks: deque[Deck | None] = deque()  # a replay: each deal's deck
 
-    # -- the contract ---------------------------------------------------------------------
-
-    @property
-    def table(self) -> Table:
-        """The chip table."""
-        return self._table
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """The full record, hidden events included."""
-        return tuple(self._events)
-
-    @property
-    def is_over(self) -> bool:
-        """True once the session has ended."""
-        return bool(self._over)
-
-    @property
-    def over_reason(self) -> str:
-        """Why the session ended ('' while it goes on)."""
-        return self._over
-
-    @property
-    def deal_over(self) -> bool:
-        """True when no deal is in progress."""
-        return self._deal is None or self._deal.over
-
-    @property
-    def deal(self) -> StagedDeal | None:
-        """The current (or last) deal."""
-        return self._deal
-
-    @property
-    def deals_played(self) -> int:
-        """How many deals (Toh: hands) have started."""
-        return self._deals
+    # -- the state ------------------------------------------------------------------------
 
     @property
     def points(self) -> dict[int, int]:
@@ -161,11 +111,8 @@ class StagedSession(Session):
         """Start the next deal (Toh: hand). ``deck``: a stacked deck for tests and replays;
         in Toh it replaces the stock and discards, so it must hold exactly
         :meth:`unscored_cards`; without it Toh reshuffles only when the stock runs short."""
-        if self.is_over:
-            raise IllegalAction(f"the session is over ({self._over}): no more deals")
-        if not self.deal_over:
-            raise IllegalAction(f"deal {self._deals} is still in progress")
-        seats = self._playing_seats()
+        self._check_can_deal()
+        seats = self._seats_with_chips()
         if len(seats) < 2:
             self._end("fewer than two players have chips")
             return
@@ -217,7 +164,7 @@ class StagedSession(Session):
         if not self.deal_over:
             raise IllegalAction(f"deal {self._deals} is in progress: finish it first")
         self._emit(Stopped(reason=reason))
-        seats = self._playing_seats() or self._table.turn_order()
+        seats = self._seats_with_chips() or self._table.turn_order()
         shared = self._table.pot
         if shared:
             self._table.split(POT, list(seats), Reason.REFUND)
@@ -227,15 +174,6 @@ class StagedSession(Session):
         if not self.is_over:
             self._end(reason)
         self._sync()
-
-    def pending(self) -> tuple[Decision, ...]:
-        """The decisions to be made now."""
-        return () if self._deal is None or self.is_over else self._deal.pending()
-
-    def _apply(self, seat: int, action: str) -> None:
-        assert self._deal is not None
-        self._deal.act(seat, action)
-        self._after_step()
 
     # -- between deals ---------------------------------------------------------------------
 
@@ -254,61 +192,21 @@ class StagedSession(Session):
             self._end(f"{name} took the pot with {total} {self.rules.word}s")
         elif self.rules.max_deals is not None and self._deals >= self.rules.max_deals:
             self._end(f"the deal limit ({self.rules.max_deals}) was reached")
-        elif len(self._playing_seats()) < 2:
+        elif len(self._seats_with_chips()) < 2:
             self._end("fewer than two players have chips")
         self._table.move_button()
 
-    def _playing_seats(self) -> tuple[int, ...]:
-        order = self._table.turn_order()
-        if self._table.credit:
-            return order
-        return tuple(s for s in order if self._table.stack(s) > 0)
-
-    def _end(self, reason: str) -> None:
-        self._over = reason
-        self._emit(SessionEnded(reason=reason))
-
-    def _emit(self, event: Event) -> None:
-        self._sync()
-        self._events.append(event)
-
-    def _sync(self) -> None:
-        ledger = self._table.ledger
-        for transfer in ledger[self._synced :]:
-            self._events.append(_moved(transfer))
-        self._synced = len(ledger)
-
     # -- views ---------------------------------------------------------------------------------
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may see: its own cards, what it was shown, public events."""
-        if not 0 <= seat < len(self._table.names):
-            raise IllegalAction(f"no seat {seat}: seats are 0 to {len(self._table.names) - 1}")
-        return self._view(seat)
-
-    def public_view(self) -> dict[str, Any]:
-        """Everything a spectator may see."""
-        return self._view(None)
-
     def _view(self, seat: int | None) -> dict[str, Any]:
-        table, deal, rules = self._table, self._deal, self.rules
-        data: dict[str, Any] = {
-            "game": self.game,
-            "variant": rules.game.value,
-            "rules": rules.to_options(),
-            "seat": seat,
-            "players": list(table.names),
-            "stacks": [s.stack for s in table.seats],
-            "button": table.button,
-            "pot": table.pot,
-            "deal": self._deals,
-            "over": self._over,
-            "target": self.target,
-            "word": rules.word,
-            "points": [self._points.get(s, 0) for s in range(len(table.names))],
-            "to_act": [d.seat for d in self.pending()],
-            "pending": [d.to_dict() for d in self.pending() if d.seat == seat],
-        }
+        """Everything ``seat`` may see: its own cards, what it was shown, public events."""
+        deal, rules = self._deal, self.rules
+        points = [self._points.get(s, 0) for s in range(len(self._table.names))]
+        state = self._table_view(seat, deal=self._deals, over=self._over, target=self.target,
+                                 word=rules.word, points=points)  # fmt: skip
+        data: dict[str, Any] = {"game": self.game, "variant": rules.game.value}
+        data["rules"] = rules.to_options()
+        data.update(state)  # the game first, then the variant and rules, then the table
         if rules.game is Game.TOH:
             data["point_cards"] = {
                 str(s): [c.ascii for c in cards] for s, cards in self._point_cards.items()
@@ -333,43 +231,26 @@ class StagedSession(Session):
         data["events"] = events_to_json(self.visible_events(seat))
         return data
 
-    # -- records and replay ---------------------------------------------------------------------
+    # -- replay ---------------------------------------------------------------------------------
 
-    def record(self) -> dict[str, Any]:
-        """A JSON-able record that :meth:`replay` turns back into this exact session."""
-        return {
-            "game": self.game,
-            "rules": self.rules.to_options(),
-            "players": [[name, stack] for name, stack in self._players],
-            "button": self._first_button,
-            "events": events_to_json(self._events),
-        }
-
-    @classmethod
-    def replay(cls, record: Mapping[str, Any]) -> StagedSession:
-        """Rebuild a session from :meth:`record` (deck orders and actions replayed), and
-        check that the replay makes exactly the recorded events."""
-        try:
-            rules = StagedRules.from_options(None, record["rules"])
-            players = [(str(name), int(stack)) for name, stack in record["players"]]
-            events = events_from_json(record["events"])
-            session = cls(rules, players, button=int(record["button"]))
-        except (KeyError, TypeError, ValueError) as error:
-            raise EventError(f"bad staged-game record: {error}") from None
-        for index, event in enumerate(events):
+    def _prepare_replay(self, events: list[Event]) -> None:
+        """Note each deal's deck: the order its ``Shuffled`` event records, if one follows
+        its ``DealStarted`` (a Toh hand that deals on from the stock has none)."""
+        following = [*events[1:], None]
+        for event, after in zip(events, following, strict=True):
             if isinstance(event, DealStarted):
-                after = events[index + 1] if index + 1 < len(events) else None
                 deck = Deck.stacked(after.deck) if isinstance(after, Shuffled) else None
-                session.start_deal(deck)
-            elif isinstance(event, Acted):
-                session.act(event.seat, event.action)
-            elif isinstance(event, Stopped):
-                session.stop(event.reason)
-            elif isinstance(event, SessionEnded) and not session.is_over:
-                session.start_deal()  # it ended for want of players with chips
-        if session.events != tuple(events):
-            raise EventError("the record does not replay to the same events")
-        return session
+                self._replay_decks.append(deck)
+
+    def _replay_event(self, event: Event) -> None:
+        if isinstance(event, DealStarted):
+            self.start_deal(self._replay_decks.popleft())
+        elif isinstance(event, Acted):
+            self.act(event.seat, event.action)
+        elif isinstance(event, Stopped):
+            self.stop(event.reason)
+        elif isinstance(event, SessionEnded) and not self.is_over:
+            self.start_deal()  # it ended for want of players with chips
 
 
 def _shown(event: CardsShown) -> dict[str, Any]:
