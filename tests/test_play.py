@@ -238,3 +238,15 @@ def test_passing_and_stopping_are_told_in_words(capsys: pytest.CaptureFixture[st
                        "--option", "pass-left=yes", "--option", "cards=3",
                        "--option", "continue-after-empty=yes")
     assert code == 0 and "The players stop: 2 deals were played" in out
+
+
+@pytest.mark.parametrize(("players", "target"), [("4", 5), ("6", 4), ("8", 3)])
+def test_toh_announces_its_target_in_advance(players: str, target: int,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "play", "toh", "--watch", "--deals", "1", "--seed", "1",
+                       "--players", players)
+    lines = [line for line in out.splitlines() if line.strip()]
+    announced = next(i for i, line in enumerate(lines) if line.startswith("Announced"))
+    first_deal = next(i for i, line in enumerate(lines) if line.startswith("— Deal 1"))
+    assert code == 0 and announced < first_deal
+    assert f"the first to {target} points takes the pot" in lines[announced]

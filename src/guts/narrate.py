@@ -127,6 +127,10 @@ def _mode(data: dict[str, Any], names: Sequence[str]) -> str:
     return f"{_who(data['dealer'], names)} chooses: declare {data['mode']}"
 
 
+def _target(data: dict[str, Any], names: Sequence[str]) -> str:
+    return f"Announced: the first to {data['target']} {data['word']}s takes the pot"
+
+
 def _last_hand(data: dict[str, Any], names: Sequence[str]) -> str:
     return "Last hand before a reshuffle"
 
@@ -175,6 +179,7 @@ _TELLERS: dict[str, Teller] = {
     "staged-point": _point,
     "staged-mode": _mode,
     "staged-last-hand": _last_hand,
+    "staged-target": _target,
     "drew": _drew,
     "cards-drawn": _cards_drawn,
     "deal-ended": _deal_ended,

@@ -46,6 +46,7 @@ __all__ = [
     "Shuffled",
     "StageStarted",
     "StockCount",
+    "TargetAnnounced",
     "Stopped",
 ]
 
@@ -107,3 +108,13 @@ class StockCount(Event):
     kind: ClassVar[str] = "staged-stock"
     stock: int
     discards: int
+
+
+@register_event
+@dataclass(frozen=True, kw_only=True)
+class TargetAnnounced(Event):
+    """Announced before the first deal: how many points (legs, nuts, cards) take the pot."""
+
+    kind: ClassVar[str] = "staged-target"
+    target: int
+    word: str

@@ -37,6 +37,7 @@ from guts.games.staged.events import (
     Shuffled,
     StockCount,
     Stopped,
+    TargetAnnounced,
 )
 from guts.games.staged.rules import Game, StagedRules
 from guts.table import POT, Reason, Table
@@ -122,6 +123,8 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
             needed = len(seats) * self.rules.cards_per_player
             if len(deck) < needed:
                 raise CardError(f"the deck has {len(deck)} cards; this deal needs {needed}")
+        if self._deals == 0:
+            self._emit(TargetAnnounced(target=self.target, word=self.rules.word))
         self._deals += 1
         self._emit(DealStarted(deal=self._deals, dealer=self._table.button, seats=seats))
         if self.rules.is_toh:
