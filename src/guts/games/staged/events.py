@@ -46,8 +46,8 @@ __all__ = [
     "Shuffled",
     "StageStarted",
     "StockCount",
-    "TargetAnnounced",
     "Stopped",
+    "TargetAnnounced",
 ]
 
 
