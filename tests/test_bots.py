@@ -34,13 +34,16 @@ from guts.games.guts.rules import Ghost, Payment
 from guts.games.guts.showdown import contest, hi_lo_contests, payers
 
 OPTIONS = {"continue-after-empty": "yes", "pot-limit": "10"}
+OPTIONS_FOR = {"capped-guts": {"continue-after-empty": "yes"}}
+"""Presets whose options clash with OPTIONS (pot-limit and pot-cap exclude each other;
+capped-guts caps the pot at 50 antes instead)."""
 PLAYERS = 5
 DEALS = 8
 Z = 4.0
 
 
 def _session(name: str, seed: int, players: int = PLAYERS, **options: str) -> GutsSession:
-    merged = {**OPTIONS, **options}
+    merged = {**OPTIONS_FOR.get(name, OPTIONS), **options}
     names: list[str | tuple[str, int]] = [(f"P{i}", 0) for i in range(players)]
     return new_session(name, names, options=merged, rng=Random(seed), button=seed % players)
 
@@ -61,18 +64,25 @@ def margin(name: str, kind: str, sessions: int) -> tuple[float, float]:
 # -- the sensible bot beats random --------------------------------------------------------
 
 BEATS = {
-    "two-card-guts": 50,
-    "three-card-guts": 60,
-    "simultaneous-guts": 50,
-    "ghost-guts": 30,
+    "two-card-guts": 40,
+    "three-card-guts": 50,
+    "simultaneous-guts": 40,
+    "ghost-guts": 20,
     "single-loser-guts": 70,
-    "two-plus-one": 100,
+    "two-plus-one": 70,
+    "two-plus-one-extra-ante": 50,
     "four-two-two": 110,
     "four-two-three": 70,
-    "hi-lo-guts": 30,
-    "winner-takes-all-guts": 70,
+    "hi-lo-guts": 20,
+    "winner-takes-all-guts": 50,
+    "batey-guts": 70,
+    "partial-hands-guts": 70,
+    "one-low-in-wild": 40,
+    "two-low-in-wild": 90,
+    "capped-guts": 70,
 }
-"""Sessions per preset: enough for the margin to be six or more standard errors."""
+"""Sessions per preset: enough for the margin to be about six or more standard errors
+(two-low-in-wild, the slowest: 5.8; capped-guts plays without pot-limit, see OPTIONS_FOR)."""
 
 
 @pytest.mark.parametrize(("name", "sessions"), BEATS.items())
@@ -341,6 +351,117 @@ def test_ghost_makes_trash_fold_even_alone() -> None:
     assert _decide(session, make_bot("sensible", "guts", session.rules)) == "out"
     session = _stacked("ghost-guts", _order("aces", "Jc 5d", "9c 8d", "Td 6s"))
     assert _decide(session, make_bot("sensible", "guts", session.rules)) == "in"
+
+
+def _extra_ante(p0: str, third: str = "") -> GutsSession:
+    """Two Plus One with the extra ante, P1-P3 holding 3-2, kings and queens; ``third``:
+    the third cards for P1, P2, P3 and P0."""
+    return _stacked("two-plus-one-extra-ante", _order("3c 2d", "kings", "queens", p0) + third)
+
+
+def _first_values(bot: SensiblePolicy, session: GutsSession) -> tuple[float, float, Any]:
+    """(one showdown's value of in, the value with the second declaration, the parts)."""
+    seen = Seen.of(session.view(session.pending()[0].seat))
+    live = bot._live(seen, "first")
+    samples = bot._sample(seen, live, np.random.default_rng(1))
+    ways = bot._ways(seen, live, samples)
+    rows = np.flatnonzero(bot._consistent(live, samples))
+    playing = np.array([[w != "out" for w in column] for column in ways], dtype=bool)
+    playing = playing.T[rows] if live else np.zeros((len(rows), 0), dtype=bool)
+    once = bot._in_value(seen, "first", samples, rows, playing)
+    again = bot._again_value(seen, live, samples, rows, playing)
+    return once, again, (seen, live, samples, rows, playing)
+
+
+def test_extra_ante_first_declaration_counts_the_option_to_drop_later() -> None:
+    """Nine-eight after three players are in: one showdown with two cards' worth of
+    information loses, but the player may drop after the third card for just the extra
+    ante, so staying in is worth more than one showdown, and here worth taking."""
+    session = _extra_ante("9h 8h")
+    for seat in (1, 2, 3):
+        session.act(seat, "in")
+    bot = SensiblePolicy(session.rules, samples=2000)
+    once, again, _ = _first_values(bot, session)
+    assert once < 0 < again
+    assert _decide(session, bot) == "in"
+    trash = _extra_ante("Jc 5d")
+    for seat in (1, 2, 3):
+        trash.act(seat, "in")
+    assert _decide(trash, bot) == "out"
+
+
+def test_extra_ante_option_value_settles_like_the_engine() -> None:
+    """Each row's later value is the mean engine settlement of its full hand against
+    every row with as many opponents in (those who would declare in again), paid only
+    when positive, less the extra ante; alone, the lone settlement (P1, first to speak,
+    is alone in some rows)."""
+    cases = [("9h 8h", "in"), ("Ah 5c", "in out in"), ("7d 7s", "in out out"), ("Ah Jd", "")]
+    for p0, acts in cases:
+        session = _extra_ante(p0)
+        for seat, act in enumerate(acts.split(), start=1):
+            session.act(seat, act)
+        bot = SensiblePolicy(session.rules, samples=80)
+        _, fast, (seen, live, samples, rows, playing) = _first_values(bot, session)
+        count = playing.sum(axis=1)
+        highs = np.array([o.again_high for o in live])
+        again = playing & (samples.final_quantile[rows] >= highs)
+        total = 0.0
+        for i, row in enumerate(rows.tolist()):
+            if count[i] == 0:
+                one = _reference_in_value(
+                    bot, seen.pot, "first", samples, rows[i : i + 1], playing[i : i + 1]
+                )
+                total += one
+                continue
+            group = count == count[i]
+            mine = _Mine(samples, row)
+            pot = seen.pot + session.rules.ante * (int(count[i]) + 1)
+            later = _reference_in_value(bot, pot, "again", mine, rows[group], again[group])
+            total += max(later, 0.0) - session.rules.ante
+        assert fast == pytest.approx(total / len(rows))
+
+
+class _Mine:
+    """Samples with this seat's hand of one row in every row."""
+
+    def __init__(self, samples: Any, row: int) -> None:
+        self.opponents, self.ghost, self.deck = samples.opponents, samples.ghost, samples.deck
+        n = len(samples.me)
+        self.me = np.full(n, samples.me[row])
+        self.me_own = np.full(n, samples.me_own[row])
+        self.me_qualifies = np.full(n, samples.me_qualifies[row])
+
+
+@pytest.mark.parametrize(("third", "expected"), [("Td", "in"), ("2s", "out")])
+def test_extra_ante_second_declaration_reads_the_full_hand(third: str, expected: str) -> None:
+    """In again with the straight nine-eight-ten made by the third card, out with
+    nine high, after one opponent dropped and two stayed in."""
+    session = _extra_ante("9h 8h", f" 4c 5c 6c {third}")
+    for seat in (1, 2, 3, 0):
+        session.act(seat, "in")
+    assert session.view(0)["hand"][-1] == third
+    session.act(1, "out")
+    session.act(2, "in")
+    session.act(3, "in")
+    assert _decide(session, SensiblePolicy(session.rules, samples=2000)) == expected
+
+
+def test_extra_ante_opponents_yet_to_declare_again_drop_weak_full_hands() -> None:
+    """At the second declaration an opponent still to choose is a threshold player on
+    its full hand: out exactly in the samples where that hand is below its threshold."""
+    session = _extra_ante("9h 8h", " 4c 5c 6c Td")
+    for seat in (1, 2, 3, 0):
+        session.act(seat, "in")
+    bot = SensiblePolicy(session.rules, samples=500)
+    seen = Seen.of(session.view(1))
+    live = bot._live(seen, bot._stage(seen))
+    assert bot._stage(seen) == "again" and all(o.again for o in live)
+    samples = bot._sample(seen, live, np.random.default_rng(2))
+    ways = bot._ways(seen, live, samples)
+    for column, opponent in enumerate(live):
+        dropped = np.array([w == "out" for w in ways[column]])
+        assert 0 < dropped.sum() < bot.samples
+        assert (dropped == (samples.final_quantile[:, column] < opponent.again_high)).all()
 
 
 # -- the threshold formula and hand quantiles ----------------------------------------------------

@@ -37,8 +37,20 @@ winner takes all, nobody-wins-contested, max loss, the extra ante of a second
 declaration, Hi-Lo halves and both-ways; the tests check this against the engine's
 showdown functions), and out is charged what the rules charge it (the chicken fee when
 everyone would be out, the dropouts' ante). It takes the action with the best mean, out
-on a tie. Pass-left: it passes the card whose loss leaves the best expected hand (mean
-quantile over every card that could arrive from the right).
+on a tie.
+
+*Second declaration* (second-declare, high games without community cards to come): at the
+first declaration, in is worth, where others stay in, the extra ante less than the
+better of out (0: the antes paid are sunk) and in *after seeing the later cards*: for
+each sample, the mean settlement of its full hand against the opponents of every sample
+with as many opponents in, those opponents declaring again as threshold players on their
+full hands (threshold from their second-round habits). Pricing one showdown instead
+would ignore the option to drop for just the extra ante. At the second declaration,
+opponents still to choose are such threshold players, and those who chose in by choice
+condition the samples on their full hands.
+
+Pass-left: it passes the card whose loss leaves the best expected hand (mean quantile
+over every card that could arrive from the right).
 """
 
 from __future__ import annotations
@@ -94,6 +106,7 @@ class Seen:
     declarations: dict[int, list[tuple[int, str, bool]]] = field(default_factory=dict)
     passed: tuple[int, int] | None = None  # (to seat, card) this seat passed
     habits: dict[int, dict[str, int]] = field(default_factory=dict)  # seat -> choice -> count
+    again_habits: dict[int, dict[str, int]] = field(default_factory=dict)  # second round
 
     @classmethod
     def of(cls, view: Mapping[str, Any]) -> Seen:
@@ -114,9 +127,10 @@ class Seen:
 
     def _read_events(self, events: Sequence[Mapping[str, Any]]) -> None:
         for event in events:
-            if event.get("kind") != "declared" or event["automatic"] or event["round"] != 1:
+            if event.get("kind") != "declared" or event["automatic"]:
                 continue
-            counts = self.habits.setdefault(int(event["seat"]), {})
+            book = self.habits if event["round"] == 1 else self.again_habits
+            counts = book.setdefault(int(event["seat"]), {})
             counts[str(event["choice"])] = counts.get(str(event["choice"]), 0) + 1
         starts = [i for i, e in enumerate(events) if e.get("kind") == "deal-started"]
         for event in events[starts[-1] if starts else 0 :]:
@@ -283,7 +297,8 @@ class Opponent:
     ``way``: its public choice (``in``, ``high``, ``low``, ``both``) or None if it has yet
     to choose; ``informed``: the choice was made knowing the cards (condition on it).
     The opponent is modelled as a threshold player: in (high) with ``q >= high``, low with
-    ``q <= low``.
+    ``q <= low``; ``again``: it has yet to make its second declaration (second-declare),
+    where it stays in when the quantile of its full hand is at least ``again_high``.
     """
 
     seat: int
@@ -291,6 +306,9 @@ class Opponent:
     informed: bool
     high: float = 0.5
     low: float = 0.0
+    again: bool = False
+    again_high: float = 0.5
+    again_informed: bool = False
 
 
 @dataclass
@@ -302,6 +320,7 @@ class Samples:
     me_qualifies: NDArray[np.bool_]
     opponents: IntArray
     quantile: NDArray[np.float64]
+    final_quantile: NDArray[np.float64]
     ghost: IntArray | None
     deck: IntArray | None
     uniform: NDArray[np.float64]
@@ -365,6 +384,8 @@ class SensiblePolicy:
                 opponent.low = self._rate(counts, start, "low", "both")
             else:
                 opponent.high = 1 - self._rate(counts, start, "in")
+            again = seen.again_habits.get(opponent.seat, {})
+            opponent.again_high = 1 - self._rate(again, start, "in", "high", "low", "both")
         return live
 
     def _rate(self, counts: Mapping[str, int], start: float, *choices: str) -> float:
@@ -393,7 +414,10 @@ class SensiblePolicy:
                     live.append(Opponent(seat, second[0], True))
             elif first is not None and first[0] != "out" and (second is None or second[0] != "out"):
                 way = first[0] if second is None else second[0]
-                live.append(Opponent(seat, way, not first[1]))
+                informed = second is not None and not second[1]
+                opponent = Opponent(seat, way, not first[1], again=second is None)
+                opponent.again_informed = informed
+                live.append(opponent)
         return live
 
     # -- sampling ------------------------------------------------------------------------
@@ -459,6 +483,7 @@ class SensiblePolicy:
             )
             for f in their_first
         ]
+        final_quantile = [self.quantiles.of(s, rules.final_size, seen.wild) for s in strengths]
         return Samples(
             me=final.strength_batch(me_final),
             me_own=own.strength_batch(my_first),
@@ -469,6 +494,7 @@ class SensiblePolicy:
             ),
             opponents=np.stack(strengths, axis=1) if live else np.zeros((n, 0), np.int64),
             quantile=np.stack(quantile, axis=1) if live else np.zeros((n, 0)),
+            final_quantile=np.stack(final_quantile, axis=1) if live else np.zeros((n, 0)),
             ghost=None if ghost is None else final.strength_batch(np.hstack([ghost, board])),
             deck=None if deck_cards is None else own.strength_batch(deck_cards),
             uniform=gen.random((n, max(len(live), 1))),
@@ -478,6 +504,11 @@ class SensiblePolicy:
         """Per opponent and row: the way it plays (``out`` if it drops)."""
         ways: list[list[str]] = []
         for column, opponent in enumerate(live):
+            if opponent.again:
+                q = samples.final_quantile[:, column]
+                way = opponent.way or "in"
+                ways.append([way if v >= opponent.again_high else "out" for v in q.tolist()])
+                continue
             if opponent.way is not None:
                 ways.append([opponent.way] * self.samples)
                 continue
@@ -509,6 +540,8 @@ class SensiblePolicy:
                     keep &= q <= 1 - factor * (1 - opponent.low)
                 else:
                     keep &= q >= factor * opponent.high
+                if opponent.again_informed and not self.rules.hi_lo:
+                    keep &= samples.final_quantile[:, column] >= factor * opponent.again_high
             if keep.sum() >= max(20, self.samples // 10):
                 return keep
         return keep
@@ -532,6 +565,8 @@ class SensiblePolicy:
         if action == "out":
             return self._out_value(stage, playing)
         if not self.rules.hi_lo:
+            if stage == "first" and self._declares_again():
+                return self._again_value(seen, live, samples, rows, playing)
             return self._in_value(seen, stage, samples, rows, playing)
         if all(opponent.way != "both" for opponent in live):
             return self._hi_lo_fast(action, seen.pot, samples, rows, ways)
@@ -574,27 +609,99 @@ class SensiblePolicy:
         if not len(rows):
             return 0.0
         me = samples.me[rows]
-        them = samples.opponents[rows]
         count = playing.sum(axis=1)
         pot = np.full(len(rows), float(seen.pot))
         cost = 0.0
         if stage == "first" and rules.second_declare:
             pot += rules.ante * (count + 1)
             cost = float(rules.ante)
+        ghost = None if samples.ghost is None else samples.ghost[rows]
+        contested = self._contested(me, samples.opponents[rows], playing, ghost, pot)
+        alone = self._alone_value(samples, rows, me, pot, self._loss_of(pot))
+        gains = np.where(count == 0, alone, contested)
+        return float(gains.mean()) - cost
+
+    def _declares_again(self) -> bool:
+        """Whether the first declaration is followed by a second one that
+        :meth:`_again_value` can price (own cards only: no community cards to come)."""
+        return self.rules.second_declare and not self.rules.community
+
+    def _again_value(
+        self,
+        seen: Seen,
+        live: list[Opponent],
+        samples: Samples,
+        rows: IntArray,
+        playing: NDArray[np.bool_],
+    ) -> float:
+        """The mean chips staying in at the first declaration wins when a second one
+        follows: alone, the lone player's settlement; else minus the extra ante, plus
+        the better of out (0) and in, valued once this seat has seen its later cards.
+
+        The value of in after the later cards of row ``i`` is the mean showdown gain of
+        row ``i``'s full hand against the opponents of every kept row with as many
+        opponents in (clashes between row ``i``'s later cards and another row's hands are
+        ignored); opponents who are in declare again as threshold players on their full
+        hands (``again_high``). Out at the second declaration counts 0 (also when everyone
+        drops there).
+        """
+        rules = self.rules
+        if not len(rows):
+            return 0.0
+        count = playing.sum(axis=1)
+        final_q = samples.final_quantile[rows]
+        highs = np.array([o.again_high for o in live], dtype=np.float64)
+        again = np.asarray(playing & (final_q >= highs[None, :]), dtype=bool)
+        pot = float(seen.pot) + rules.ante * (count + 1.0)
+        me = samples.me[rows]
+        alone = self._alone_value(samples, rows, me, pot, self._loss_of(pot))
+        gains = alone - rules.ante
+        for k in np.unique(count[count > 0]).tolist():
+            group = np.flatnonzero(count == k)
+            later = self._later_value(samples, rows[group], again[group], float(pot[group[0]]))
+            gains[group] = np.maximum(later, 0.0) - rules.ante
+        return float(gains.mean())
+
+    def _later_value(
+        self, samples: Samples, rows: IntArray, again: NDArray[np.bool_], pot: float
+    ) -> NDArray[np.float64]:
+        """Per row: the mean gain of its full hand, in at the second declaration, against
+        the opponents of every row given (``again``: who stays in there)."""
+        n = len(rows)
+        mine, theirs = np.repeat(np.arange(n), n), np.tile(np.arange(n), n)
+        me = samples.me[rows]
+        pots = np.full(n * n, pot)
+        ghost = None if samples.ghost is None else samples.ghost[rows][theirs]
+        cross = self._contested(
+            me[mine], samples.opponents[rows][theirs], again[theirs], ghost, pots
+        ).reshape(n, n)
+        alone = self._alone_value(samples, rows, me, pots[:n], self._loss_of(pots[:n]))
+        nobody = ~np.asarray(again.any(axis=1), dtype=bool)
+        cross = np.where(nobody[None, :], alone[:, None], cross)
+        return np.asarray(cross.mean(axis=1), dtype=np.float64)
+
+    def _contested(
+        self,
+        me: IntArray,
+        them: IntArray,
+        playing: NDArray[np.bool_],
+        ghost: IntArray | None,
+        pot: NDArray[np.float64],
+    ) -> NDArray[np.float64]:
+        """Per row: the chips this seat wins at a high showdown with ``playing`` in."""
+        rules = self.rules
         loss = self._loss_of(pot)
         low = np.iinfo(np.int64).min
         high = np.iinfo(np.int64).max
         best = np.where(playing, them, low).max(axis=1, initial=low)
         worst = np.where(playing, them, high).min(axis=1, initial=high)
         ties = (playing & (them == me[:, None])).sum(axis=1)
-        alone = self._alone_value(samples, rows, me, pot, loss)
         top = np.maximum(me, best)
-        ghost_won = np.zeros(len(rows), dtype=bool)
-        pushed = np.zeros(len(rows), dtype=bool)
-        if rules.ghost is Ghost.ALWAYS and samples.ghost is not None:
-            g = samples.ghost[rows]
-            ghost_won = (g > top) | ((g == top) & (rules.ghost_ties is GhostTie.GHOST_WINS))
-            pushed = (g == top) & (rules.ghost_ties is GhostTie.PUSH)
+        ghost_won = np.zeros(len(me), dtype=bool)
+        pushed = np.zeros(len(me), dtype=bool)
+        if rules.ghost is Ghost.ALWAYS and ghost is not None:
+            ghost_won = (ghost > top) | ((ghost == top) & (rules.ghost_ties is GhostTie.GHOST_WINS))
+            pushed = (ghost == top) & (rules.ghost_ties is GhostTie.PUSH)
         winner = (me >= best) & ~ghost_won & ~pushed
         if rules.payment is Payment.MATCH:
             paying = (playing & (them < me[:, None])).sum(axis=1)
@@ -609,9 +716,7 @@ class SensiblePolicy:
             share = share + loss * paying / (1 + ties)
         if rules.nobody_wins_contested:
             share = share * 0
-        contested = np.where(winner, share, 0.0) - np.where(pays, loss, 0.0)
-        gains = np.where(count == 0, alone, contested)
-        return float(gains.mean()) - cost
+        return np.asarray(np.where(winner, share, 0.0) - np.where(pays, loss, 0.0))
 
     def _alone_value(
         self,

@@ -17,16 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
 
 from guts.errors import OptionError
 from guts.games.options import (
     RuleOptions,
-    allowed_values,
-    check_value,
     dash,
-    format_value,
-    parse_value,
 )
 from guts.rankings.base import Category, Ranking
 from guts.rankings.high import HighRanking
@@ -368,16 +363,6 @@ Defaults chosen where the texts are open:
 
 
 # -- option parsing and checking -------------------------------------------------------------
-
-
-# The staged games read and check their options with these.
-_allowed = allowed_values
-_check_type = check_value
-_format = format_value
-
-
-def _parse(key: str, text: str, hint: Any) -> Any:
-    return parse_value(key, text, hint, GutsRules.none_words)
 
 
 def _parse_order(text: str) -> tuple[Category, ...]:

@@ -25,7 +25,7 @@ from guts.games.guts.events import Acted, Moved, Outcome, SessionEnded, Shuffled
 from guts.games.guts.rules import Ghost, GutsRules
 from guts.games.guts.settle import ASIDE
 from guts.games.session import RecordedSession
-from guts.table import POT, RESERVE, Reason, Table, Transfer
+from guts.table import POT, RESERVE, Reason, Table
 
 __all__ = ["GutsSession"]
 
@@ -172,11 +172,6 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             self.stop(event.reason)
         elif isinstance(event, SessionEnded) and not self.is_over:
             self.start_deal()  # it ended for want of players with chips
-
-
-def _moved(transfer: Transfer) -> Moved:
-    """The event that records ``transfer`` (the staged games use it)."""
-    return Moved.from_transfer(transfer)
 
 
 def _cards_needed(rules: GutsRules, players: int) -> int:
