@@ -85,7 +85,6 @@ def _check_size(ranking: Ranking, size: int) -> None:
 
 def census(ranking: Ranking, size: int, progress: Progress | None = None) -> CensusResult:
     """Count every ``size``-card hand of the ranking's pack by category."""
-    import numpy as np
 
     _check_size(ranking, size)
     deck = ranking.deck.cards
@@ -98,14 +97,7 @@ def census(ranking: Ranking, size: int, progress: Progress | None = None) -> Cen
     examples: dict[int, NDArray[np.uint8]] = {}
     done = 0
     for block in hands(deck, size):
-        strengths = ranking.strength_batch(block)
-        values, first, counts = np.unique(strengths, return_index=True, return_counts=True)
-        for value, index, count in zip(values.tolist(), first.tolist(), counts.tolist(),
-                                       strict=True):
-            if value not in tally:
-                tally[value] = 0
-                examples[value] = block[index]
-            tally[value] += count
+        _tally(ranking, block, tally, examples)
         done += len(block)
         if progress is not None:
             progress(done, total)
@@ -134,14 +126,7 @@ def sample_census(
         rows = min(CHUNK, samples - done)
         keys = rng.random((rows, len(deck)))
         block = deck[np.argpartition(keys, size - 1, axis=1)[:, :size]]
-        strengths = ranking.strength_batch(block)
-        values, first, counts = np.unique(strengths, return_index=True, return_counts=True)
-        for value, index, count in zip(values.tolist(), first.tolist(), counts.tolist(),
-                                       strict=True):
-            if value not in tally:
-                tally[value] = 0
-                examples[value] = block[index]
-            tally[value] += count
+        _tally(ranking, block, tally, examples)
         done += rows
         if progress is not None:
             progress(done, samples)
@@ -151,6 +136,25 @@ def sample_census(
         result.ranking, size, result.deck, samples, result.classes, result.categories,
         result.no_pair_by_top_card, sampled=True, intervals=intervals,
     )  # fmt: skip
+
+
+def _tally(
+    ranking: Ranking,
+    block: NDArray[np.uint8],
+    tally: dict[int, int],
+    examples: dict[int, NDArray[np.uint8]],
+) -> None:
+    """Count ``block``'s hands by strength, keeping the first hand seen of each."""
+    import numpy as np
+
+    values, first, counts = np.unique(
+        ranking.strength_batch(block), return_index=True, return_counts=True
+    )
+    for value, index, count in zip(values.tolist(), first.tolist(), counts.tolist(), strict=True):
+        if value not in tally:
+            tally[value] = 0
+            examples[value] = block[index]
+        tally[value] += count
 
 
 def _explain(
