@@ -6,8 +6,16 @@ Independent references used here, none of them sharing code with the tables:
 * combinatorial formulas for the 52-card five-card table;
 * a rank-multiset enumeration with suit-pattern counting for six and seven cards;
 * a vectorized natural evaluator written below, driven by brute-force substitution of
-  every wild card and bug, checked against every hand of the deuces-wild pack and of the
-  one- and two-joker (bug) packs.
+  every wild card and bug (itself checked against the tables on every natural hand).
+
+Brute-force coverage: every five-card hand of the pack (the batch evaluator on each hand;
+the brute force once per class of natural cards up to suit renaming plus the wild and bug
+counts, see :func:`five_card_reference`) for deuces wild; one and two bug jokers; one and
+two wild jokers; deuces plus one bug joker; deuces plus two wild jokers; one-eyed jacks
+(J♠ J♥) wild; and, marked slow, deuces plus two bugs, deuces plus one-eyed jacks (with
+and without two wild jokers), and ace-high deuces and two bugs. Six- and seven-card hands
+are checked against the best of their five-card subsets: 50,000 seeded hands per option
+set and size by default, 400,000 more and every six-card hand of three packs when slow.
 """
 
 from __future__ import annotations
@@ -60,6 +68,9 @@ OPTION_SETS: dict[str, HighRanking] = {
     "deuces-one-eyed-wild-jokers": HighRanking(
         wilds=Wilds.of([2], ONE_EYED, JokerMode.WILD), jokers=2
     ),
+    "deuces-one-bug": HighRanking(wilds=Wilds.of([2]), jokers=1),
+    "deuces-two-wild-jokers": HighRanking(wilds=Wilds.of([2], joker=JokerMode.WILD), jokers=2),
+    "one-eyed": HighRanking(wilds=Wilds.of(cards=ONE_EYED)),
 }
 SUIT_SYMMETRIC = [name for name in OPTION_SETS if "one-eyed" not in name]
 CARDS = [Card(code) for code in range(54)]
@@ -441,11 +452,19 @@ def brute_force(ranking: HighRanking, naturals: Codes, wild: int, bugs: int) -> 
     for aces) make five. A bug as an ace never needs to repeat an ace outside five aces,
     so natural aces stand for it everywhere else.
     """
-    stand_ins = substitutions(wild, bugs)
+    ranks = (naturals >> 2) + 2
+    fives = np.zeros(len(naturals), np.int64)
+    for rank in range(2, 15):
+        total = (ranks == rank).sum(axis=1) + wild + (bugs if rank == 14 else 0)
+        fives = np.where(total >= 5, 9 << 20 | rank << 16, fives)
+    # Five of a kind beats every substitution: search only the other hands.
+    searched = np.flatnonzero(fives == 0)
+    stand_ins = substitutions(wild, bugs) if len(searched) else np.zeros((0, 0), np.int64)
     best = np.zeros(len(naturals), np.int64)
-    step = max(1, 1_000_000 // len(stand_ins))
-    for start in range(0, len(naturals), step):
-        nat = naturals[start : start + step]
+    step = max(1, 1_000_000 // max(1, len(stand_ins)))
+    for start in range(0, len(searched), step):
+        rows = searched[start : start + step]
+        nat = naturals[rows]
         full = np.concatenate(
             [np.repeat(nat[:, None, :], len(stand_ins), 1),
              np.broadcast_to(stand_ins, (len(nat), *stand_ins.shape))], axis=2,
@@ -457,12 +476,8 @@ def brute_force(ranking: HighRanking, naturals: Codes, wild: int, bugs: int) -> 
         level = value >> 20
         straightish = (level == 4) | (level == 5) | (level == 8)
         value = np.where(clash | (odd_bug & ~straightish), -1, value)
-        best[start : start + step] = value.max(axis=1)
-    ranks = (naturals >> 2) + 2
-    for rank in range(2, 15):
-        total = (ranks == rank).sum(axis=1) + wild + (bugs if rank == 14 else 0)
-        best = np.where(total >= 5, np.maximum(best, 9 << 20 | rank << 16), best)
-    return best
+        best[rows] = value.max(axis=1)
+    return np.maximum(best, fives)
 
 
 NATURAL_BY_ACE = {True: NATURAL, False: HighRanking(ace_low=False)}
@@ -486,32 +501,133 @@ def natural_classes(naturals: NDArray[np.int64], free: Codes) -> tuple[Codes, Co
     return first, inverse.reshape(-1)
 
 
-@pytest.mark.parametrize("name", ["deuces", "one-bug", "two-bugs"])
-def test_every_five_card_hand_matches_brute_force_substitution(name: str) -> None:
-    """Every hand of the pack: batch strength == brute force on its class.
+def free_split(ranking: HighRanking, codes: Codes) -> tuple[Codes, Codes]:
+    """The natural cards of each hand (highest first, -1 for each free card) and its
+    ``3 * wild + bugs`` count (wild cards and wild jokers; bug jokers)."""
+    bug = codes >= 52 if ranking.wilds.joker is JokerMode.BUG else np.zeros_like(codes, bool)
+    wild = np.isin(codes, free_codes(ranking)) & ~bug
+    natural = -np.sort(-np.where(wild | bug, -1, codes), axis=1)
+    return natural, wild.sum(axis=1) * 3 + bug.sum(axis=1)
+
+
+def brute_force_hands(ranking: HighRanking, codes: Codes) -> Codes:
+    """Brute-force strengths of five-card hands, one hand at a time (no classes)."""
+    natural, counts = free_split(ranking, codes)
+    expected = np.zeros(len(codes), np.int64)
+    for group in np.unique(counts).tolist():
+        rows = np.flatnonzero(counts == group)
+        w, b = divmod(group, 3)
+        expected[rows] = brute_force(ranking, natural[rows, : 5 - w - b], w, b)
+    return expected
+
+
+@cache
+def five_card_reference(name: str) -> NDArray[np.int32]:
+    """Brute-force strength of every five-card hand of the pack, by colex index of its
+    positions in the pack (see :func:`colex_index`).
 
     The brute force runs once per class of hands with the same natural cards up to
-    renaming suits and the same numbers of wild cards and bugs (the wild cards here are
-    suit-symmetric, so the value is the same across a class); the batch evaluator is
-    checked on every single hand of the pack.
+    renaming suits and the same numbers of wild cards and bugs. That is exact for every
+    wild set, one-eyed jacks included: the reference value depends only on the natural
+    cards and the two counts (stand-ins range over every natural card not held, whatever
+    the wild cards are), and renaming the suits of the natural cards and of every
+    stand-in together maps substitutions one to one onto substitutions of equal value.
+    The hand set itself need not be suit-symmetric.
     """
     ranking = OPTION_SETS[name]
     hands = np.concatenate(list(hand_chunks(deck_codes(ranking), 5, chunk=1 << 22)))
-    assert len(hands) == comb(len(deck_codes(ranking)), 5)
     codes = hands.astype(np.int64)
-    wild = np.isin(codes, free_codes(ranking)) & (codes < 52)
-    bug = codes >= 52
-    natural = np.where(wild | bug, -1, codes)
-    natural = -np.sort(-natural, axis=1)  # naturals first, then -1 for each free card
-    counts = wild.sum(axis=1) * 3 + bug.sum(axis=1)
+    natural, counts = free_split(ranking, codes)
     first, inverse = natural_classes(natural, counts)
-    expected = np.zeros(len(first), np.int64)
-    for group in np.unique(counts[first]).tolist():
-        rows = np.flatnonzero(counts[first] == group)
-        w, b = divmod(group, 3)
-        kept = natural[first[rows], : 5 - w - b]
-        expected[rows] = brute_force(ranking, kept, w, b)
-    assert (ranking.strength_batch(hands) == expected[inverse]).all()
+    by_class = brute_force_hands(ranking, codes[first])
+    table = np.zeros(len(hands), np.int32)
+    table[colex_index(codes)] = by_class[inverse]
+    return table
+
+
+@cache
+def _binomials() -> Codes:
+    return np.array([[comb(n, r) for r in range(6)] for n in range(55)], np.int64)
+
+
+def colex_index(positions: Codes) -> Codes:
+    """Colex rank of each row of five distinct positions (any order) among the
+    five-subsets of range(54): the sum of ``comb(p_i, i + 1)`` over the sorted row."""
+    ordered = np.sort(positions, axis=1)
+    index: Codes = sum(_binomials()[ordered[:, i], i + 1] for i in range(5))
+    return index
+
+
+EXHAUSTIVE = ["deuces", "one-bug", "two-bugs", "one-wild-joker", "two-wild-jokers",
+              "deuces-one-bug", "deuces-two-wild-jokers", "one-eyed"]  # fmt: skip
+EXHAUSTIVE_SLOW = ["deuces-two-bugs", "deuces-one-eyed", "deuces-one-eyed-wild-jokers",
+                   "deuces-ace-high", "two-bugs-ace-high"]  # fmt: skip
+
+
+def check_every_five_card_hand(name: str) -> None:
+    """Every hand of the pack: batch strength == brute force (see five_card_reference);
+    the batch evaluator runs on every single hand, and a seeded sample of hands is also
+    brute-forced directly, not through its class."""
+    ranking = OPTION_SETS[name]
+    hands = np.concatenate(list(hand_chunks(deck_codes(ranking), 5, chunk=1 << 22)))
+    assert len(hands) == comb(len(deck_codes(ranking)), 5)
+    expected = five_card_reference(name)[colex_index(hands.astype(np.int64))]
+    assert (ranking.strength_batch(hands) == expected).all()
+    sample = sample_hands(ranking, 5, 400, seed=21).astype(np.int64)
+    direct = brute_force_hands(ranking, sample)
+    assert (direct == five_card_reference(name)[colex_index(sample)]).all()
+
+
+@pytest.mark.parametrize("name", EXHAUSTIVE)
+def test_every_five_card_hand_matches_brute_force_substitution(name: str) -> None:
+    check_every_five_card_hand(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", EXHAUSTIVE_SLOW)
+def test_every_five_card_hand_matches_brute_force_more_wild_sets(name: str) -> None:
+    check_every_five_card_hand(name)
+
+
+def best_of_five_subsets(name: str, hands: Codes) -> Codes:
+    """The brute-force strength of 6- or 7-card hands: the best of their five-card
+    subsets (a wild card never needs to duplicate a held card that does not play: that
+    card could play in its place)."""
+    table = five_card_reference(name)
+    best = np.zeros(len(hands), np.int64)
+    for subset in combinations(range(hands.shape[1]), 5):
+        best = np.maximum(best, table[colex_index(hands[:, list(subset)])])
+    return best
+
+
+def check_sampled_hands(name: str, cards: int, count: int, seed: int) -> None:
+    ranking = OPTION_SETS[name]
+    hands = sample_hands(ranking, cards, count, seed).astype(np.int64)
+    assert (ranking.strength_batch(hands) == best_of_five_subsets(name, hands)).all()
+
+
+@pytest.mark.parametrize("name", EXHAUSTIVE)
+@pytest.mark.parametrize("cards", [6, 7])
+def test_six_and_seven_card_samples_match_brute_force(name: str, cards: int) -> None:
+    """50,000 seeded hands (half with the free cards favoured) per option set and size."""
+    check_sampled_hands(name, cards, 50_000, seed=30 + cards)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", EXHAUSTIVE + EXHAUSTIVE_SLOW)
+@pytest.mark.parametrize("cards", [6, 7])
+def test_large_six_and_seven_card_samples_match_brute_force(name: str, cards: int) -> None:
+    """400,000 more seeded hands per option set and size."""
+    check_sampled_hands(name, cards, 400_000, seed=40 + cards)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["one-wild-joker", "deuces-two-wild-jokers", "one-eyed"])
+def test_every_six_card_hand_matches_brute_force(name: str) -> None:
+    ranking = OPTION_SETS[name]
+    for block in hand_chunks(deck_codes(ranking), 6, chunk=1 << 21):
+        hands = block.astype(np.int64)
+        assert (ranking.strength_batch(hands) == best_of_five_subsets(name, hands)).all()
 
 
 @pytest.mark.parametrize(
@@ -668,3 +784,11 @@ def test_importing_builds_no_tables() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)  # fmt: skip
     assert out.stdout.split()[0] == "False"
+
+
+def test_brute_force_references_tell_wild_jokers_from_bugs() -> None:
+    """The same 53-card hands, judged with the joker wild and as the bug: the wild joker
+    is never worse and sometimes better, so each check above can see the mode."""
+    wild, bug = five_card_reference("one-wild-joker"), five_card_reference("one-bug")
+    assert (wild >= bug).all() and (wild > bug).sum() > 0
+    assert (five_card_reference("two-wild-jokers") > five_card_reference("two-bugs")).any()
