@@ -75,6 +75,7 @@ def test_census_sample_reports_intervals(capsys: pytest.CaptureFixture[str]) -> 
         (("census", "high", "--cards", "9"), "not 9"),
         (("compare", "high", "As Kd Qh Jc 2c", "As 3d 4h 5c 6c"), "As is in hand 1 and hand 2"),
         (("census", "high", "--seed", "3"), "--seed only applies"),
+        (("census", "high", "--jokers", "0", "--joker", "wild"), "--jokers 0 puts none"),
         (("census", "high", "--cards", "abc"), "Invalid value for '--cards'"),
         (("census",), "Missing argument"),
         (("--bogus",), "No such option"),

@@ -62,6 +62,8 @@ def build_ranking(
     count = jokers if jokers is not None else (1 if joker is not None else 0)
     if not 0 <= count <= 2:
         raise OptionError(f"--jokers must be 0, 1 or 2, not {count}")
+    if joker is not None and count == 0:
+        raise OptionError("--joker says how jokers play, but --jokers 0 puts none in the pack")
     wilds = Wilds.parse(wild, mode)
     return make_ranking(name, parse_key_values(option or []), wilds=wilds, jokers=count)
 
