@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from random import Random
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from guts.games.bourre import (
     new_session,
     preset,
 )
+from guts.games.bourre.bots import RandomBot, SensibleBot
 from guts.games.bourre.events import (
     CardsDealt,
     Discarded,
@@ -557,3 +559,86 @@ def test_every_preset_plays_a_deal(name: str) -> None:
     assert s.is_over
     with pytest.raises(OptionError, match="presets: bourre"):
         preset("boo-ray")
+
+
+# -- the sensible bot -------------------------------------------------------------------------
+
+BOT_HANDS = ["Ks 3s Ah 4d 7c", "Qh Jh 9d 8d 5c", "Ac Kd 6h 5h 2s"]  # trumps: spades
+
+
+def test_the_sensible_bot_draws_for_trumps_keeping_trumps_and_aces() -> None:
+    s = session()
+    start(s, BOT_HANDS)
+    run(s, "0:play, 1:play, 2:play")
+    kept = {0: {"Ks", "3s", "Ah"}, 1: set(), 2: {"Ac", "2s"}}
+    for seat in (0, 1, 2):
+        view = s.view(seat)
+        assert view["phase"] == "draw" and s.pending()[0].seat == seat
+        action = SensibleBot().choose(view)
+        thrown = set(action.split()[1:])
+        assert thrown == set(view["hand"]) - kept[seat], (seat, action)
+        assert s.can_act(seat, action) and action.startswith("discard")
+        s.act(seat, action)
+    assert s.view(0)["phase"] == "tricks"
+
+
+def test_the_sensible_bot_stands_with_only_trumps_and_aces_and_keeps_within_the_cap() -> None:
+    s = session(players=7)
+    start(s, ["As Ks 3s Ah Ad", "Qh Jh 9d 8d 5c", "Qc Jc 9c 8c 7c", "Qd Jd Td 7d 6d",
+              "Th 9h 8h 7h 6h", "Tc 6c 5d 4d 3d", "Ac Kd 6s 5h 2s"])  # fmt: skip
+    run(s, "0:play, 1:play, 2:fold, 3:fold, 4:fold, 5:fold, 6:play")
+    assert SensibleBot().choose(s.view(0)) == "stand"
+    s.act(0, "stand")
+    action = SensibleBot().choose(s.view(1))
+    assert s.can_act(1, action) and set(action.split()[1:]) == {"5c", "8d", "9d"}, "cap 3"
+
+
+def _bot_plays(s: BourreSession) -> list[str]:
+    """Let the sensible bot play out the tricks, checking each card is legal."""
+    played = []
+    while not s.deal_over:
+        seat = s.pending()[0].seat
+        view = s.view(seat)
+        card = SensibleBot().choose(view)
+        assert card in view["legal"], (card, view["legal"])
+        s.act(seat, card)
+        played.append(card)
+    return played
+
+
+def test_the_sensible_bot_trumps_when_it_must_even_when_the_trump_loses() -> None:
+    hands = ["7c 3d 9h 3h 8h", "Js 4s 5h 6h 2d", "9d Td Kh 3s 2s"]
+    s = trick_deal(BourreRules(must_trump_even_if_losing=True), hands=hands)
+    run(s, "0:7c, 1:Js")
+    assert SensibleBot().choose(s.view(2)) == "2s", "the cheapest trump, though it loses"
+    s.act(2, "2s")
+    _bot_plays(s)
+    assert not [e for e in s.events if isinstance(e, Reneged)]
+
+
+def test_the_sensible_bot_never_reneges_when_the_table_would_accept_it() -> None:
+    s = trick_deal(BourreRules(renege_mode=RenegeMode.POLICED))
+    s.act(0, "7c")
+    assert {"5h", "6h", "2d"} <= legal(s), "policed: any held card is accepted"
+    assert SensibleBot().choose(s.view(1)) == "4s", "the cheapest trump that wins"
+    _bot_plays(s)
+    assert not [e for e in s.events if isinstance(e, Reneged)]
+
+
+@pytest.mark.parametrize("name", ["bourre-must-trump", "bourre-policed", "bourre-house"])
+def test_sensible_bots_play_whole_sessions_legally(name: str) -> None:
+    for seed in range(5):
+        s = new_session(name, ["Ann", "Bob", "Cy", "Di"], buy_in=60, rng=Random(seed),
+                        options={"max-deals": "6"})  # fmt: skip
+        bots: list[SensibleBot | RandomBot] = [SensibleBot(), RandomBot(Random(seed))] * 2
+        while not s.is_over:
+            if s.deal_over:
+                s.start_deal()
+                continue
+            seat = s.pending()[0].seat
+            view = s.view(seat)
+            action = bots[seat].choose(view)
+            if view["phase"] == "tricks":
+                assert action in view["legal"], (name, seed, action, view["legal"])
+            s.act(seat, action)
+        assert not [e for e in s.events if isinstance(e, Reneged)]

@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 import statistics
 import tomllib
+from typing import Any
 
 import pytest
-from draw_helpers import play, stacked, table_session
+from draw_helpers import play, stacked, table_session, to_act
 
-from guts.games.draw import new_session
+from guts.cards import parse_cards
+from guts.games.draw import DrawSession, new_session
 from guts.games.draw.bots import RandomBot, SensibleBot, play_session
 from guts.games.draw.phh import PhhError, deal_to_phh, deal_to_phh_fields
 
@@ -26,6 +28,107 @@ def test_sensible_bot_beats_random_by_several_standard_errors(name: str) -> None
         nets.append(session.table.net(bot))
     mean, error = statistics.mean(nets), statistics.stdev(nets) / len(nets) ** 0.5
     assert mean > 4 * error
+
+
+def _sensible_nets(name: str, players: int, sessions: int) -> list[int]:
+    """The sensible bot's net chips over seeded sessions against ``players - 1`` random bots,
+    the bot taking each seat in turn."""
+    nets = []
+    for k in range(sessions):
+        names = [f"P{i}" for i in range(players)]
+        session = new_session(name, names, buy_in=100, rng=random.Random(k),
+                              options={"max-deals": "10"}, button=k % players)  # fmt: skip
+        bot = k % players
+        policies: dict[int, RandomBot | SensibleBot] = {
+            seat: RandomBot(random.Random(1000 * (seat + 1) + k)) for seat in range(players)
+        }
+        policies[bot] = SensibleBot(session.rules)
+        play_session(session, policies)
+        nets.append(session.table.net(bot))
+    return nets
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "sessions"),
+    [("seven-card-draw", 2, 60), ("jacks-back", 2, 40), ("five-card-draw", 4, 40)],
+)
+def test_sensible_bot_beats_random_in_more_games(name: str, players: int, sessions: int) -> None:
+    nets = _sensible_nets(name, players, sessions)
+    mean, error = statistics.mean(nets), statistics.stdev(nets) / len(nets) ** 0.5
+    assert mean > 4 * error, (mean, error)
+
+
+def _seat_of(session: DrawSession, cards: str) -> int:
+    """The seat dealt ``cards``."""
+    (seat,) = [s for s in (0, 1) if set(session.view(s)["hand"]) == set(_codes(cards))]
+    return seat
+
+
+def _codes(cards: str) -> list[str]:
+    """The cards' codes as views show them ("Th" for the ten of hearts)."""
+    return [card.ascii for card in parse_cards(cards)]
+
+
+def _until(session: DrawSession, seat: int, phase: str) -> dict[str, Any]:
+    """Check, call or stand pat until ``seat`` must act in ``phase``; its view then."""
+    while True:
+        actor = to_act(session)
+        view = session.view(actor)
+        if actor == seat and view["phase"] == phase:
+            return view
+        actions = session.pending()[0].actions
+        move = next(a for a in ("check", "call", "stand pat") if a in actions)
+        session.act(actor, move)
+
+
+def _seven_card_discard(cards: str, other: str) -> set[str]:
+    session = table_session("seven-card-draw", 2)
+    session.start_deal(stacked([cards, other]))
+    view = _until(session, _seat_of(session, cards), "drawing")
+    action = SensibleBot(session.rules).choose(view)
+    return {card.ascii for card in parse_cards(" ".join(action.split()[1:]))}
+
+
+def test_seven_card_draw_bot_keeps_a_four_flush_outside_its_best_five() -> None:
+    thrown = _seven_card_discard("Ah 9h 7h 4h Kc Qd Js", "2c 2d 3s 5c 6d 8s Tc")
+    assert thrown == set(_codes("Kc Qd Js"))
+
+
+def test_seven_card_draw_bot_keeps_its_two_best_pairs_and_a_made_hand() -> None:
+    other = "Jc Jd Js Tc Td 3s 3h"
+    thrown = _seven_card_discard("Ah Ad 9c 9s 4h 4d 2c", other)
+    assert thrown == {"4h", "4d", "2c"}  # the third pair does not play
+    thrown = _seven_card_discard("9c 8d 7h 6s 5c Kd 2h", other)  # a straight
+    assert thrown == {"Kd", "2h"}
+
+
+def test_no_limit_bot_folds_a_pair_to_an_all_in_but_calls_a_small_raise() -> None:
+    hand = "8c 8d 3s 5c Kd 2h Jh"
+    for raise_to, expected in [("raise 100", "fold"), ("raise 4", "call")]:
+        session = table_session("seven-card-draw", 2)
+        session.start_deal(stacked(["Ah Kc Qd 4h 6s 7d 9s", hand]))
+        bot = _seat_of(session, hand)
+        if to_act(session) == bot:
+            play(session, (bot, "call"))
+        play(session, (1 - bot, raise_to))
+        view = session.view(to_act(session))
+        assert to_act(session) == bot
+        assert SensibleBot(session.rules).choose(view) == expected, raise_to
+
+
+def test_jacks_back_bot_calls_with_a_one_card_low_draw_before_the_draw() -> None:
+    hand = "As 2d 3c 4h Ks"
+    session = table_session("jacks-back", 2)
+    session.start_deal(stacked([hand, "9c 8d 7h 6s Tc"]))
+    bot = _seat_of(session, hand)
+    for _ in range(2):
+        play(session, (to_act(session), "check"))  # nobody opens
+    if to_act(session) == bot:
+        play(session, (bot, "check"))
+    play(session, (1 - bot, "bet 1"))
+    view = session.view(bot)
+    assert view["hi_lo"] == "low" and to_act(session) == bot
+    assert SensibleBot(session.rules).choose(view) == "call"
 
 
 def test_random_bot_only_takes_listed_actions() -> None:

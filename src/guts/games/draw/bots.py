@@ -3,7 +3,10 @@
 - :class:`RandomBot` picks uniformly among the listed legal actions;
 - :class:`SensibleBot` opens and bets by hand strength (respecting the openers), keeps
   pairs and better, draws to four-flushes and open-ended straights, and declares what it
-  holds.
+  holds. With more than five cards it keeps only the cards of its best five that make
+  its pairs or its made hand (a draw is kept whole); a call bigger than the pot needs a
+  strong hand, one that is also more than half its stack a very strong one. In lowball it
+  calls before the draw with a one-card draw to an eight or better.
 
 >>> import random
 >>> from guts.games.draw import new_session
@@ -90,7 +93,9 @@ class SensibleBot:
         ranking = self._ranking(view)
         if view.get("hi_lo") == "low":
             top = _low_top(ranking, hand)
-            return 3 if top <= 7 else 2 if top <= 8 else 1 if top <= 10 else 0
+            score = 3 if top <= 7 else 2 if top <= 8 else 1 if top <= 10 else 0
+            drawing = _first_round(view) and len(self._keep(view, hand)) >= len(hand) - 1
+            return max(score, 1) if drawing else score
         evaluation = ranking.evaluate(hand)
         order = ranking.categories()
         if order.index(evaluation.category) <= order.index(Category.THREE_OF_A_KIND):
@@ -116,7 +121,7 @@ class SensibleBot:
             return raises[0] if score == 2 else raises[len(raises) // 2]
         if "check" in actions:
             return "check"
-        if score >= 1 and "call" in actions:
+        if score >= 1 + _cost(view) and "call" in actions:
             return "call"
         return "fold"
 
@@ -145,9 +150,9 @@ class SensibleBot:
             return wild + kept
         best = self._ranking(view).evaluate(hand)
         if best.category in _MADE:
-            return list(hand)
-        counts = Counter(c.rank for c in natural)
-        grouped = [c for c in natural if counts[c.rank] >= 2]
+            return list(best.cards)
+        playing = Counter(c.rank for c in natural if c in best.cards)
+        grouped = [c for c in natural if playing[c.rank] >= 2 and c in best.cards]
         if grouped:
             return wild + grouped
         draw = _flush_draw(natural, len(wild)) or _straight_draw(natural)
@@ -158,9 +163,6 @@ class SensibleBot:
 
     def _draw(self, view: Mapping[str, Any], hand: Sequence[Card], actions: list[str]) -> str:
         kept = self._keep(view, hand)
-        if len(hand) > 5:
-            best = self._ranking(view).evaluate(hand).cards
-            kept = [c for c in kept if c in best] or list(best[:2])
         order = sorted(hand, key=lambda c: (c in kept, _value(c)))
         discards = [c for c in order if c not in kept]
         while discards:
@@ -175,6 +177,18 @@ class SensibleBot:
             return False
         rank = parse_card(up).rank
         return any(card.rank == rank for card in hand) or (rank is not None and rank >= 13)
+
+
+def _cost(view: Mapping[str, Any]) -> int:
+    """How dear a call is: 0 up to the pot, 1 above it, 2 above half the caller's stack
+    (past the first of those only a strong hand calls, past the second a very strong one)."""
+    seat = view["pending"][0]["seat"]
+    bets: Mapping[str, int] = view.get("bets", {})
+    owed = view.get("current_bet", 0) - bets.get(str(seat), 0)
+    stack = view["stacks"][seat]
+    pot = view.get("pot", 0) + sum(bets.values())
+    dear = 2 * owed > pot
+    return 2 if dear and 2 * owed > stack else 1 if dear else 0
 
 
 def _first_round(view: Mapping[str, Any]) -> bool:
