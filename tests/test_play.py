@@ -225,9 +225,9 @@ def test_replay_a_person_played_guts_history_from_a_seat(
     play(game, config, lambda kind, g, s: policy_for(kind, g.family, s),
          Console(file=io.StringIO(), width=120), io.StringIO("i\n" * 10))
     code, mine, _ = run(capsys, "replay", str(path), "--seat", "You", "--step")
-    assert code == 0 and "You is dealt" in mine
+    assert code == 0 and "You are dealt" in mine
     code, theirs, _ = run(capsys, "replay", str(path), "--seat", "Ann")
-    dealt_to_you = [line for line in mine.splitlines() if line.startswith("You is dealt")]
+    dealt_to_you = [line for line in mine.splitlines() if line.startswith("You are dealt")]
     assert all(line not in theirs for line in dealt_to_you)  # Ann never sees your cards
     code, _, err = run(capsys, "replay", str(path), "--seat", "Zed")
     assert code == 2 and "no player 'Zed'" in err

@@ -279,7 +279,7 @@ def replay_command(
 ) -> None:
     """Step through a recorded session (replayed and checked event by event)."""
     from guts.history import HistoryError, read_history, replay
-    from guts.narrate import narrate
+    from guts.narrate import narrate, second_person
 
     try:
         with open(path) as source:
@@ -296,7 +296,7 @@ def replay_command(
         line = narrate(event, names)
         if line is None:
             continue
-        console.print(line, markup=False, highlight=False)
+        console.print(second_person(line), markup=False, highlight=False)
         if step and event.kind.endswith("deal-ended") and sys.stdin.isatty():
             input("-- Enter for the next deal --")
     console.print(session.over_reason or "the record ends here")

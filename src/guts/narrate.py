@@ -17,7 +17,7 @@ from typing import Any
 from guts.cards import format_cards, parse_cards
 from guts.games.base import Event
 
-__all__ = ["narrate"]
+__all__ = ["narrate", "second_person"]
 
 Teller = Callable[[dict[str, Any], Sequence[str]], str | None]
 _SILENT = {"shuffled", "draw-shuffled", "stock-seed", "acted", "hand-result", "staged-stock"}
@@ -65,7 +65,7 @@ def _dealt(data: dict[str, Any], names: Sequence[str]) -> str:
 
 
 def _deal_started(data: dict[str, Any], names: Sequence[str]) -> str:
-    return f"— Deal {data.get('deal', '')}: {_who(data.get('dealer'), names)} deals —"
+    return f"— Deal {data.get('deal', '')}, dealer {_who(data.get('dealer'), names)} —"
 
 
 def _shown(data: dict[str, Any], names: Sequence[str]) -> str:
@@ -202,6 +202,26 @@ def _fallback(kind: str, data: dict[str, Any], names: Sequence[str]) -> str:
         parts.append(f"{key.replace('_', ' ')} {value}")
     who = f"{_who(data['seat'], names)}: " if "seat" in data else ""
     return f"{who}{kind.replace('-', ' ')}" + (f" ({', '.join(parts)})" if parts else "")
+
+
+_THIRD_PERSON = {
+    "is": "are", "buys": "buy", "deals": "deal", "shows": "show", "plays": "play",
+    "wins": "win", "draws": "draw", "receives": "receive", "passes": "pass",
+    "scores": "score", "chooses": "choose", "takes": "take", "has": "have",
+}  # fmt: skip
+
+
+def second_person(line: str, name: str = "You") -> str:
+    """Put a line about the player called ``name`` ("You") in the second person.
+
+    >>> second_person("You is dealt 2♠ 3♥"), second_person("You wins trick 1")
+    ('You are dealt 2♠ 3♥', 'You win trick 1')
+    """
+    head, _, rest = line.partition(" ")
+    verb, _, tail = rest.partition(" ")
+    if head != name or verb not in _THIRD_PERSON:
+        return line
+    return f"{head} {_THIRD_PERSON[verb]}" + (f" {tail}" if tail else "")
 
 
 def narrate(event: Event, names: Sequence[str]) -> str | None:

@@ -19,7 +19,7 @@ from guts.cards import format_cards, parse_cards
 from guts.catalog import Game
 from guts.errors import OptionError
 from guts.games.base import Decision, Session
-from guts.narrate import narrate
+from guts.narrate import narrate, second_person
 
 __all__ = ["BOT_NAMES", "PlayConfig", "check_bot_kind", "match_action", "play", "policy_for"]
 
@@ -249,7 +249,7 @@ def _narrate_new(console: Console, session: Session, seat: int | None, seen: int
     for event in events[seen:]:
         line = narrate(event, session.table.names)
         if line:
-            console.print(line, markup=False, highlight=False)
+            console.print(second_person(line), markup=False, highlight=False)
     return len(events)
 
 
