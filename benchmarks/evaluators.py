@@ -7,9 +7,10 @@ print as a table (each peer's figure and our ratio to it) and are written as JSO
 
     python benchmarks/evaluators.py [--hands 200000] [--repeats 5] [--json results.json]
 
-Exhaustive 7-card times of the per-hand peers are extrapolated from their 7-card rate
-(marked "est."): enumerating 133,784,560 hands one Python call at a time takes them
-minutes to hours.
+The five- and seven-card rates of guts and every peer are timed in turn within each
+repeat, so a change in the machine's load falls on all alike. Exhaustive times of the
+per-hand peers are extrapolated from their rates (marked "est."): enumerating 133,784,560
+hands one Python call at a time takes them minutes to hours.
 """
 
 from __future__ import annotations
@@ -47,6 +48,20 @@ def random_hands(count: int, size: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     keys = rng.random((count, 52))
     return np.argpartition(keys, size, axis=1)[:, :size].astype(np.uint8)
+
+
+def race(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """Median seconds of each run, timed in turn within every repeat so that a change in
+    the machine's load falls on all of them alike. Each timed call follows an untimed one,
+    so no evaluator is timed with caches the previous one left cold."""
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(repeats):
+        for name, run in runs.items():
+            run()
+            start = time.perf_counter()
+            run()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(spent) for name, spent in times.items()}
 
 
 def median_time(run: Callable[[], object], repeats: int) -> float:
@@ -130,6 +145,31 @@ def peers() -> list[Peer]:
     return found
 
 
+PEAK_PROBES = {
+    "treys": "from treys import Card, Evaluator\n"
+    "Evaluator().evaluate([Card.new('As'), Card.new('Kd')], [Card.new(c) for c in "
+    "('Qh', 'Jc', '9s', '2d', '3c')])",
+    "eval7": "import eval7\neval7.evaluate([eval7.Card(c) for c in "
+    "('As', 'Kd', 'Qh', 'Jc', '9s', '2d', '3c')])",
+    "phevaluator": "import phevaluator\nphevaluator.evaluate_cards(0, 5, 10, 15, 20, 25, 30)",
+    "pokerkit": "from pokerkit import StandardHighHand\n"
+    "StandardHighHand.from_game('AsKdQhJc9s2d3c', '')",
+}
+"""A minimal use of each peer, for its peak memory."""
+
+
+def cpu_model() -> str:
+    """The processor's name, from /proc/cpuinfo where there is one."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def import_seconds(module: str) -> float:
     """Median wall time of ``import module`` in a fresh interpreter, minus bare startup."""
     def run(code: str) -> float:
@@ -183,9 +223,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     ours: dict[str, float] = {}
     high.strength_batch(five[:10])  # build the tables outside the timings
     high.strength_batch(seven[:10])
-    ours["5-card/s"] = len(five) / median_time(lambda: high.strength_batch(five), args.repeats)
-    ours["7-card/s"] = len(seven) / median_time(lambda: high.strength_batch(seven),
-                                                args.repeats)
+    found = peers()
+    count = min(args.hands, 50_000)
+    rows: dict[str, dict[str, float]] = {peer.name: peer.results for peer in found}
+    for hands, metric in ((five, "5-card/s"), (seven, "7-card/s")):
+        runs: dict[str, Callable[[], object]] = {
+            "guts": partial(high.strength_batch, hands)
+        }
+        sizes = {"guts": len(hands)}
+        for peer in found:
+            prepared = peer.prepare(hands[: count // 10 if peer.name == "pokerkit" else count])
+            runs[peer.name] = partial(peer.evaluate_all, prepared)
+            sizes[peer.name] = len(prepared)
+        spent = race(runs, args.repeats)
+        ours[metric] = sizes["guts"] / spent["guts"]
+        for peer in found:
+            peer.results[metric] = sizes[peer.name] / spent[peer.name]
     big = random_hands(2_000_000, 5, 3)
     ours["5-card batch 2M/s"] = len(big) / median_time(lambda: high.strength_batch(big),
                                                        args.repeats)
@@ -222,21 +275,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         "h.strength_batch(np.arange(5, dtype=np.uint8)[None, :])"
     )
 
-    rows: dict[str, dict[str, float]] = {}
-    count = min(args.hands, 50_000)
-    for peer in peers():
-        p5, p7 = peer.prepare(five[:count]), peer.prepare(seven[:count])
-        if peer.name == "pokerkit":
-            p5, p7 = p5[: count // 10], p7[: count // 10]
-        peer.results["5-card/s"] = len(p5) / median_time(partial(peer.evaluate_all, p5), 3)
-        peer.results["7-card/s"] = len(p7) / median_time(partial(peer.evaluate_all, p7), 3)
+    for peer in found:
         peer.results["exhaustive 5-card s"] = 2_598_960 / peer.results["5-card/s"]
         peer.results["exhaustive 7-card s"] = math.comb(52, 7) / peer.results["7-card/s"]
         peer.results["import s"] = import_seconds(peer.name)
-        rows[peer.name] = peer.results
+        probe = PEAK_PROBES.get(peer.name)
+        if probe is not None:
+            peer.results["peak MB"] = peak_memory_mb(probe)
 
     report = {
-        "machine": f"{platform.machine()} {platform.processor() or ''} "
+        "machine": f"{cpu_model()} ({platform.machine()}), "
         f"python {platform.python_version()}, numpy {np.__version__}",
         "cores": len(__import__("os").sched_getaffinity(0)),
         "hands": args.hands,
@@ -266,7 +314,7 @@ def print_table(ours: dict[str, float], rows: dict[str, dict[str, float]]) -> No
                 line += f"{'-':>24}"
                 continue
             ratio = value / theirs if metric.endswith("/s") else theirs / max(value, 1e-12)
-            est = " est." if metric == "exhaustive 7-card s" else ""
+            est = " est." if metric.startswith("exhaustive") else ""
             line += f"{fmt(theirs) + est + f' ({ratio:,.1f}x)':>24}"
         print(line)
     floor = ours.get("one lookup/s (floor)")
