@@ -23,6 +23,7 @@ from guts.census import census, hands, sample_census
 from guts.errors import GutsError, HandError
 from guts.rankings import make_ranking
 from guts.rankings.base import Category, Ranking
+from guts.rankings.high import HighRanking
 from guts.rankings.low import LowRanking
 from guts.rankings.single import SingleCardRanking
 from guts.rankings.small import ThreeCardRanking, TwoCardRanking
@@ -303,6 +304,12 @@ def test_stripped_flush_heavy_hands(size: int) -> None:
         (LowRanking(jokers=1), [0, 1, 2, 3, 60]),
         (STRIPPED, [0, 40, 41, 42, 43]),
         (STRIPPED, [52, 40, 41, 42, 43]),
+        (HighRanking(), [52, 1, 2, 3, 4]),
+        (HighRanking(), [0, 1, 2, 3, 4, 5, 53]),
+        (HighRanking(wilds=Wilds.of([2])), [0, 1, 2, 3, 60]),
+        (HighRanking(jokers=1), [53, 1, 2, 3, 4, 5]),
+        (HighRanking(jokers=2), [0, 1, 2, 54]),
+        (HighRanking(), [0, 1, 2, 3, 255]),
     ],
     ids=str,
 )
@@ -314,7 +321,9 @@ def test_cards_outside_the_pack_are_errors(ranking: Ranking, row: list[int]) -> 
             ranking.strength_batch(rows)
 
 
-@pytest.mark.parametrize("ranking", [SINGLE, TwoCardRanking(), LowRanking(), STRIPPED], ids=label)
+@pytest.mark.parametrize(
+    "ranking", [SINGLE, TwoCardRanking(), LowRanking(), STRIPPED, HighRanking()], ids=label
+)
 def test_negative_codes_are_errors(ranking: Ranking) -> None:
     rows = sample(ranking, ranking.min_cards, 2, seed=3).astype(np.int64)
     rows[1, 0] = -1

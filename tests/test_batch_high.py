@@ -40,6 +40,7 @@ from guts.rankings import tables
 from guts.rankings.base import Category
 from guts.rankings.high import HighRanking
 from guts.rankings.tables import (
+    FIVE_RANK_KEYS,
     RANK_KEYS,
     combinations_array,
     hand_chunks,
@@ -426,6 +427,32 @@ def test_natural_batch_matches_the_simple_evaluator_on_every_hand() -> None:
     hands = np.concatenate(list(hand_chunks(range(52), 5, chunk=1 << 22))).astype(np.int64)
     simple = natural_strength((hands >> 2) + 2, hands & 3)
     assert (NATURAL.strength_batch(hands) == simple).all()
+
+
+@pytest.mark.parametrize("ace_low", [True, False])
+def test_five_card_table_agrees_with_the_general_tables_on_every_hand(ace_low: bool) -> None:
+    """Natural five-card hands take their own one-lookup path (FIVE_RANK_KEYS): on every
+    hand it agrees with the general path, which a one-joker pack's ranking takes for the
+    hands without its joker."""
+    hands = np.concatenate(list(hand_chunks(range(52), 5, chunk=1 << 22)))
+    general = HighRanking(jokers=1, ace_low=ace_low).strength_batch(hands)
+    assert (HighRanking(ace_low=ace_low).strength_batch(hands) == general).all()
+
+
+def test_scalar_strength_equals_batch_on_every_five_card_hand() -> None:
+    hands = np.concatenate(list(hand_chunks(range(52), 5, chunk=1 << 22)))
+    cards = [Card(code) for code in range(52)]
+    strength = NATURAL.strength
+    scalar = [strength([cards[c] for c in row]) for row in hands.tolist()]
+    assert scalar == NATURAL.strength_batch(hands).tolist()
+
+
+def test_five_rank_keys_are_the_greedy_keys_for_five_cards() -> None:
+    assert search_rank_keys(5) == FIVE_RANK_KEYS
+    nonflush, flush = high_tables(True).five_card
+    assert len(nonflush) == len(flush) < 1 << tables.FIVE_KEY_BITS
+    assert np.count_nonzero(nonflush) == comb(13 + 4, 5) - 13  # five of a rank: none
+    assert np.count_nonzero(flush) == comb(13, 5)
 
 
 @cache

@@ -186,7 +186,7 @@ def test_export_draw_history_to_phh(tmp_path: Path, capsys: pytest.CaptureFixtur
     path = tmp_path / "draw.jsonl"
     run(capsys, "play", "five-card-draw", "--watch", "--deals", "3", "--seed", "2",
         "--history", str(path))
-    code, out, _ = run(capsys, "export", str(path), "--out", str(tmp_path / "phh"))
+    code, _out, _ = run(capsys, "export", str(path), "--out", str(tmp_path / "phh"))
     assert code == 0
     files = sorted((tmp_path / "phh").glob("deal-*.phh"))
     assert files

@@ -8,12 +8,19 @@ bits 25-29            ``3 * wild + bugs`` (wild cards, wild jokers; bug jokers)
 bits 32-47            per suit, one nibble: its natural cards plus the free cards
 ====================  ======================================================
 
-The rank-key sum and ``3 * wild + bugs`` pick the non-flush strength out of the tables of
-:mod:`guts.rankings.tables`. A suit can make a flush only if its nibble reaches five;
-the first card's word also adds 3 to every nibble, so that happens exactly when the
-nibble's top bit is set (at most 7 + 3, no carries). Only those few hands look up
-per-suit rank masks (a second word per card: bit ``13 * suit + rank - 2``) in the flush
-table. Work proceeds in blocks small enough for the temporaries to stay in cache.
+The words are summed two cards per lookup (:mod:`guts.rankings.word_sums`), which also
+flags codes outside the pack. The rank-key sum and ``3 * wild + bugs`` pick the non-flush
+strength out of the tables of :mod:`guts.rankings.tables`. A suit can make a flush only
+if its nibble reaches five; the first card's word also adds 3 to every nibble, so that
+happens exactly when the nibble's top bit is set (at most 7 + 3, no carries). Only those
+few hands look up per-suit rank masks (a second word per card: bit
+``13 * suit + rank - 2``) in the flush table.
+
+Five natural cards, the commonest case, have words of their own: smaller rank keys
+(:data:`~guts.rankings.tables.FIVE_RANK_KEYS`, bits 0-19) whose sum indexes the
+strength directly, and suit nibbles above them. A flush of five cards has five distinct
+ranks, so the same rank sum indexes its strength in a second table. Work proceeds in
+blocks small enough for the temporaries to stay in cache.
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ from numpy.typing import NDArray
 from guts.cards import Card
 from guts.errors import HandError
 from guts.rankings.tables import (
+    FIVE_KEY_BITS,
+    FIVE_RANK_KEYS,
     KEY_BITS,
     MAX_CARDS,
     RANK_KEYS,
@@ -36,6 +45,7 @@ from guts.rankings.tables import (
     split_hands,
 )
 from guts.rankings.wilds import JokerMode, Wilds
+from guts.rankings.word_sums import OUTSIDE, WordSums, as_code_bytes, reject_outside
 
 __all__ = ["HighKernel", "kernel"]
 
@@ -50,6 +60,8 @@ SUIT_MASK = (1 << SUIT_BITS) - 1
 EVERY_SUIT = 0x1111 << SUIT_SHIFT
 FLUSH_BIAS = NIBBLE_THREES << SUIT_SHIFT
 FLUSH_TOPS = NIBBLE_TOPS << SUIT_SHIFT
+FIVE_KEY_MASK = (1 << FIVE_KEY_BITS) - 1
+FIVE_FLUSH_TOPS = NIBBLE_TOPS << FIVE_KEY_BITS
 
 Progress = Callable[[int, int], None]
 
@@ -72,16 +84,29 @@ def card_words(wilds: Wilds) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     return words, suits
 
 
+def five_card_words() -> NDArray[np.int64]:
+    """Words for hands of exactly five natural cards: the rank's key of
+    :data:`~guts.rankings.tables.FIVE_RANK_KEYS` in bits 0-19, then one suit nibble each
+    (the first card adds 3 to every nibble, as in :func:`card_words`)."""
+    words = np.zeros(54, np.int64)
+    for code in range(52):
+        rank, suit = code >> 2, code & 3
+        words[code] = FIVE_RANK_KEYS[rank] + (1 << (FIVE_KEY_BITS + 4 * suit))
+    return words
+
+
 @dataclass(frozen=True, eq=False)
 class HighKernel:
     """Batch evaluation for one set of wild cards and one ``ace_low`` setting."""
 
     tables: HighTables
     words: NDArray[np.int64]
-    first_words: NDArray[np.int64]
     suits: NDArray[np.int64]
     natural: bool
     free: NDArray[np.int64]
+    valid: int
+    sums: WordSums
+    five_sums: WordSums
 
     @classmethod
     def build(cls, wilds: Wilds, jokers: int, ace_low: bool) -> HighKernel:
@@ -89,11 +114,16 @@ class HighKernel:
         words, suits = card_words(wilds)
         free = np.array([wb // 3 + wb % 3 for wb in range(WB_SLOTS)], np.int64)
         natural = not wilds and not jokers
-        return cls(high_tables(ace_low), words, words + FLUSH_BIAS, suits, natural, free)
+        valid = 52 + jokers
+        return cls(
+            high_tables(ace_low), words, suits, natural, free, valid,
+            WordSums.of(words, valid, FLUSH_BIAS),
+            WordSums.of(five_card_words(), 52, NIBBLE_THREES << FIVE_KEY_BITS),
+        )  # fmt: skip
 
     def strengths(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
         """Strengths of the (N, k) hands ``codes``, 1 <= k <= 7."""
-        hands = np.asarray(codes)
+        hands = as_code_bytes(codes)
         if hands.size == 0 and hands.ndim < 2:
             return np.zeros(0, np.int64)
         if hands.ndim != 2 or not 1 <= hands.shape[1] <= MAX_CARDS:
@@ -101,14 +131,29 @@ class HighKernel:
                 f"a high hand has 1 to 7 cards: expected an (N, k) array of card codes "
                 f"with 1 <= k <= 7, not shape {hands.shape}"
             )
-        out = np.empty(len(hands), np.int64)
         columns = hands.shape[1]
+        if self.natural and columns == 5:
+            return self._five_natural(hands)
+        out = np.empty(len(hands), np.int64)
         for start in range(0, len(hands), BLOCK):
-            block = hands[start : start + BLOCK].T
-            total = self.first_words.take(block[0])
-            for column in range(1, columns):
-                total += self.words.take(block[column])
-            out[start : start + BLOCK] = self._finish(total, block, columns)
+            block = hands[start : start + BLOCK]
+            out[start : start + BLOCK] = self._finish(self.sums.total(block), block, columns)
+        return out
+
+    def _five_natural(self, hands: NDArray[np.uint8]) -> NDArray[np.int64]:
+        """Five natural cards: one lookup by the sum of their five-card words, and a
+        second one, by the same rank sum, for the few hands whose suits are all alike."""
+        nonflush, flush = self.tables.five_card
+        out = np.empty(len(hands), np.int64)
+        for start in range(0, len(hands), BLOCK):
+            block = hands[start : start + BLOCK]
+            total = self.five_sums.total(block)
+            part = out[start : start + BLOCK]
+            nonflush.take(total & FIVE_KEY_MASK, out=part, mode="clip")
+            rows = _flagged(total, FIVE_FLUSH_TOPS | OUTSIDE)
+            if len(rows):
+                reject_outside(total[rows], block[rows], 52)
+                part[rows] = flush.take(total[rows] & FIVE_KEY_MASK, mode="clip")
         return out
 
     def _nonflush_index(self, total: NDArray[np.int64], cards: int) -> NDArray[np.intp]:
@@ -141,17 +186,14 @@ class HighKernel:
         return best, value
 
     def _finish(
-        self, total: NDArray[np.int64], block: NDArray[np.integer], cards: int
+        self, total: NDArray[np.int64], block: NDArray[np.uint8], cards: int
     ) -> NDArray[np.int32]:
         strength = self.tables.nonflush.take(self._nonflush_index(total, cards), mode="clip")
-        if cards < 5:
-            return strength
-        rows = self._flush_rows(total)
+        rows = _flagged(total, FLUSH_TOPS | OUTSIDE if cards >= 5 else OUTSIDE)
         if len(rows):
-            picked = block[:, rows]
-            suits = self.suits.take(picked[0])
-            for column in range(1, cards):
-                suits += self.suits.take(picked[column])
+            picked = block[rows]
+            reject_outside(total[rows], picked, self.valid)
+            suits = self.suits.take(picked).sum(axis=1)
             _index, value = self._flush_index(total[rows], suits)
             strength[rows] = np.maximum(strength[rows], value)
         return strength
@@ -190,6 +232,11 @@ class HighKernel:
                 progress(done, total_hands)
         return _tally(self.tables.nonflush[low:high], nonflush[:-1],
                       self.tables.flush.reshape(-1), flush)  # fmt: skip
+
+
+def _flagged(total: NDArray[np.int64], mask: int) -> NDArray[np.intp]:
+    """The rows whose total has any bit of ``mask`` (usually very few)."""
+    return np.flatnonzero((total & mask).astype(bool))
 
 
 def _tally(

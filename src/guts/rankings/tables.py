@@ -29,7 +29,7 @@ import tempfile
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import combinations
 from pathlib import Path
 
@@ -37,6 +37,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
+    "FIVE_KEY_BITS",
+    "FIVE_RANK_KEYS",
     "KEY_BITS",
     "RANK_KEYS",
     "HighTables",
@@ -66,6 +68,15 @@ RANK_KEYS: tuple[int, ...] = (
 
 KEY_BITS = 25
 """Bits a sum of rank keys needs (the largest is 4 * ace + 3 * king < 2**25)."""
+
+FIVE_RANK_KEYS: tuple[int, ...] = (
+    1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415, 148432,
+)  # fmt: skip
+"""Smaller additive keys for hands of exactly five natural cards: ``search_rank_keys(5)``
+(checked by the tests). Their sums index :meth:`HighTables.five_card` directly."""
+
+FIVE_KEY_BITS = 20
+"""Bits a sum of five of :data:`FIVE_RANK_KEYS` needs (4 * ace + king < 2**20)."""
 
 
 def search_rank_keys(max_cards: int = MAX_CARDS, sample: int = 3000) -> tuple[int, ...]:
@@ -181,6 +192,24 @@ class HighTables:
         """Strengths of hands of ``cards`` natural cards, by dense multiset index."""
         start = int(self.base[cards, 0])
         return self.nonflush[start : start + _size_counts()[cards]]
+
+    @cached_property
+    def five_card(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Strengths of five natural cards by the sum of their :data:`FIVE_RANK_KEYS`:
+        ``(nonflush, flush)``, where ``flush`` holds what the five ranks make in one suit
+        (0 where they cannot share a suit). One lookup ranks a five-card hand."""
+        counts, _sums, _dense = rank_multisets()
+        rows = counts[counts.sum(axis=1) == 5].astype(np.int64)
+        keys = rows @ np.array(FIVE_RANK_KEYS, np.int64)
+        if len(np.unique(keys)) != len(keys) or int(keys.max()) >= 1 << FIVE_KEY_BITS:
+            raise RuntimeError("FIVE_RANK_KEYS do not give every five-rank multiset its own sum")
+        nonflush = np.zeros(int(keys.max()) + 1, np.int64)
+        nonflush[keys] = self.natural_block(5)
+        distinct = (rows <= 1).all(axis=1)
+        masks = rows[distinct] @ (1 << np.arange(13, dtype=np.int64))
+        flush = np.zeros_like(nonflush)
+        flush[keys[distinct]] = self.flush[0].take(masks)
+        return nonflush, flush
 
     def span(self, cards: int) -> tuple[int, int]:
         """The range of ``nonflush`` that hands of ``cards`` cards can reach."""
