@@ -191,28 +191,32 @@ class HighRanking(Ranking):
         """
         fast = self._natural
         if fast is not False:
-            words, nonflush, flushes = self._load_natural() if fast is True else fast
+            tables = self._load_natural() if fast is True else fast
             try:
                 count = len(cards)
                 if count == 5:
+                    # five cards: rank keys in bits 0-19, suit nibbles at 20, cards at 36
                     one, two, three, four, five = cards
+                    words = tables.five_words
                     total = (words[one.code] + words[two.code] + words[three.code]
                              + words[four.code] + words[five.code])  # fmt: skip
+                    if (total >> 36).bit_count() == 5:
+                        if (total + 0x333300000) & 0x888800000:  # a nibble of 5 + 3
+                            return tables.five_flush[total & 0xFFFFF]
+                        return tables.five_nonflush[total & 0xFFFFF]
                 elif 0 < count <= 7:
+                    words = tables.words
                     total = 0
                     for card in cards:
                         total += words[card.code]
-                else:
-                    raise ValueError(count)
+                    # bits 64+ hold one bit per card: fewer set bits than cards: duplicates
+                    if (total >> 64).bit_count() == count:
+                        # a suit nibble (bits 32-47) of 5 or more: + 3 sets its top bit
+                        if (total + 0x333300000000) & 0x888800000000:
+                            return _with_flush(cards, total, tables.nonflush, tables.flushes)
+                        return tables.nonflush[total & 0x1FFFFFF]
             except (AttributeError, IndexError, TypeError, ValueError):
                 pass
-            else:
-                # bits 64+ hold one bit per card: fewer set bits than cards means duplicates
-                if (total >> 64).bit_count() == count:
-                    # a suit nibble (bits 32-47) of 5 or more: + 3 sets its top bit
-                    if (total + 0x333300000000) & 0x888800000000:
-                        return _with_flush(cards, total, nonflush, flushes)
-                    return nonflush[total & 0x1FFFFFF]
         return self.plan(self.check(cards)).strength
 
     def category(self, cards: Sequence[Card]) -> Category:
@@ -300,21 +304,39 @@ class HighRanking(Ranking):
 _CARD_SHIFT = 64
 _KEY_MASK = (1 << 25) - 1
 
-_ScalarTables = tuple[list[int], dict[int, int], list[int]]
+@dataclass(frozen=True, slots=True)
+class _ScalarTables:
+    """What the scalar path of natural hands looks up (built once per ``ace_low``).
+
+    ``words[code]`` is the card's rank key, plus one in its suit's nibble at bit 32, plus
+    a bit of its own at bit 64 + code (so duplicates show as a short bit count);
+    ``nonflush`` maps rank-key sums to strengths and ``flushes`` 13-bit rank masks.
+    Five-card hands use ``five_words`` (the keys of :data:`FIVE_RANK_KEYS` in bits 0-19,
+    suit nibbles at 20, card bits at 36) and lists indexed by their rank-key sum.
+    """
+
+    words: list[int]
+    nonflush: dict[int, int]
+    flushes: list[int]
+    five_words: list[int]
+    five_nonflush: list[int]
+    five_flush: list[int]
+
+
 _SCALAR: dict[bool, _ScalarTables | None] = {False: None, True: None}
 
 
 def _scalar_tables(ace_low: bool) -> _ScalarTables:
-    """Per-card words, rank-key sum -> strength, and flush mask -> strength (built once).
-
-    A card's word is its rank key, plus one in its suit's nibble at bit 32, plus a bit of
-    its own at bit 64 + code (so duplicates show as a short bit count).
-    """
-    from guts.rankings.tables import RANK_KEYS, high_tables, rank_multisets
+    """Build the scalar tables of :class:`_ScalarTables` from the batch tables."""
+    from guts.rankings.tables import FIVE_RANK_KEYS, RANK_KEYS, high_tables, rank_multisets
 
     tables = high_tables(ace_low)
     words = [
         RANK_KEYS[code >> 2] + (1 << (32 + 4 * (code & 3))) + (1 << (_CARD_SHIFT + code))
+        for code in range(52)
+    ]
+    five_words = [
+        FIVE_RANK_KEYS[code >> 2] + (1 << (20 + 4 * (code & 3))) + (1 << (36 + code))
         for code in range(52)
     ]
     counts, sums, _dense = rank_multisets()
@@ -323,7 +345,11 @@ def _scalar_tables(ace_low: bool) -> _ScalarTables:
     for size in range(1, 8):
         keys = sums[sizes == size].tolist()
         nonflush.update(zip(keys, tables.natural_block(size).tolist(), strict=True))
-    found = (words, nonflush, tables.flush[0].tolist())
+    five_nonflush, five_flush = tables.five_card
+    found = _ScalarTables(
+        words, nonflush, tables.flush[0].tolist(),
+        five_words, five_nonflush.tolist(), five_flush.tolist(),
+    )  # fmt: skip
     _SCALAR[ace_low] = found
     return found
 
