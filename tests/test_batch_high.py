@@ -819,3 +819,24 @@ def test_brute_force_references_tell_wild_jokers_from_bugs() -> None:
     wild, bug = five_card_reference("one-wild-joker"), five_card_reference("one-bug")
     assert (wild >= bug).all() and (wild > bug).sum() > 0
     assert (five_card_reference("two-wild-jokers") > five_card_reference("two-bugs")).any()
+
+
+@pytest.mark.parametrize("name", ["natural", "natural-ace-high", "deuces", "one-bug"])
+@pytest.mark.parametrize("cards", [5, 6, 7])
+def test_batch_reads_any_layout_and_integer_type(name: str, cards: int) -> None:
+    """Hands are read two card bytes at a time in place, so the layout must not matter:
+    column slices of a wider array, reversed rows, Fortran order and other dtypes."""
+    ranking = OPTION_SETS[name]
+    wide = sample_hands(ranking, 7, 3000, seed=11)
+    expected = ranking.strength_batch(np.ascontiguousarray(wide[:, :cards]))
+    padded = np.hstack([wide[:, :cards], wide[:, :1]])
+    layouts = [
+        padded[:, :cards],
+        np.hstack([wide[:, :1], wide[:, :cards]])[:, 1:],
+        np.asfortranarray(wide[:, :cards]),
+        wide[:, :cards].astype(np.int16),
+        wide[:, :cards].astype(np.int64),
+    ]
+    for hands in layouts:
+        assert (ranking.strength_batch(hands) == expected).all()
+    assert (ranking.strength_batch(wide[::-1, :cards]) == expected[::-1]).all()
