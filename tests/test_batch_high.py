@@ -840,3 +840,17 @@ def test_batch_reads_any_layout_and_integer_type(name: str, cards: int) -> None:
     for hands in layouts:
         assert (ranking.strength_batch(hands) == expected).all()
     assert (ranking.strength_batch(wide[::-1, :cards]) == expected[::-1]).all()
+
+
+@pytest.mark.parametrize("name", ["natural", "deuces", "one-bug"])
+@pytest.mark.parametrize("cards", [1, 4, 5, 6, 7])
+def test_a_code_outside_the_pack_is_an_error_in_every_position(name: str, cards: int) -> None:
+    ranking = OPTION_SETS[name]
+    outside = 53 if ranking.jokers == 1 else 52
+    good = sample_hands(ranking, cards, 40, seed=3)
+    for position in range(cards):
+        for bad in (outside, 200):
+            hands = good.copy()
+            hands[17, position] = bad
+            with pytest.raises(HandError, match=f"card code {bad} is not in this"):
+                ranking.strength_batch(hands)

@@ -16,11 +16,11 @@ happens exactly when the nibble's top bit is set (at most 7 + 3, no carries). On
 few hands look up per-suit rank masks (a second word per card: bit
 ``13 * suit + rank - 2``) in the flush table.
 
-Five natural cards, the commonest case, have words of their own: smaller rank keys
-(:data:`~guts.rankings.tables.FIVE_RANK_KEYS`, bits 0-19) whose sum indexes the
-strength directly, and suit nibbles above them. A flush of five cards has five distinct
-ranks, so the same rank sum indexes its strength in a second table. Work proceeds in
-blocks small enough for the temporaries to stay in cache.
+Five natural cards, the commonest case, have pair tables of their own
+(:func:`five_card_sums`): smaller rank keys whose sum indexes the strength directly, and
+above them a flag that is set only when all five cards share a suit. A flush of five
+cards has five distinct ranks, so the same rank sum indexes its strength in a second
+table. Work proceeds in blocks small enough for the temporaries to stay in cache.
 """
 
 from __future__ import annotations
@@ -45,7 +45,14 @@ from guts.rankings.tables import (
     split_hands,
 )
 from guts.rankings.wilds import JokerMode, Wilds
-from guts.rankings.word_sums import OUTSIDE, WordSums, as_code_bytes, reject_outside
+from guts.rankings.word_sums import (
+    BYTE_CODES,
+    OUTSIDE,
+    OUTSIDE_UNIT,
+    WordSums,
+    as_code_bytes,
+    reject_outside,
+)
 
 __all__ = ["HighKernel", "kernel"]
 
@@ -61,7 +68,10 @@ EVERY_SUIT = 0x1111 << SUIT_SHIFT
 FLUSH_BIAS = NIBBLE_THREES << SUIT_SHIFT
 FLUSH_TOPS = NIBBLE_TOPS << SUIT_SHIFT
 FIVE_KEY_MASK = (1 << FIVE_KEY_BITS) - 1
-FIVE_FLUSH_TOPS = NIBBLE_TOPS << FIVE_KEY_BITS
+FIVE_SUIT_FIELD = 3
+FIVE_ALL_ALIKE = 0b100_100_100_100 << FIVE_KEY_BITS
+"""The top bit of each suit's 3-bit field: set only when all five cards share the suit."""
+FIVE_INDEX_MASK = FIVE_KEY_MASK | FIVE_ALL_ALIKE | OUTSIDE
 
 Progress = Callable[[int, int], None]
 
@@ -84,15 +94,26 @@ def card_words(wilds: Wilds) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     return words, suits
 
 
-def five_card_words() -> NDArray[np.int64]:
-    """Words for hands of exactly five natural cards: the rank's key of
-    :data:`~guts.rankings.tables.FIVE_RANK_KEYS` in bits 0-19, then one suit nibble each
-    (the first card adds 3 to every nibble, as in :func:`card_words`)."""
-    words = np.zeros(54, np.int64)
-    for code in range(52):
-        rank, suit = code >> 2, code & 3
-        words[code] = FIVE_RANK_KEYS[rank] + (1 << (FIVE_KEY_BITS + 4 * suit))
-    return words
+def five_card_sums() -> WordSums:
+    """Pair tables for exactly five natural cards, read as two pairs and a fifth card.
+
+    Bits 0-19 add up the ranks' keys of :data:`~guts.rankings.tables.FIVE_RANK_KEYS`.
+    Bits 20-31 hold one 3-bit field per suit: a pair of cards of one suit adds 1 to that
+    suit's field, the fifth card adds 2 to its own, so a field reaches 4 (its top bit, in
+    :data:`FIVE_ALL_ALIKE`) exactly when all five cards share the suit, and never
+    carries. Codes outside the 52 cards add :data:`~guts.rankings.word_sums.OUTSIDE_UNIT`.
+    """
+    codes = np.arange(BYTE_CODES)
+    inside = codes < 52
+    suit = codes & 3
+    keys = np.array(FIVE_RANK_KEYS, np.int64).take(np.minimum(codes >> 2, 12))
+    rank = np.where(inside, keys, OUTSIDE_UNIT)
+    field = np.int64(1) << (FIVE_KEY_BITS + FIVE_SUIT_FIELD * suit)
+    one_suit = inside[:, None] & inside[None, :] & (suit[:, None] == suit[None, :])
+    pair = rank[:, None] + rank[None, :] + np.where(one_suit, field[:, None], 0)
+    single = rank + np.where(inside, 2 * field, 0)
+    flat_pair = pair.reshape(-1)  # symmetric, so [b, a] is a + 256 * b as well
+    return WordSums(flat_pair, flat_pair, single, single)
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,6 +128,7 @@ class HighKernel:
     valid: int
     sums: WordSums
     five_sums: WordSums
+    five_nonflush: NDArray[np.int64]
 
     @classmethod
     def build(cls, wilds: Wilds, jokers: int, ace_low: bool) -> HighKernel:
@@ -117,8 +139,8 @@ class HighKernel:
         valid = 52 + jokers
         return cls(
             high_tables(ace_low), words, suits, natural, free, valid,
-            WordSums.of(words, valid, FLUSH_BIAS),
-            WordSums.of(five_card_words(), 52, NIBBLE_THREES << FIVE_KEY_BITS),
+            WordSums.of(words, valid, FLUSH_BIAS), five_card_sums(),
+            np.append(high_tables(ace_low).five_card[0], -1),  # last: look again
         )  # fmt: skip
 
     def strengths(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
@@ -141,16 +163,20 @@ class HighKernel:
         return out
 
     def _five_natural(self, hands: NDArray[np.uint8]) -> NDArray[np.int64]:
-        """Five natural cards: one lookup by the sum of their five-card words, and a
-        second one, by the same rank sum, for the few hands whose suits are all alike."""
-        nonflush, flush = self.tables.five_card
+        """Five natural cards: one lookup by the rank-key sum of :func:`five_card_sums`.
+
+        Hands of one suit or with codes outside the pack have bits above the rank sum,
+        so the clipped lookup lands on the table's last entry, -1. Those few rows are
+        checked, and the flushes are looked up by the same rank sum in the flush table.
+        """
+        _nonflush, flush = self.tables.five_card
         out = np.empty(len(hands), np.int64)
         for start in range(0, len(hands), BLOCK):
             block = hands[start : start + BLOCK]
             total = self.five_sums.total(block)
             part = out[start : start + BLOCK]
-            nonflush.take(total & FIVE_KEY_MASK, out=part, mode="clip")
-            rows = _flagged(total, FIVE_FLUSH_TOPS | OUTSIDE)
+            self.five_nonflush.take(total & FIVE_INDEX_MASK, out=part, mode="clip")
+            rows = np.flatnonzero(part < 0)
             if len(rows):
                 reject_outside(total[rows], block[rows], 52)
                 part[rows] = flush.take(total[rows] & FIVE_KEY_MASK, mode="clip")
