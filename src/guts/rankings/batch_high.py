@@ -25,14 +25,17 @@ table. Work proceeds in blocks small enough for the temporaries to stay in cache
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
 
 import numpy as np
 from numpy.typing import NDArray
 
 from guts.cards import Card
-from guts.errors import HandError
+from guts.errors import HandError, OptionError
 from guts.rankings.tables import (
     FIVE_KEY_BITS,
     FIVE_RANK_KEYS,
@@ -51,6 +54,7 @@ from guts.rankings.word_sums import (
     OUTSIDE_UNIT,
     WordSums,
     as_code_bytes,
+    outside_error,
     reject_outside,
 )
 
@@ -154,12 +158,32 @@ class HighKernel:
                 f"with 1 <= k <= 7, not shape {hands.shape}"
             )
         columns = hands.shape[1]
+        kernels = compiled_kernels()
+        if kernels is not None:
+            return self._compiled(kernels, hands)
         if self.natural and columns == 5:
             return self._five_natural(hands)
         out = np.empty(len(hands), np.int64)
         for start in range(0, len(hands), BLOCK):
             block = hands[start : start + BLOCK]
             out[start : start + BLOCK] = self._finish(self.sums.total(block), block, columns)
+        return out
+
+    def _compiled(self, kernels: ModuleType, hands: NDArray[np.uint8]) -> NDArray[np.int64]:
+        """The same strengths from the fused loops of :mod:`guts.rankings.compiled`."""
+        out = np.empty(len(hands), np.int64)
+        columns = hands.shape[1]
+        if self.natural and columns == 5:
+            sums, valid = self.five_sums, 52
+            bad = kernels.five_natural(hands, sums.pair, sums.single, self.five_nonflush,
+                                       self.tables.five_card[1], FIVE_INDEX_MASK, out)  # fmt: skip
+        else:
+            tables, valid = self.tables, self.valid
+            bad = kernels.high_hands(hands, self.sums.single, self.suits, tables.dense,
+                                     tables.nonflush, tables.base[columns], tables.flush,
+                                     self.free, out)  # fmt: skip
+        if bad >= 0:
+            raise outside_error(hands[bad], valid)
         return out
 
     def _five_natural(self, hands: NDArray[np.uint8]) -> NDArray[np.int64]:
@@ -258,6 +282,28 @@ class HighKernel:
                 progress(done, total_hands)
         return _tally(self.tables.nonflush[low:high], nonflush[:-1],
                       self.tables.flush.reshape(-1), flush)  # fmt: skip
+
+
+def compiled_kernels() -> ModuleType | None:
+    """:mod:`guts.rankings.compiled` if batches should run on it (numba is installed and
+    ``GUTS_KERNELS`` is not ``numpy``), else None for the numpy kernels."""
+    kernels = _compiled_module()
+    if kernels is None:
+        if os.environ.get("GUTS_KERNELS", "").strip().lower() == "numba":
+            raise OptionError(
+                "GUTS_KERNELS=numba needs numba: install it with pip install 'guts[fast]'"
+            )
+        return None
+    return kernels if kernels.use_compiled() else None
+
+
+@cache
+def _compiled_module() -> ModuleType | None:
+    try:
+        from guts.rankings import compiled
+    except ImportError:
+        return None
+    return compiled
 
 
 def _flagged(total: NDArray[np.int64], mask: int) -> NDArray[np.intp]:

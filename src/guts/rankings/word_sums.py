@@ -26,7 +26,14 @@ from numpy.typing import NDArray
 
 from guts.errors import HandError
 
-__all__ = ["OUTSIDE", "OUTSIDE_UNIT", "WordSums", "as_code_bytes", "reject_outside"]
+__all__ = [
+    "OUTSIDE",
+    "OUTSIDE_UNIT",
+    "WordSums",
+    "as_code_bytes",
+    "outside_error",
+    "reject_outside",
+]
 
 OUTSIDE_UNIT = 1 << 56
 """What a code outside the pack adds to a hand's total (seven of them stay below 2**59)."""
@@ -123,7 +130,12 @@ def as_code_bytes(codes: NDArray[np.integer]) -> NDArray[np.uint8]:
 def reject_outside(totals: NDArray[np.int64], hands: NDArray[np.uint8], valid: int) -> None:
     """Raise :class:`HandError` naming a card outside the pack, if any row has one."""
     if (totals & OUTSIDE).any():
-        bad = int(hands[hands >= valid][0])
-        raise HandError(
-            f"card code {bad} is not in this ranking's pack: its codes run from 0 to {valid - 1}"
-        )
+        raise outside_error(hands, valid)
+
+
+def outside_error(hands: NDArray[np.uint8], valid: int) -> HandError:
+    """The error for ``hands``, some code of which is not below ``valid``."""
+    bad = int(hands[hands >= valid][0])
+    return HandError(
+        f"card code {bad} is not in this ranking's pack: its codes run from 0 to {valid - 1}"
+    )
