@@ -19,6 +19,7 @@ import argparse
 import importlib
 import json
 import math
+import os
 import platform
 import resource
 import statistics
@@ -32,6 +33,7 @@ from functools import partial
 import numpy as np
 
 from guts.cards import Card
+from guts.rankings.batch_high import compiled_kernels, kernel
 from guts.rankings.high import HighRanking
 from guts.rankings.tables import high_tables
 from guts.rankings.wilds import Wilds
@@ -63,6 +65,16 @@ def race(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float
             run()
             times[name].append(time.perf_counter() - start)
     return {name: statistics.median(spent) for name, spent in times.items()}
+
+
+def batch(ranking: HighRanking, kernels: str) -> Callable[[np.ndarray], object]:
+    """``ranking.strength_batch`` on the ``kernels`` ("numba" or "numpy")."""
+
+    def run(hands: np.ndarray) -> object:
+        os.environ["GUTS_KERNELS"] = kernels
+        return ranking.strength_batch(hands)
+
+    return run
 
 
 def median_time(run: Callable[[], object], repeats: int) -> float:
@@ -182,7 +194,7 @@ def import_seconds(module: str) -> float:
     return max(0.0, statistics.median(run(f"import {module}") for _ in range(5)) - bare)
 
 
-def peak_memory_mb(code: str) -> float:
+def peak_memory_mb(code: str, env: dict[str, str] | None = None) -> float:
     """Peak resident memory (MB) of a fresh interpreter running ``code``.
 
     Read from the kernel's high-water mark (VmHWM), which starts afresh with the new
@@ -193,7 +205,7 @@ def peak_memory_mb(code: str) -> float:
         "print([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0])"
     )
     out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
-                         text=True).stdout
+                         text=True, env={**os.environ, **(env or {})}).stdout
     return int(out.strip().splitlines()[-1]) / 1024
 
 
@@ -221,23 +233,27 @@ def main(argv: Sequence[str] | None = None) -> None:
     bug = HighRanking(jokers=1)
     five = random_hands(args.hands, 5, 1)
     seven = random_hands(args.hands, 7, 2)
+    with_joker = np.where(five == 0, 52, five).astype(np.uint8)  # 2c becomes the joker
+    kernels = ["numba", "numpy"] if compiled_kernels() is not None else ["numpy"]
+    for name in kernels:  # build the tables and compile the kernels outside the timings
+        for ranking, hands in ((high, five), (high, seven), (deuces, five), (bug, with_joker)):
+            batch(ranking, name)(hands[:10])
     ours: dict[str, float] = {}
-    high.strength_batch(five[:10])  # build the tables outside the timings
-    high.strength_batch(seven[:10])
     found = peers()
     count = min(args.hands, 50_000)
     rows: dict[str, dict[str, float]] = {peer.name: peer.results for peer in found}
     for hands, metric in ((five, "5-card/s"), (seven, "7-card/s")):
         runs: dict[str, Callable[[], object]] = {
-            "guts": partial(high.strength_batch, hands)
+            name: partial(batch(high, name), hands) for name in kernels
         }
-        sizes = {"guts": len(hands)}
+        sizes = dict.fromkeys(kernels, len(hands))
         for peer in found:
             prepared = peer.prepare(hands[: count // 10 if peer.name == "pokerkit" else count])
             runs[peer.name] = partial(peer.evaluate_all, prepared)
             sizes[peer.name] = len(prepared)
         spent = race(runs, args.repeats)
-        ours[metric] = sizes["guts"] / spent["guts"]
+        for name in kernels:
+            ours[f"{metric} [{name}]"] = sizes[name] / spent[name]
         for peer in found:
             peer.results[metric] = sizes[peer.name] / spent[peer.name]
     big = random_hands(2_000_000, 5, 3)
@@ -246,30 +262,28 @@ def main(argv: Sequence[str] | None = None) -> None:
     # ranks five-card hands here; and, for scale, in a table of one int32 per five-card
     # hand, which an evaluator doing nothing but one lookup per hand would need.
     size = len(high_tables(high.ace_low).five_card[0])
-    runs = {"guts": partial(high.strength_batch, big)}
+    runs = {name: partial(batch(high, name), big) for name in kernels}
     for name, entries, dtype in (("floor", size, np.int64),
                                  ("per-hand", math.comb(52, 5), np.int32)):  # fmt: skip
         table = np.random.default_rng(4).integers(0, 1 << 30, entries).astype(dtype)
         index = np.random.default_rng(5).integers(0, entries, len(big))
         runs[name] = partial(table.take, index)
     spent = race(runs, args.repeats)
-    ours["5-card batch 2M/s"] = len(big) / spent["guts"]
+    for name in kernels:
+        ours[f"5-card batch 2M/s [{name}]"] = len(big) / spent[name]
     ours["one lookup/s (floor)"] = len(big) / spent["floor"]
     ours["per-hand lookup/s"] = len(big) / spent["per-hand"]
     cards = [[Card(c) for c in row] for row in five[:50_000].tolist()]
     ours["scalar 5-card/s"] = len(cards) / median_time(
         lambda: [high.strength(h) for h in cards], args.repeats
     )
-    deuces.strength_batch(five[:10])
-    ours["deuces-wild 5-card/s"] = len(five) / median_time(
-        lambda: deuces.strength_batch(five), args.repeats
-    )
-    with_joker = np.where(five == 0, 52, five).astype(np.uint8)  # 2c becomes the joker
-    bug.strength_batch(with_joker[:10])
-    ours["bug 5-card/s"] = len(five) / median_time(
-        lambda: bug.strength_batch(with_joker), args.repeats
-    )
-    ours["exhaustive 5-card s"] = exhaustive_five(high.strength_batch)
+    for ranking, hands, metric in ((deuces, five, "deuces-wild 5-card/s"),
+                                   (bug, with_joker, "bug 5-card/s")):  # fmt: skip
+        for name in kernels:
+            ours[f"{metric} [{name}]"] = len(hands) / median_time(
+                partial(batch(ranking, name), hands), args.repeats
+            )
+    ours["exhaustive 5-card s"] = exhaustive_five(batch(high, kernels[0]))
     if not args.skip_exhaustive_7:
         from guts.census import census
 
@@ -277,11 +291,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         census(high, 7)
         ours["exhaustive 7-card s"] = time.process_time() - start
     ours["import s"] = import_seconds("guts")
-    ours["peak MB"] = peak_memory_mb(
-        "import numpy as np\nfrom guts.rankings.high import HighRanking\n"
-        "h = HighRanking()\nh.strength_batch(np.arange(7, dtype=np.uint8)[None, :])\n"
-        "h.strength_batch(np.arange(5, dtype=np.uint8)[None, :])"
-    )
+    ours["tables MB"] = kernel(high.wilds, high.jokers, high.ace_low).table_bytes() / 2**20
+    for name in kernels:
+        ours[f"peak MB [{name}]"] = peak_memory_mb(
+            "import numpy as np\nfrom guts.rankings.high import HighRanking\n"
+            "h = HighRanking()\nh.strength_batch(np.arange(7, dtype=np.uint8)[None, :])\n"
+            "h.strength_batch(np.arange(5, dtype=np.uint8)[None, :])",
+            {"GUTS_KERNELS": name},
+        )
 
     for peer in found:
         peer.results["exhaustive 5-card s"] = 2_598_960 / peer.results["5-card/s"]
@@ -294,7 +311,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     report = {
         "machine": f"{cpu_model()} ({platform.machine()}), "
         f"python {platform.python_version()}, numpy {np.__version__}",
-        "cores": len(__import__("os").sched_getaffinity(0)),
+        "cores": len(os.sched_getaffinity(0)),
+        "kernels": kernels,
         "hands": args.hands,
         "guts": ours,
         "peers": rows,
@@ -306,34 +324,44 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"\nwritten to {args.json}")
 
 
+def base_metric(metric: str) -> str:
+    """The peers' metric a row of ours compares with: the kernels' tag dropped, and the
+    plain five-card rate for the wild, joker, 2M-hand and scalar rows."""
+    plain = metric.split(" [")[0]
+    if plain in ("deuces-wild 5-card/s", "bug 5-card/s", "5-card batch 2M/s",
+                 "scalar 5-card/s"):  # fmt: skip
+        return "5-card/s"
+    return "peak MB" if plain.startswith("peak MB") else plain
+
+
 def print_table(ours: dict[str, float], rows: dict[str, dict[str, float]]) -> None:
     """Each metric: our figure, then each peer's figure and our ratio to it."""
     names = list(rows)
-    header = f"{'metric':<22}{'guts':>14}" + "".join(f"{n:>24}" for n in names)
+    header = f"{'metric':<30}{'guts':>12}" + "".join(f"{n:>24}" for n in names)
     print(header)
     print("-" * len(header))
     for metric, value in ours.items():
-        line = f"{metric:<22}{fmt(value):>14}"
+        line = f"{metric:<30}{fmt(value):>12}"
         for name in names:
-            base = "5-card/s" if metric in ("deuces-wild 5-card/s", "bug 5-card/s",
-                                            "5-card batch 2M/s", "scalar 5-card/s") else metric
-            theirs = rows[name].get(base)
+            theirs = rows[name].get(base_metric(metric))
             if theirs is None:
                 line += f"{'-':>24}"
                 continue
-            ratio = value / theirs if metric.endswith("/s") else theirs / max(value, 1e-12)
+            rate = base_metric(metric).endswith("/s")
+            ratio = value / theirs if rate else theirs / max(value, 1e-12)
             est = " est." if metric.startswith("exhaustive") else ""
             line += f"{fmt(theirs) + est + f' ({ratio:,.1f}x)':>24}"
         print(line)
     floor = ours.get("one lookup/s (floor)")
-    if floor:
-        batch = ours["5-card batch 2M/s"]
-        print(f"\nbatch 5-card on 2M hands runs at 1/{floor / batch:.1f} of one random "
-              "lookup per hand in a table of real data as big as our five-card table (the "
-              f"floor), and {batch / ours['per-hand lookup/s']:.1f}x one lookup per hand in "
-              "a table with an entry for every five-card hand.")
+    for metric, batch in ours.items():
+        if floor and metric.startswith("5-card batch 2M/s"):
+            print(f"\n{metric}: 1/{floor / batch:.1f} of one random lookup per hand in a "
+                  "table of real data as big as our five-card table (the floor), and "
+                  f"{batch / ours['per-hand lookup/s']:.1f}x one lookup per hand in a table "
+                  "with an entry for every five-card hand.")
     print("\nratios: how many times faster guts is (peer time / ours, or our rate / theirs);")
-    print("wild and scalar rows compare with the peer's plain 5-card rate.")
+    print("wild and scalar rows compare with the peer's plain 5-card rate. [numba] rows run")
+    print("the compiled kernels of the fast extra, [numpy] rows the numpy kernels.")
 
 
 def fmt(value: float) -> str:

@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 
 from guts.cards import Card, parse_cards
 from guts.errors import HandError
-from guts.rankings import tables
+from guts.rankings import batch_high, tables
 from guts.rankings.base import Category
 from guts.rankings.high import HighRanking
 from guts.rankings.tables import (
@@ -739,8 +739,18 @@ def test_tables_stay_under_200_megabytes() -> None:
     arrays: list[NDArray[np.generic]] = [*rank_multisets()]
     for ace_low in (True, False):
         found = high_tables(ace_low)
-        arrays += [found.nonflush, found.base, found.flush]
+        arrays += [found.nonflush, found.base, found.flush, *found.five_card]
     assert sum(array.nbytes for array in arrays) < 200 * 2**20
+    kernels = [batch_high.kernel(r.wilds, r.jokers, r.ace_low) for r in OPTION_SETS.values()]
+    every = {
+        id(array): array
+        for k in kernels
+        for array in (k.tables.dense, k.tables.nonflush, k.tables.flush, k.five_nonflush,
+                      k.sums.pair, k.sums.first_pair)
+    }
+    assert sum(a.nbytes for a in every.values()) < 200 * 2**20
+    natural = batch_high.kernel(Wilds(), 0, True)
+    assert 40 * 2**20 < natural.table_bytes() < 100 * 2**20  # the dense key table is 37 MB
 
 
 @pytest.fixture

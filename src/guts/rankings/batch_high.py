@@ -147,6 +147,18 @@ class HighKernel:
             np.append(high_tables(ace_low).five_card[0], -1),  # last: look again
         )  # fmt: skip
 
+    def table_bytes(self) -> int:
+        """Bytes of every lookup table this kernel reads (each shared array once)."""
+        tables = self.tables
+        arrays: list[NDArray[np.generic]] = [
+            tables.nonflush, tables.base, tables.flush, tables.dense, *tables.five_card,
+            self.words, self.suits, self.free, self.five_nonflush,
+        ]  # fmt: skip
+        for sums in (self.sums, self.five_sums):
+            arrays += [sums.first_pair, sums.pair, sums.first_single, sums.single]
+        unique = {id(array): array for array in arrays}
+        return sum(array.nbytes for array in unique.values())
+
     def strengths(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
         """Strengths of the (N, k) hands ``codes``, 1 <= k <= 7."""
         hands = as_code_bytes(codes)
@@ -286,10 +298,14 @@ class HighKernel:
 
 def compiled_kernels() -> ModuleType | None:
     """:mod:`guts.rankings.compiled` if batches should run on it (numba is installed and
-    ``GUTS_KERNELS`` is not ``numpy``), else None for the numpy kernels."""
+    ``GUTS_KERNELS`` is not ``numpy``), else None for the numpy kernels. With
+    ``GUTS_KERNELS=numpy`` numba is not even imported."""
+    choice = os.environ.get("GUTS_KERNELS", "").strip().lower()
+    if choice == "numpy":
+        return None
     kernels = _compiled_module()
     if kernels is None:
-        if os.environ.get("GUTS_KERNELS", "").strip().lower() == "numba":
+        if choice == "numba":
             raise OptionError(
                 "GUTS_KERNELS=numba needs numba: install it with pip install 'guts[fast]'"
             )
