@@ -20,9 +20,12 @@ set and size by default, 400,000 more and every six-card hand of three packs whe
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import pickle
 import subprocess
 import sys
+from collections.abc import Iterator
 from functools import cache
 from itertools import combinations, combinations_with_replacement
 from math import comb, prod
@@ -52,6 +55,21 @@ from guts.rankings.tables import (
 from guts.rankings.wilds import JokerMode, Wilds
 
 Codes = NDArray[np.int64]
+
+KERNELS = ["numpy"] + (["numba"] if importlib.util.find_spec("numba") else [])
+
+
+@pytest.fixture(scope="module", autouse=True, params=KERNELS)
+def kernels(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every test here runs on the numpy kernels, and again on the compiled ones when
+    numba (the ``fast`` extra) is installed."""
+    before = os.environ.get("GUTS_KERNELS")
+    os.environ["GUTS_KERNELS"] = request.param
+    yield request.param
+    if before is None:
+        del os.environ["GUTS_KERNELS"]
+    else:
+        os.environ["GUTS_KERNELS"] = before
 
 ONE_EYED = parse_cards("Js Jh")
 OPTION_SETS: dict[str, HighRanking] = {
