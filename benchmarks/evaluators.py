@@ -171,6 +171,14 @@ PEAK_PROBES = {
 """A minimal use of each peer, for its peak memory."""
 
 
+def numba_version() -> str:
+    """``, numba X.Y`` where numba is installed, else nothing."""
+    try:
+        return f", numba {importlib.import_module('numba').__version__}"
+    except ImportError:
+        return ""
+
+
 def cpu_model() -> str:
     """The processor's name, from /proc/cpuinfo where there is one."""
     try:
@@ -310,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     report = {
         "machine": f"{cpu_model()} ({platform.machine()}), "
-        f"python {platform.python_version()}, numpy {np.__version__}",
+        f"python {platform.python_version()}, numpy {np.__version__}{numba_version()}",
         "cores": len(os.sched_getaffinity(0)),
         "kernels": kernels,
         "hands": args.hands,

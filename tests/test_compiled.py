@@ -76,6 +76,22 @@ def test_codes_outside_the_pack_are_the_same_error(
     assert len(messages) == 1
 
 
+@pytest.mark.parametrize("name", RANKINGS)
+@pytest.mark.parametrize("cards", [5, 6, 7])
+def test_repeated_cards_alike(name: str, cards: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batches do not look for repeated cards; the rankings' results for them mean
+    nothing, but both kernels must read only their tables and agree, up to the biggest
+    keys (seven aces of spades, every card of one suit)."""
+    ranking = RANKINGS[name]
+    pack = 52 + ranking.jokers
+    rng = np.random.default_rng(cards)
+    hands = rng.integers(0, pack, (5000, cards)).astype(np.uint8)
+    hands[:pack] = np.arange(pack, dtype=np.uint8)[:, None]  # one card, k times over
+    hands[pack : pack + 4] = np.arange(48, 52, dtype=np.uint8)[:, None]
+    numpy = strengths(ranking, hands, "numpy", monkeypatch)
+    assert (strengths(ranking, hands, "numba", monkeypatch) == numpy).all()
+
+
 def test_auto_picks_the_compiled_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
     for value in ("auto", "", "Numba"):
         monkeypatch.setenv("GUTS_KERNELS", value)
@@ -89,6 +105,13 @@ def test_auto_picks_the_compiled_kernels(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_a_bad_choice_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GUTS_KERNELS", "cython")
     with pytest.raises(OptionError, match="auto, numba or numpy, not 'cython'"):
+        HighRanking().strength_batch(np.arange(5, dtype=np.uint8)[None, :])
+
+
+def test_a_bad_choice_is_an_error_without_numba_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch_high, "_compiled_module", lambda: None)
+    monkeypatch.setenv("GUTS_KERNELS", "fast")
+    with pytest.raises(OptionError, match="not 'fast'"):
         HighRanking().strength_batch(np.arange(5, dtype=np.uint8)[None, :])
 
 

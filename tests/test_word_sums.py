@@ -56,12 +56,19 @@ def test_seven_codes_outside_the_pack_still_show() -> None:
     assert (WordSums.of(WORDS, 52).total(hands) & OUTSIDE).all()
 
 
-def test_rows_of_a_bigger_array_are_read_in_place() -> None:
+def test_slices_of_a_bigger_array_add_up_alike() -> None:
     hands = np.random.default_rng(1).integers(0, 52, (1000, 5)).astype(np.uint8)
     sums = WordSums.of(WORDS, 52, BIAS)
     for start, stop in ((0, 1000), (1, 1000), (333, 777), (999, 1000)):
         block = hands[start:stop]
         assert sums.total(block).tolist() == one_word_per_card(block, 52).tolist()
+    columns = np.random.default_rng(2).integers(0, 52, (7, 20)).astype(np.uint8)[:, ::4]
+    assert sums.total(columns).tolist() == one_word_per_card(columns, 52).tolist()
+
+
+def test_a_hand_of_no_cards_is_an_error() -> None:
+    with pytest.raises(HandError, match="at least one card"):
+        WordSums.of(WORDS, 52).total(np.zeros((3, 0), np.uint8))
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint16", "uint64"])
@@ -70,6 +77,12 @@ def test_other_integer_types_are_converted(dtype: str) -> None:
     found = as_code_bytes(codes)
     assert found.dtype == np.uint8 and found.flags.c_contiguous
     assert found.tolist() == codes.tolist()
+
+
+@pytest.mark.parametrize("dtype", [">i4", ">u2", ">i8", "<i8"])
+def test_either_byte_order(dtype: str) -> None:
+    codes = np.arange(50, dtype=dtype).reshape(10, 5)
+    assert as_code_bytes(codes).tolist() == codes.tolist()
 
 
 def test_uint8_input_is_not_copied() -> None:

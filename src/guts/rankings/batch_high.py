@@ -58,7 +58,7 @@ from guts.rankings.word_sums import (
     reject_outside,
 )
 
-__all__ = ["HighKernel", "kernel"]
+__all__ = ["KERNELS_VARIABLE", "HighKernel", "compiled_kernels", "kernel", "kernels_choice"]
 
 BLOCK = 1 << 16
 KEY_MASK = (1 << KEY_BITS) - 1
@@ -296,21 +296,33 @@ class HighKernel:
                       self.tables.flush.reshape(-1), flush)  # fmt: skip
 
 
+KERNELS_VARIABLE = "GUTS_KERNELS"
+"""Environment variable choosing the batch kernels of high hands: ``auto`` (the default:
+the compiled kernels when numba is installed), ``numba`` or ``numpy``. It is read on every
+batch, so it applies to the whole process."""
+
+
+def kernels_choice() -> str:
+    """``auto``, ``numba`` or ``numpy``, from :data:`KERNELS_VARIABLE`."""
+    choice = os.environ.get(KERNELS_VARIABLE, "").strip().lower() or "auto"
+    if choice not in ("auto", "numba", "numpy"):
+        raise OptionError(f"{KERNELS_VARIABLE} must be auto, numba or numpy, not {choice!r}")
+    return choice
+
+
 def compiled_kernels() -> ModuleType | None:
     """:mod:`guts.rankings.compiled` if batches should run on it (numba is installed and
-    ``GUTS_KERNELS`` is not ``numpy``), else None for the numpy kernels. With
-    ``GUTS_KERNELS=numpy`` numba is not even imported."""
-    choice = os.environ.get("GUTS_KERNELS", "").strip().lower()
+    :data:`KERNELS_VARIABLE` is not ``numpy``), else None for the numpy kernels. With
+    ``numpy`` chosen, numba is not even imported."""
+    choice = kernels_choice()
     if choice == "numpy":
         return None
     kernels = _compiled_module()
-    if kernels is None:
-        if choice == "numba":
-            raise OptionError(
-                "GUTS_KERNELS=numba needs numba: install it with pip install 'guts[fast]'"
-            )
-        return None
-    return kernels if kernels.use_compiled() else None
+    if kernels is None and choice == "numba":
+        raise OptionError(
+            f"{KERNELS_VARIABLE}=numba needs numba: install it with pip install 'guts[fast]'"
+        )
+    return kernels
 
 
 @cache

@@ -200,23 +200,24 @@ class HighRanking(Ranking):
                     words = tables.five_words
                     total = (words[one.code] + words[two.code] + words[three.code]
                              + words[four.code] + words[five.code])  # fmt: skip
-                    if (total >> 36).bit_count() == 5:
-                        if (total + 0x333300000) & 0x888800000:  # a nibble of 5 + 3
-                            return tables.five_flush[total & 0xFFFFF]
-                        return tables.five_nonflush[total & 0xFFFFF]
                 elif 0 < count <= 7:
                     words = tables.words
                     total = 0
                     for card in cards:
                         total += words[card.code]
-                    # bits 64+ hold one bit per card: fewer set bits than cards: duplicates
-                    if (total >> 64).bit_count() == count:
-                        # a suit nibble (bits 32-47) of 5 or more: + 3 sets its top bit
-                        if (total + 0x333300000000) & 0x888800000000:
-                            return _with_flush(cards, total, tables.nonflush, tables.flushes)
-                        return tables.nonflush[total & 0x1FFFFFF]
             except (AttributeError, IndexError, TypeError, ValueError):
-                pass
+                count = 0  # not natural cards: check() says why
+            if count == 5:
+                if (total >> 36).bit_count() == 5:  # fewer card bits: duplicates
+                    if (total + 0x333300000) & 0x888800000:  # a nibble of 5 + 3
+                        return tables.five_flush[total & 0xFFFFF]
+                    return tables.five_nonflush[total & 0xFFFFF]
+            # bits 64+ hold one bit per card: fewer set bits than cards: duplicates
+            elif 0 < count <= 7 and (total >> 64).bit_count() == count:
+                # a suit nibble (bits 32-47) of 5 or more: + 3 sets its top bit
+                if (total + 0x333300000000) & 0x888800000000:
+                    return _with_flush(cards, total, tables.nonflush, tables.flushes)
+                return tables.nonflush[total & 0x1FFFFFF]
         return self.plan(self.check(cards)).strength
 
     def category(self, cards: Sequence[Card]) -> Category:

@@ -67,8 +67,12 @@ class WordSums:
         return cls(_paired(first, plain), _paired(plain, plain), first, plain)
 
     def total(self, hands: NDArray[np.uint8]) -> NDArray[np.int64]:
-        """The word sum of each row of the C-contiguous (N, k) uint8 array ``hands``."""
+        """The word sum of each row of the (N, k) uint8 array ``hands``, k >= 1 (read in
+        place when C-contiguous, as :func:`as_code_bytes` leaves it)."""
+        hands = np.ascontiguousarray(hands)
         count, cards = hands.shape
+        if cards == 0:
+            raise HandError("a hand has at least one card")
         flat = hands.reshape(-1)
         if count == 0:
             return np.zeros(0, np.int64)
@@ -114,6 +118,8 @@ def as_code_bytes(codes: NDArray[np.integer]) -> NDArray[np.uint8]:
         return np.ascontiguousarray(array)
     if array.dtype.kind not in "iu":
         raise HandError(f"card codes are integers, not {array.dtype}")
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
     flat = array.reshape(-1)
     unsigned = flat.view(f"u{array.itemsize}")  # a negative code becomes a huge one
     limit = 128 if array.dtype == np.int8 else BYTE_CODES  # -1 as a byte is 255
@@ -122,7 +128,9 @@ def as_code_bytes(codes: NDArray[np.integer]) -> NDArray[np.uint8]:
         piece = unsigned[start : start + CONVERT_BLOCK]
         if int(piece.max()) >= limit:
             bad = int(flat[start + int(np.argmax(piece >= limit))])
-            raise HandError(f"card code {bad} is not a card: codes run from 0 to 53")
+            raise HandError(
+                f"card code {bad} is not a card: card codes run from 0 to 53 (the jokers)"
+            )
         np.copyto(out[start : start + CONVERT_BLOCK], piece, casting="unsafe")
     return out.reshape(array.shape)
 
