@@ -291,7 +291,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             ours[f"{metric} [{name}]"] = len(hands) / median_time(
                 partial(batch(ranking, name), hands), args.repeats
             )
-    ours["exhaustive 5-card s"] = exhaustive_five(batch(high, kernels[0]))
+    ours[f"exhaustive 5-card s [{kernels[0]}]"] = exhaustive_five(batch(high, kernels[0]))
     if not args.skip_exhaustive_7:
         from guts.census import census
 
