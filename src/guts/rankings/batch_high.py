@@ -141,10 +141,11 @@ class HighKernel:
         free = np.array([wb // 3 + wb % 3 for wb in range(WB_SLOTS)], np.int64)
         natural = not wilds and not jokers
         valid = 52 + jokers
+        tables = high_tables(ace_low)
         return cls(
-            high_tables(ace_low), words, suits, natural, free, valid,
+            tables, words, suits, natural, free, valid,
             WordSums.of(words, valid, FLUSH_BIAS), five_card_sums(),
-            np.append(high_tables(ace_low).five_card[0], -1),  # last: look again
+            np.append(tables.five_card[0], -1),  # the last entry: look again
         )  # fmt: skip
 
     def table_bytes(self) -> int:
@@ -226,10 +227,6 @@ class HighKernel:
         index: NDArray[np.intp] = dense + self.tables.base[cards].take(slot, mode="clip")
         return index
 
-    @staticmethod
-    def _flush_rows(total: NDArray[np.int64]) -> NDArray[np.intp]:
-        return np.flatnonzero(total & FLUSH_TOPS)
-
     def _flush_index(
         self, total: NDArray[np.int64], suits: NDArray[np.int64]
     ) -> tuple[NDArray[np.intp], NDArray[np.int32]]:
@@ -281,7 +278,7 @@ class HighKernel:
                 total = tail_words[start : start + BLOCK] + extra_word
                 index = self._nonflush_index(total, cards) - low
                 if cards >= 5:
-                    rows = self._flush_rows(total)
+                    rows = _flagged(total, FLUSH_TOPS)
                     if len(rows):
                         suit_bits = tail_suits[start : start + BLOCK][rows] + extra_suits
                         best, value = self._flush_index(total[rows], suit_bits)
