@@ -66,6 +66,8 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from guts.rankings.word_sums import WordSums
+
 __all__ = ["LowRanking", "low_rank", "top_card"]
 
 PairsRule = Literal["bad", "strong"]
@@ -255,16 +257,17 @@ class LowRanking(Ranking):
             )
         if rows.dtype != np.uint8 and rows.size and not 0 <= rows.min() <= rows.max() < 256:
             _reject(self, rows[np.flatnonzero(((rows < 0) | (rows > 255)).any(axis=1))[0]])
-        size = rows.shape[1]
+        from guts.rankings.word_sums import as_code_bytes
+
+        hands = as_code_bytes(rows)
+        size = hands.shape[1]
         tables = _low_tables(self.pairs == "strong")
         strengths, offsets = tables.strengths[size], tables.offsets[size]
-        words = _card_words(self._wild_codes, self.jokers)
-        out = np.empty(len(rows), np.int64)
-        for start in range(0, len(rows), _BLOCK):
-            block = rows[start : start + _BLOCK]
-            total = words.take(block[:, 0])
-            for column in range(1, size):
-                total += words.take(block[:, column])
+        sums = _word_sums(self._wild_codes, self.jokers)
+        out = np.empty(len(hands), np.int64)
+        for start in range(0, len(hands), _BLOCK):
+            block = hands[start : start + _BLOCK]
+            total = sums.total(block)
             wild = total >> _WILD_SHIFT
             if wild.max() > size:
                 _reject(self, block[int(np.argmax(wild > size))])
@@ -435,6 +438,14 @@ def _card_words(wild_codes: frozenset[int], jokers: int) -> NDArray[np.int64]:
     for code in range(52 + jokers):
         words[code] = (1 << _WILD_SHIFT) if code in wild_codes else RANK_KEYS[code >> 2]
     return words
+
+
+@cache
+def _word_sums(wild_codes: frozenset[int], jokers: int) -> WordSums:
+    """:func:`_card_words` summed two cards per lookup (every byte has its word)."""
+    from guts.rankings.word_sums import BYTE_CODES, WordSums
+
+    return WordSums.of(_card_words(wild_codes, jokers), BYTE_CODES)
 
 
 def _reject(ranking: Ranking, row: NDArray[np.integer]) -> NoReturn:

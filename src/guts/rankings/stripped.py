@@ -50,6 +50,8 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from guts.rankings.word_sums import WordSums
+
 __all__ = ["SUIT_ORDER", "StrippedRanking"]
 
 SUIT_ORDER: dict[Suit, int] = {Suit.SPADES: 0, Suit.CLUBS: 1, Suit.DIAMONDS: 2, Suit.HEARTS: 3}
@@ -203,14 +205,13 @@ class StrippedRanking(Ranking):
         if rows.size and not _LOWEST_CODE <= rows.min() <= rows.max() < 52:
             outside = (rows < _LOWEST_CODE) | (rows > 51)
             _reject(self, rows[np.flatnonzero(outside.any(axis=1))[0]])
-        tables = _tables()
-        out = np.empty(len(rows), np.int64)
-        for start in range(0, len(rows), _BLOCK):
-            block = rows[start : start + _BLOCK]
-            total = tables.words.take(block[:, 0])
-            for column in range(1, rows.shape[1]):
-                total += tables.words.take(block[:, column])
-            out[start : start + _BLOCK] = _finish(tables, total)
+        from guts.rankings.word_sums import as_code_bytes
+
+        hands = as_code_bytes(rows)
+        tables, sums = _tables(), _word_sums()
+        out = np.empty(len(hands), np.int64)
+        for start in range(0, len(hands), _BLOCK):
+            out[start : start + _BLOCK] = _finish(tables, sums.total(hands[start : start + _BLOCK]))
         return out
 
     def category_batch(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
@@ -305,6 +306,14 @@ def _finish(tables: _BatchTables, total: NDArray[np.int64]) -> NDArray[np.int64]
 def _suit_order_code(rank_index: int, order: int) -> int:
     """The code of the card of rank ``7 + rank_index`` whose suit has stripped ``order``."""
     return 4 * (rank_index + 5) + _SUIT_OF_CODE.index(order)
+
+
+@cache
+def _word_sums() -> WordSums:
+    """The batch words summed two cards per lookup (every byte has its word)."""
+    from guts.rankings.word_sums import BYTE_CODES, WordSums
+
+    return WordSums.of(_tables().words, BYTE_CODES)
 
 
 @cache
