@@ -103,10 +103,16 @@ def find_game(name: str) -> Game:
 
 
 def replay_record(record: Mapping[str, Any]) -> Session:
-    """Rebuild a recorded session with its family's ``replay`` (checks every event)."""
-    family = str(record.get("game", ""))
+    """Rebuild a recorded session with its family's ``replay`` (checks every event); a
+    malformed record raises a GutsError that names what is wrong."""
+    if not isinstance(record, Mapping):
+        raise OptionError(f"a record must be a JSON object, not {type(record).__name__}")
+    family = record.get("game")
+    allowed = ", ".join(FAMILIES)
+    if not isinstance(family, str):
+        raise OptionError(f"the record names no game family: 'game' must be one of {allowed}")
     if family not in FAMILIES:
-        raise OptionError(f"unknown game family {family!r} in the record")
+        raise OptionError(f"unknown game family {family!r} in the record: expected {allowed}")
     package, class_name = FAMILIES[family]
     cls = getattr(import_module(package), class_name)
     return cast(Session, cls.replay(record))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -19,6 +19,9 @@ from guts.cards import Card, format_cards, parse_cards
 from guts.errors import GutsError, OptionError
 from guts.rankings import DEFAULT_CARDS, RANKINGS, Ranking, make_ranking
 from guts.rankings.wilds import JokerMode, Wilds
+
+if TYPE_CHECKING:
+    from guts.history import History
 
 app = typer.Typer(
     add_completion=False,
@@ -266,7 +269,39 @@ def play_command(
     from guts.play import check_bot_kind, policy_for
 
     check_bot_kind(bots, found.family)  # an unknown bot kind fails before the game starts
+    if history is not None:
+        _check_writable(history)  # and so does a history that could not be written
     play(found, config, lambda kind, g, session: policy_for(kind, g.family, session), console)
+
+
+def _check_writable(path: str) -> None:
+    """Raise OptionError unless a file can be written at ``path`` (tried now, so that a bad
+    path fails before the game is played rather than after it)."""
+    from pathlib import Path
+
+    target = Path(path)
+    existed = target.exists()
+    try:
+        with target.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise OptionError(f"--history: cannot write {path}: {error.strerror or error}") from None
+    if not existed:
+        target.unlink(missing_ok=True)
+
+
+def _read_history_file(path: str) -> History:
+    """The hand history in file ``path``; a missing, unreadable or malformed file is a
+    HistoryError naming it."""
+    from guts.history import HistoryError, read_history
+
+    try:
+        with open(path, encoding="utf-8") as source:
+            return read_history(source)
+    except OSError as error:
+        raise HistoryError(f"cannot read {path}: {error.strerror or error}") from None
+    except HistoryError as error:
+        raise HistoryError(f"{path}: {error}") from None
 
 
 @app.command("replay")
@@ -278,14 +313,10 @@ def replay_command(
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each deal.")] = False,
 ) -> None:
     """Step through a recorded session (replayed and checked event by event)."""
-    from guts.history import HistoryError, read_history, replay
+    from guts.history import replay
     from guts.narrate import narrate, second_person
 
-    try:
-        with open(path) as source:
-            session = replay(read_history(source))
-    except OSError as error:
-        raise HistoryError(f"cannot read {path}: {error.strerror}") from None
+    session = replay(_read_history_file(path))
     names = list(session.table.names)
     viewer = None
     if seat is not None:
@@ -313,17 +344,15 @@ def export_command(
     """Export draw poker deals to PHH, the TOML-based Poker Hand History format."""
     from pathlib import Path
 
+    from guts.games.draw.events import DealStarted
     from guts.games.draw.phh import PhhError, deal_to_phh
-    from guts.history import HistoryError, read_history
+    from guts.history import replay
 
-    try:
-        with open(path) as source:
-            history = read_history(source)
-    except OSError as error:
-        raise HistoryError(f"cannot read {path}: {error.strerror}") from None
+    history = _read_history_file(path)
     if history.record.get("game") != "draw":
         raise PhhError("PHH export is for draw poker histories (five-card-draw and its family)")
-    started = sum(1 for e in history.record["events"] if e.get("kind") == "draw-deal-started")
+    session = replay(history)  # a record that replays is whole, so the export can read it
+    started = sum(1 for event in session.events if isinstance(event, DealStarted))
     if deal is not None and not 1 <= deal <= started:
         raise PhhError(f"--deal must be between 1 and {started}, not {deal}")
     numbers = [deal] if deal is not None else list(range(1, started + 1))
@@ -333,9 +362,12 @@ def export_command(
         print("\n".join(f"# deal {n}\n{text}" for n, text in texts.items()))
         return
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    for n, text in texts.items():
-        (folder / f"deal-{n}.phh").write_text(text)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for n, text in texts.items():
+            (folder / f"deal-{n}.phh").write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise OptionError(f"--out: cannot write into {out}: {error.strerror or error}") from None
     console.print(f"{len(texts)} PHH file(s) written to {folder}")
 
 

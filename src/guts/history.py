@@ -62,25 +62,42 @@ def write_history(out: IO[str], session: Session, preset: str) -> None:
 
 
 def read_history(source: IO[str]) -> History:
-    """Read a JSON-lines hand history (errors name the line)."""
-    lines = [line for line in source.read().splitlines() if line.strip()]
+    """Read a JSON-lines hand history (errors name the line; blank lines are skipped).
+
+    Only the shape is checked here: a header object, then one JSON object per event;
+    :func:`replay` checks the rest."""
+    try:
+        text = source.read()
+    except UnicodeDecodeError as error:
+        raise HistoryError(f"the history file is not UTF-8 text ({error.reason})") from None
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise HistoryError("the history file is empty")
-    try:
-        header = json.loads(lines[0])
-    except json.JSONDecodeError as error:
-        raise HistoryError(f"line 1 is not JSON: {error.msg}") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise HistoryError(f"line 1 is not a {FORMAT} header")
-    events = []
-    for number, line in enumerate(lines[1:], start=2):
-        try:
-            events.append(json.loads(line))
-        except json.JSONDecodeError as error:
-            raise HistoryError(f"line {number} is not JSON: {error.msg}") from None
+    first, line = lines[0]
+    header = _json_object(first, line)
+    if header.get("format") != FORMAT:
+        raise HistoryError(f"line {first} is not a {FORMAT} header (its format is "
+                           f"{json.dumps(header.get('format'))[:40]})")  # fmt: skip
+    preset = header.get("preset", "")
+    if not isinstance(preset, str):
+        raise HistoryError(f"line {first}: the header's preset must be a string")
+    events = [_json_object(number, line) for number, line in lines[1:]]
     record = {k: v for k, v in header.items() if k not in ("format", "preset")}
     record["events"] = events
-    return History(str(header.get("preset", "")), record)
+    return History(preset, record)
+
+
+def _json_object(number: int, line: str) -> dict[str, Any]:
+    """Line ``number`` of a history, which must hold one JSON object."""
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise HistoryError(f"line {number} is not JSON: {error.msg}") from None
+    except RecursionError:
+        raise HistoryError(f"line {number} is nested too deeply") from None
+    if not isinstance(value, dict):
+        raise HistoryError(f"line {number} is not a JSON object")
+    return value
 
 
 def replay(history: History) -> Session:

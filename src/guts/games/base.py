@@ -27,10 +27,12 @@ True
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar, TypeVar
+from dataclasses import MISSING, dataclass, fields
+from types import NoneType, UnionType
+from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from guts.errors import GutsError, IllegalAction
 from guts.table import Table
@@ -76,19 +78,122 @@ class Event:
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> Event:
-        """The event :meth:`to_dict` wrote; malformed data raises EventError."""
+        """The event :meth:`to_dict` wrote; malformed data (not an object, an unknown kind,
+        a missing or unknown field, a value of the wrong type) raises EventError."""
+        if not isinstance(data, Mapping):
+            raise EventError(f"an event must be a JSON object, not {_shown(data)}")
+        kind = data.get("kind")
+        if not isinstance(kind, str):
+            raise EventError(f"an event needs a 'kind' string, not {_shown(kind)}")
+        cls = _EVENTS.get(kind)
+        if cls is None:
+            raise EventError(f"unknown event kind {kind!r}")
+        hints = _field_hints(cls)
+        values = {k: _from_json(v) for k, v in data.items() if k != "kind"}
+        unknown = sorted(str(k) for k in set(values) - set(hints))
+        if unknown:
+            raise EventError(f"{kind} event: unknown fields {unknown}")
+        missing = [name for name in _required_fields(cls) if name not in values]
+        if missing:
+            raise EventError(f"{kind} event: missing fields {missing}")
+        for name, value in values.items():
+            if not _matches(value, hints[name]):
+                raise EventError(
+                    f"{kind} event: {name!r} must be {_expected(hints[name])}, not {_shown(value)}"
+                )
         try:
-            cls = _EVENTS[str(data["kind"])]
-            names = {item.name for item in fields(cls)}
-            values = {k: _from_json(v) for k, v in data.items() if k != "kind"}
-            unknown = set(values) - names
-            if unknown:
-                raise EventError(f"unknown fields {sorted(unknown)} for {cls.kind}")
             return cls(**values)
-        except EventError:
-            raise
-        except (KeyError, TypeError, ValueError) as error:
-            raise EventError(f"bad event {dict(data)!r}: {error}") from None
+        except (TypeError, ValueError) as error:  # a family's own check of its fields
+            raise EventError(f"{kind} event: {error}") from None
+
+
+_HINTS: dict[type[Event], dict[str, Any]] = {}
+_REQUIRED: dict[type[Event], tuple[str, ...]] = {}
+
+
+def _field_hints(cls: type[Event]) -> dict[str, Any]:
+    """Each field of event class ``cls`` and its resolved type (computed once per class)."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        resolved = get_type_hints(cls)
+        hints = _HINTS[cls] = {item.name: resolved[item.name] for item in fields(cls)}
+    return hints
+
+
+def _required_fields(cls: type[Event]) -> tuple[str, ...]:
+    """The fields of ``cls`` without a default."""
+    required = _REQUIRED.get(cls)
+    if required is None:
+        required = _REQUIRED[cls] = tuple(
+            item.name
+            for item in fields(cls)
+            if item.default is MISSING and item.default_factory is MISSING
+        )
+    return required
+
+
+def _matches(value: object, hint: Any) -> bool:
+    """True if the JSON value ``value`` (lists read as tuples) has type ``hint``; a bool is
+    not an int here, and an annotation this check does not know accepts anything."""
+    origin = get_origin(hint)
+    if origin is Union or origin is UnionType:
+        return any(_matches(value, arg) for arg in get_args(hint))
+    if origin is Literal:
+        return any(type(value) is type(arg) and value == arg for arg in get_args(hint))
+    if origin is tuple:
+        args = get_args(hint)
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_matches(item, args[0]) for item in value)
+        return len(value) == len(args) and all(map(_matches, value, args))
+    if hint is None or hint is NoneType:
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(hint, type) and origin is None:
+        return isinstance(value, hint)
+    return True
+
+
+def _expected(hint: Any, plural: bool = False) -> str:
+    """Type ``hint`` in words, in JSON terms (``a list of integers, or null``)."""
+    origin = get_origin(hint)
+    if origin is Union or origin is UnionType:
+        return " or ".join(_expected(arg, plural) for arg in get_args(hint))
+    if origin is Literal:
+        return "one of " + ", ".join(repr(arg) for arg in get_args(hint))
+    if origin is tuple:
+        args = get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            inner = _expected(args[0], plural=True)
+            return f"lists of {inner}" if plural else f"a list of {inner}"
+        inner = ", ".join(_JSON_WORDS.get(arg) or _expected(arg) for arg in args)
+        return f"[{inner}] lists" if plural else f"a [{inner}] list"
+    if hint is None or hint is NoneType:
+        return "null"
+    if hint is bool:
+        return "true/false values" if plural else "true or false"
+    word = _JSON_WORDS.get(hint) or str(getattr(hint, "__name__", hint))
+    if plural:
+        return word + "s"
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+_JSON_WORDS: dict[Any, str] = {int: "integer", str: "string", float: "number"}
+
+
+def _shown(value: object) -> str:
+    """A JSON value as an error message shows it (its JSON text, cut short)."""
+    try:
+        text = json.dumps(_to_json(value))
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def register_event(cls: E) -> E:
@@ -122,8 +227,17 @@ def events_to_json(events: Iterable[Event]) -> list[dict[str, Any]]:
 
 
 def events_from_json(data: Iterable[Mapping[str, Any]]) -> list[Event]:
-    """The events :func:`events_to_json` wrote."""
-    return [Event.from_dict(item) for item in data]
+    """The events :func:`events_to_json` wrote (a JSON list of event objects); a malformed
+    one raises EventError naming its place in the list (``event 3: ...``, 1 first)."""
+    if isinstance(data, str | bytes | Mapping) or not isinstance(data, Iterable):
+        raise EventError(f"the events must be a JSON list of objects, not {_shown(data)}")
+    events = []
+    for number, item in enumerate(data, start=1):
+        try:
+            events.append(Event.from_dict(item))
+        except EventError as error:
+            raise EventError(f"event {number}: {error}") from None
+    return events
 
 
 def visible_to(events: Iterable[Event], seat: int | None) -> list[Event]:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
-from guts.errors import IllegalAction, OptionError
+from guts.errors import GutsError, IllegalAction, OptionError
 from guts.games.base import Decision, Event, EventError, Session, events_from_json, events_to_json
 from guts.games.options import RuleOptions
 from guts.table import OddChipRule, Place, Table, Transfer
@@ -295,20 +295,44 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
     @classmethod
     def replay(cls, record: Mapping[str, Any]) -> Self:
         """Rebuild a session from :meth:`record` (deck orders and actions replayed), and
-        check that the replay makes exactly the recorded events."""
+        check that the replay makes exactly the recorded events. A malformed record, or
+        one whose events the play does not make again, raises a GutsError (an EventError
+        naming the field or the event, or the engine's own error)."""
         new: Callable[..., Self] = cls  # every family takes (rules, players, button=...)
+        family = cls.rules_class.family
+        if not isinstance(record, Mapping):
+            raise EventError(f"a {family} record must be a JSON object, not {_json_type(record)}")
+        missing = [key for key in ("rules", "players", "button", "events") if key not in record]
+        if missing:
+            raise EventError(f"bad {family} record: missing {', '.join(missing)}")
         try:
-            rules = cls.rules_class.from_options(None, record["rules"])
-            players = [(str(name), int(stack)) for name, stack in record["players"]]
-            events = events_from_json(record["events"])
-            session = new(rules, players, button=int(record["button"]))
-        except (KeyError, TypeError, ValueError) as error:
-            raise EventError(f"bad {cls.rules_class.family} record: {error}") from None
-        session._prepare_replay(events)
-        for event in events:
-            session._replay_event(event)
+            rules = cls.rules_class.from_options(None, _record_rules(record["rules"], family))
+        except OptionError as error:
+            raise EventError(f"bad {family} record: rules: {error}") from None
+        players = _record_players(record["players"], family)
+        button = record["button"]
+        if isinstance(button, bool) or not isinstance(button, int):
+            raise EventError(f"bad {family} record: button must be a seat number, "
+                             f"not {_json_type(button)}")  # fmt: skip
+        events = events_from_json(record["events"])
+        try:
+            session = new(rules, players, button=button)
+            session._prepare_replay(events)
+        except GutsError as error:  # bad players, button or recorded deck orders
+            raise EventError(f"bad {family} record: {error}") from None
+        for number, event in enumerate(events, start=1):
+            try:
+                session._replay_event(event)
+            except GutsError as error:
+                raise EventError(f"event {number} ({event.kind}): {error}") from None
+            except (LookupError, TypeError, AttributeError, ValueError) as error:
+                # a safety net: the fields were checked, but a value may still not fit
+                raise EventError(
+                    f"event {number} ({event.kind}) does not replay: {error}"
+                ) from None
         if session.events != tuple(events):
-            raise EventError("the record does not replay to the same events")
+            raise EventError(f"the record does not replay to the same events: "
+                             f"{_first_difference(session.events, events)}")  # fmt: skip
         return session
 
     def _prepare_replay(self, events: list[Event]) -> None:
@@ -318,3 +342,62 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
     def _replay_event(self, event: Event) -> None:
         """Re-apply the recorded ``event`` if it was a decision (a deal started, an
         action, a stop); the events that follow from it are made again by the play."""
+
+
+def _json_type(value: object) -> str:
+    """The JSON type of ``value`` in words, for error messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string {value[:30]!r}"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return type(value).__name__
+
+
+def _record_rules(rules: object, family: str) -> dict[str, str]:
+    """A record's ``rules``: a JSON object of option names and string values."""
+    if not isinstance(rules, Mapping):
+        raise EventError(f"bad {family} record: rules must be an object of options, "
+                         f"not {_json_type(rules)}")  # fmt: skip
+    for key, value in rules.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise EventError(f"bad {family} record: rule {key!r} must be a string, "
+                             f"not {_json_type(value)}")  # fmt: skip
+    return dict(rules)
+
+
+def _record_players(players: object, family: str) -> list[tuple[str, int]]:
+    """A record's ``players``: a list of ``[name, stack]`` pairs."""
+    if not isinstance(players, list | tuple):
+        raise EventError(f"bad {family} record: players must be a list of [name, stack] "
+                         f"pairs, not {_json_type(players)}")  # fmt: skip
+    seats = []
+    for number, entry in enumerate(players):
+        if (
+            not isinstance(entry, list | tuple)
+            or len(entry) != 2
+            or not isinstance(entry[0], str)
+            or isinstance(entry[1], bool)
+            or not isinstance(entry[1], int)
+        ):
+            raise EventError(f"bad {family} record: player {number} must be a [name, stack] "
+                             f"pair, not {_json_type(entry)}")  # fmt: skip
+        seats.append((entry[0], entry[1]))
+    return seats
+
+
+def _first_difference(made: Sequence[Event], recorded: Sequence[Event]) -> str:
+    """Where the events a replay made first part from the recorded ones, in words."""
+    for number, (mine, theirs) in enumerate(zip(made, recorded, strict=False), start=1):
+        if mine != theirs:
+            if mine.kind != theirs.kind:
+                return f"event {number} is {theirs.kind}, the replay makes {mine.kind}"
+            return f"event {number} ({theirs.kind}) is not what the replay makes"
+    return f"the record has {len(recorded)} events, the replay makes {len(made)}"
