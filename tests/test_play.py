@@ -136,7 +136,8 @@ def test_watch_draw_stops_after_the_deals_and_replays(
 ) -> None:
     path = tmp_path / "draw.jsonl"
     code, out, _ = run(capsys, "play", game, "--watch", "--deals", "2", "--seed", "3",
-                       "--players", "3", "--history", str(path))
+                       "--players", "3", "--option", "min-players=2",  # Jacks or Better: 4+
+                       "--history", str(path))
     assert code == 0 and "Chips" in out
     with path.open() as source:
         session = replay(read_history(source))

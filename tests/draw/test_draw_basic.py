@@ -164,7 +164,8 @@ def test_stock_running_out_reshuffles_the_discards_of_those_who_already_drew() -
         "Th Ts Jh Js Qc",
     ]
     rest = "Qd Qh Qs Kc Kd Kh Ks Ac Ad Ah As 7c"
-    session = start(hands=eight, rest=rest, players=8)
+    eight_players = replace(DrawRules(), max_players=8)  # "possible for ... eight people"
+    session = start(eight_players, hands=eight, rest=rest, players=8)
     for seat in (1, 2, 3, 4, 5, 6, 7, 0):
         session.act(seat, "bet 1" if seat == 1 else "call")
     for seat in (1, 2, 3, 4):

@@ -11,7 +11,7 @@ import pytest
 from draw_helpers import play, stacked, table_session, to_act
 
 from guts.cards import parse_cards
-from guts.games.draw import DrawSession, new_session
+from guts.games.draw import DrawSession, new_session, preset
 from guts.games.draw.bots import RandomBot, SensibleBot, play_session
 from guts.games.draw.phh import PhhError, deal_to_phh, deal_to_phh_fields
 
@@ -20,8 +20,9 @@ from guts.games.draw.phh import PhhError, deal_to_phh, deal_to_phh_fields
 def test_sensible_bot_beats_random_by_several_standard_errors(name: str) -> None:
     nets = []
     for k in range(40):
+        options = {"max-deals": "10", "min-players": "2"}  # heads-up Jacks or Better too
         session = new_session(name, ["A", "B"], buy_in=100, rng=random.Random(k),
-                              options={"max-deals": "10"}, button=k % 2)  # fmt: skip
+                              options=options, button=k % 2)  # fmt: skip
         bot = k % 2
         play_session(session, {bot: SensibleBot(session.rules),
                                1 - bot: RandomBot(random.Random(1000 + k))})  # fmt: skip
@@ -36,8 +37,9 @@ def _sensible_nets(name: str, players: int, sessions: int) -> list[int]:
     nets = []
     for k in range(sessions):
         names = [f"P{i}" for i in range(players)]
+        options = {"max-deals": "10", "min-players": "2"}  # heads-up Jacks Back too
         session = new_session(name, names, buy_in=100, rng=random.Random(k),
-                              options={"max-deals": "10"}, button=k % players)  # fmt: skip
+                              options=options, button=k % players)  # fmt: skip
         bot = k % players
         policies: dict[int, RandomBot | SensibleBot] = {
             seat: RandomBot(random.Random(1000 * (seat + 1) + k)) for seat in range(players)
@@ -118,7 +120,7 @@ def test_no_limit_bot_folds_a_pair_to_an_all_in_but_calls_a_small_raise() -> Non
 
 def test_jacks_back_bot_calls_with_a_one_card_low_draw_before_the_draw() -> None:
     hand = "As 2d 3c 4h Ks"
-    session = table_session("jacks-back", 2)
+    session = table_session(preset("jacks-back", {"min-players": "2"}), 2)
     session.start_deal(stacked([hand, "9c 8d 7h 6s Tc"]))
     bot = _seat_of(session, hand)
     for _ in range(2):

@@ -104,7 +104,7 @@ def test_discarding_a_card_that_keeps_the_openers_is_not_a_split() -> None:
 
 
 def test_progressive_jackpots_go_jacks_queens_kings_aces_and_back() -> None:
-    session = table_session("progressive-jackpots", 3)
+    session = table_session(preset("progressive-jackpots", {"min-players": "3"}), 3)
     seen = []
     for _ in range(8):
         seen.append(session.openers.value)
@@ -117,7 +117,7 @@ def test_progressive_jackpots_go_jacks_queens_kings_aces_and_back() -> None:
 
 
 def test_progressive_requirement_returns_to_jacks_after_an_opened_pot() -> None:
-    session = table_session("progressive-jackpots", 3)
+    session = table_session(preset("progressive-jackpots", {"min-players": "3"}), 3)
     session.start_deal()
     for _ in range(3):
         session.act(to_act(session), "check")

@@ -96,7 +96,7 @@ def test_straddles_beyond_the_players_dealt_in_are_not_posted() -> None:
 
 def test_two_jokers_replay_through_reshuffles() -> None:
     players = [f"P{i}" for i in range(8)]
-    options = {"jokers": "2", "max-deals": "3"}
+    options = {"jokers": "2", "max-deals": "3", "max-players": "8"}
     session = new_session("two-draws", players, buy_in=40, rng=random.Random(0), options=options)
     play_session(session, {s: RandomBot(random.Random(s)) for s in range(8)})
     again = DrawSession.replay(json.loads(json.dumps(session.record())))

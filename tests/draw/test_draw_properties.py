@@ -62,6 +62,9 @@ def _check_no_leaks(session: DrawSession) -> None:
 
 def _play(name: str, players: int, seed: int, options: dict[str, str]) -> DrawSession:
     rules = DrawRules.from_options(PRESETS[name][0], options)
+    most = 5 if rules.stripped else 8  # every count the pack allows, not only the text's
+    options = {"min-players": "2", "max-players": str(most), **options}
+    rules = DrawRules.from_options(PRESETS[name][0], options)
     players = min(players, rules.player_limit, 52 // rules.hand_size)
     session = new_session(name, [f"P{i}" for i in range(players)], buy_in=60,
                           options=options, rng=random.Random(seed))  # fmt: skip

@@ -74,15 +74,16 @@ def test_unknown_preset_lists_the_games() -> None:
 
 
 def test_new_session_applies_options() -> None:
-    session = new_session("jacks-or-better", ["A", "B", "C"], buy_in=10, options={"ante": "2"})
+    session = new_session("jacks-or-better", list("ABCD"), buy_in=10, options={"ante": "2"})
     assert session.rules.ante == 2 and session.rules.openers.value == "jacks"
 
 
 def test_player_counts() -> None:
-    with pytest.raises(OptionError, match="2 to 8"):
+    with pytest.raises(OptionError, match=r"2 to 6 players, not 1$"):
         new_session("five-card-draw", ["A"])
     with pytest.raises(OptionError, match="reshuffle"):
-        new_session("five-card-draw", list("ABCDEFG"), options={"reshuffle": "no"})
+        options = {"reshuffle": "no", "max-players": "7"}
+        new_session("five-card-draw", list("ABCDEFG"), options=options)
     with pytest.raises(OptionError, match="cards"):
         new_session("seven-card-draw", list("ABCDEFGH"))
     with pytest.raises(OptionError, match="max-players: 2 to 5"):

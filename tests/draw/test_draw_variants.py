@@ -71,7 +71,7 @@ DEUCES = ["2s 2h Kc Kd Kh", "9h 8h 7h 6h 5h", "Js Jd 4c 5c 7d"]
 
 
 def _to_declarations() -> DrawSession:
-    session = start("deuces-wild", DEUCES)
+    session = start("deuces-wild", DEUCES, min_players=3)  # Jacks or Better: "at least four"
     play(session, (1, "bet 1"), (2, "call"), (0, "call"))
     everyone(session, "stand pat")
     everyone(session, "check")
@@ -105,7 +105,7 @@ def test_an_under_declared_hand_loses_to_a_correct_declaration_of_a_better_categ
 
 def test_a_deuce_completes_jacks_to_open() -> None:
     hands = ["2s Jh 7c 5h 3s", "Ts 9h 8c 6d 4s", "Kd Qd 4c 3h 6c"]
-    session = start("deuces-wild", hands, enforce_openers=True)
+    session = start("deuces-wild", hands, enforce_openers=True, min_players=3)
     assert "bet 1" in session.pending()[0].actions
 
 
@@ -326,7 +326,7 @@ def test_seven_card_draw_reshuffles_the_cards_already_discarded() -> None:
     ranks = "23456789TJQKA"
     deck = [r + s for s in "cdhs" for r in ranks]
     hands = [" ".join(deck[7 * k : 7 * k + 7]) for k in range(7)]
-    session = table_session("seven-card-draw", 7)
+    session = table_session(preset("seven-card-draw", {"max-players": "7"}), 7)
     session.start_deal(stacked(hands, " ".join(deck[49:])))
     while session.deal is not None and session.deal.phase is Phase.BETTING:
         seat = to_act(session)
@@ -343,7 +343,7 @@ def test_without_reshuffling_own_discards_the_first_drawer_is_limited_by_the_sto
     ranks = "23456789TJQKA"
     deck = [r + s for s in "cdhs" for r in ranks]
     hands = [" ".join(deck[7 * k : 7 * k + 7]) for k in range(7)]
-    rules = replace(preset("seven-card-draw"), reshuffle_own=False)
+    rules = replace(preset("seven-card-draw"), reshuffle_own=False, max_players=7)
     session = table_session(rules, 7)
     session.start_deal(stacked(hands, " ".join(deck[49:])))
     while session.deal is not None and session.deal.phase is Phase.BETTING:

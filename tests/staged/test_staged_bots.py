@@ -20,9 +20,9 @@ def test_sensible_beats_random(game: str, deals: int) -> None:
     nets = []
     for i in range(120):
         rng = random.Random(i)
+        options = {"max-deals": str(deals), "min-players": "2"}  # Toh: 3 players, below 4
         s = new_session(
-            game, ["P0", "P1", "P2"], options={"max-deals": str(deals)},
-            rng=random.Random(10_000 + i),
+            game, ["P0", "P1", "P2"], options=options, rng=random.Random(10_000 + i),
         )  # fmt: skip
         me = i % 3
         bots = {k: SensibleBot() if k == me else RandomBot(random.Random(rng.random()))

@@ -79,6 +79,7 @@ def test_random_play_keeps_every_invariant(
     game: str, players: int, seed: int, credit: bool, deals: int, data: st.DataObject
 ) -> None:
     options = {"max-deals": str(deals), "credit": "yes" if credit else "no"}
+    options["min-players"] = "2"  # Toh too, below the text's 4 to 10 people
     s = new_session(
         game, [f"P{i}" for i in range(players)], options=options, buy_in=12,
         rng=random.Random(seed),
@@ -108,7 +109,8 @@ def test_random_play_keeps_every_invariant(
 @given(game=st.sampled_from(GAMES), seed=st.integers(0, 10**6))
 def test_sessions_without_a_deal_limit_end_with_the_pot_won(game: str, seed: int) -> None:
     rng = random.Random(seed)
-    s = new_session(game, ["a", "b", "c"], rng=random.Random(seed))
+    few = {"min-players": "2"}  # Toh too, below the text's 4 to 10 people
+    s = new_session(game, ["a", "b", "c"], options=few, rng=random.Random(seed))
     while not s.is_over:
         if s.deal_over:
             s.start_deal()

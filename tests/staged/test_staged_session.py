@@ -67,7 +67,7 @@ def test_views_begin_with_the_game_its_variant_and_rules_then_the_table() -> Non
 
 
 def test_a_toh_replay_deals_on_from_the_stock_between_reshuffles() -> None:
-    s = new_session("toh", ["A", "B", "C"], rng=random.Random(7))
+    s = new_session("toh", ["A", "B", "C"], options={"min-players": "2"}, rng=random.Random(7))
     play_session(s, [RandomBot(random.Random(i)) for i in range(3)], deals=3)
     events = events_from_json(json.loads(json.dumps(s.record()))["events"])
     starts = [i for i, e in enumerate(events) if isinstance(e, DealStarted)]

@@ -23,13 +23,18 @@ from guts.games.staged.events import (
 from guts.table import Reason
 
 TOH = preset("toh")
+FEW = preset("toh", {"min-players": "2"})  # the text: "designed for 4 to 10 people"
 HANDS = ["9c", "Kd", "Ks", "2h"]  # seat 3 deals, seat 0 first to speak
 
 
 def test_target_is_announced_in_advance_by_player_count() -> None:
-    targets = {n: new_session("toh", [str(i) for i in range(n)]).target for n in range(2, 11)}
+    few = {"min-players": "2"}
+    targets = {
+        n: new_session("toh", [str(i) for i in range(n)], options=few).target
+        for n in range(2, 11)
+    }
     assert targets == {2: 5, 3: 5, 4: 5, 5: 5, 6: 4, 7: 4, 8: 3, 9: 3, 10: 3}
-    assert new_session("toh", ["a", "b"], options={"points": "7"}).target == 7
+    assert new_session("toh", ["a", "b"], options={"points": "7", **few}).target == 7
     assert "by the player count" in TOH.describe()
     with pytest.raises(OptionError, match="52"):
         new_session("toh", [str(i) for i in range(12)], options={"points": "5"})
@@ -68,7 +73,7 @@ def test_showdown_high_card_wins_suits_break_ties_losers_match_winner_keeps_card
     [(["2c", "2d"], 1), (["2h", "2s"], 1), (["Ac", "Ks"], 0), (["5d", "5c"], 0)],
 )
 def test_suits_order_clubs_diamonds_hearts_spades(cards: list[str], winner: int) -> None:
-    s = session(TOH, players=2, button=1)
+    s = session(FEW, players=2, button=1)
     start(s, cards)
     declare(s, ("in", "in"))
     assert s.points == {winner: 1}
@@ -100,7 +105,7 @@ def test_only_the_dealer_in_gives_the_others_a_second_chance() -> None:
 
 
 def test_dealer_alone_after_the_second_chance_scores() -> None:
-    s = session(TOH, players=3)
+    s = session(FEW, players=3)
     start(s, ["9c", "Kd", "2h"])
     declare(s, ("out", "out", "in"))
     assert s.points == {2: 1} and s.table.pot == 1
@@ -108,29 +113,29 @@ def test_dealer_alone_after_the_second_chance_scores() -> None:
 
 
 def test_a_lone_non_dealer_scores_or_not_by_option() -> None:
-    s = session(TOH, players=3)
+    s = session(FEW, players=3)
     start(s, ["9c", "Kd", "2h"])
     declare(s, ("in", "out", "out"))
     assert s.points == {0: 1} and s.point_cards == {0: (parse_card("9c"),)}
-    s2 = session(replace(TOH, toh_lone=TohLone.NOTHING), players=3)
+    s2 = session(replace(FEW, toh_lone=TohLone.NOTHING), players=3)
     start(s2, ["9c", "Kd", "2h"])
     declare(s2, ("in", "out", "out"))
     assert s2.points == {} and s2.discard_count == 3
 
 
 def test_nobody_in_nothing_happens_or_everyone_antes() -> None:
-    s = session(TOH, players=3)
+    s = session(FEW, players=3)
     start(s, ["9c", "Kd", "2h"])
     declare(s, ("out", "out", "out"))
     assert s.table.pot == 1 and s.points == {}
-    s2 = session(replace(TOH, toh_nobody_in=TohNobody.ANTE), players=3)
+    s2 = session(replace(FEW, toh_nobody_in=TohNobody.ANTE), players=3)
     start(s2, ["9c", "Kd", "2h"])
     declare(s2, ("out", "out", "out"))
     assert s2.table.pot == 4
 
 
 def test_no_reshuffle_while_enough_cards_remain_and_the_last_hand_is_announced() -> None:
-    s = StagedSession(replace(TOH, points=17), ["a", "b", "c"], rng=random.Random(1))
+    s = StagedSession(replace(FEW, points=17), ["a", "b", "c"], rng=random.Random(1))
     shuffles = []
     while s.deals_played < 20:
         s.start_deal()
@@ -143,7 +148,7 @@ def test_no_reshuffle_while_enough_cards_remain_and_the_last_hand_is_announced()
 
 
 def test_point_cards_never_return_to_the_stock() -> None:
-    s = StagedSession(replace(TOH, points=26), ["a", "b"], rng=random.Random(2))
+    s = StagedSession(replace(FEW, points=26), ["a", "b"], rng=random.Random(2))
     while s.deals_played < 35:
         s.start_deal()
         declare(s, ("in", "in"))
@@ -158,14 +163,14 @@ def test_point_cards_never_return_to_the_stock() -> None:
 
 
 def test_a_stacked_toh_deck_must_hold_the_unscored_cards() -> None:
-    s = session(TOH, players=2, button=1)
+    s = session(FEW, players=2, button=1)
     with pytest.raises(CardError, match="52 cards"):
         s.start_deal(Deck.stacked("As Ks"))
     assert s.deals_played == 0 and not s.events
 
 
 def test_first_to_the_target_takes_the_pot() -> None:
-    s = session(replace(TOH, points=2), players=3)
+    s = session(replace(FEW, points=2), players=3)
     start(s, ["9c", "Kd", "2h"])
     declare(s, ("in", "in", "out"))  # B wins, A matches
     assert s.points == {1: 1} and s.table.pot == 2
@@ -201,7 +206,7 @@ def test_toh_options_are_checked() -> None:
 
 
 def test_a_toh_session_with_reshuffles_replays() -> None:
-    s = StagedSession(replace(TOH, points=17), ["a", "b", "c"], rng=random.Random(3))
+    s = StagedSession(replace(FEW, points=17), ["a", "b", "c"], rng=random.Random(3))
     while s.deals_played < 25:
         s.start_deal()
         declare(s, ("in", "out", "in"))

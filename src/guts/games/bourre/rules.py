@@ -156,7 +156,8 @@ class BourreRules(RuleOptions):
         head = [
             "Bourré: 52 cards, aces high, five cards each, five tricks; the most tricks take "
             "the pot, a tie leaves it for the next deal, no trick (or a renege) matches it.",
-            f"Players: 2 to {self.most_players}. Options:",
+            f"Players: 2 to {self.most_players} (the rule text: two to seven; eight with "
+            "eight-players). Options:",
         ]
         return "\n".join([*head, *body, "", CINCH_TEXT, "", DECISIONS])
 

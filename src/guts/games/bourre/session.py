@@ -30,7 +30,10 @@ from guts.games.bourre.rules import BourreRules, EndPot, preset
 from guts.games.session import RecordedSession
 from guts.table import POT, Reason, Table
 
-__all__ = ["BourreSession", "new_session"]
+__all__ = ["SHORT_OF_PLAYERS", "BourreSession", "new_session"]
+
+SHORT_OF_PLAYERS = "fewer than two players have chips"
+"""Why a game at table stakes ends when it cannot go on."""
 
 
 class BourreSession(RecordedSession[BourreRules, BourreDeal]):
@@ -68,6 +71,8 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
         self._rng = rng
         self._exempt: frozenset[int] = frozenset()
         self._deal_began = 0
+        if len(self._seats_with_chips()) < 2:
+            self._end(SHORT_OF_PLAYERS)  # table stakes with fewer than two stakes
 
     @property
     def exempt(self) -> frozenset[int]:
@@ -78,14 +83,20 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
         """Start the next deal, with ``deck`` (stacked, for tests and replays) or a shuffle;
         ``seed`` seeds the reshuffles of the draw (drawn from the rng when None)."""
         self._check_can_deal()
-        while not self._eligible(self._table.button):
+        if deck is not None:
+            if len(deck) != 52 or deck.kind is not DeckKind.STANDARD:
+                raise HandError(
+                    f"a Bourré deal needs the whole 52-card pack, not {len(deck)} cards"
+                )
+            DeckKind.STANDARD.check(deck.cards)
+            check_distinct(deck.cards)
+        if len(self._seats_with_chips()) < 2:
+            self._end(SHORT_OF_PLAYERS)
+            return
+        while not self._eligible(self._table.button):  # a player with chips deals
             self._table.move_button()
         if deck is None:
             deck = Deck.shuffled(DeckKind.STANDARD, self._rng)
-        elif len(deck) != 52 or deck.kind is not DeckKind.STANDARD:
-            raise HandError(f"a Bourré deal needs the whole 52-card pack, not {len(deck)} cards")
-        DeckKind.STANDARD.check(deck.cards)
-        check_distinct(deck.cards)
         if seed is None:
             seed = self._rng.getrandbits(64) if self._rng is not None else secrets.randbits(64)
         seats = self._seats_with_chips()
@@ -149,7 +160,7 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
         if self.rules.max_deals is not None and self._deals >= self.rules.max_deals:
             self._end(f"the deal limit ({self.rules.max_deals}) was reached")
         elif len(self._seats_with_chips()) < 2:
-            self._end("fewer than two players have chips")
+            self._end(SHORT_OF_PLAYERS)
         self._table.move_button()
         self._sync()
 

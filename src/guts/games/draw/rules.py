@@ -102,7 +102,10 @@ _DOCS: dict[str, str] = {
     "pat_round_ends": "All for One: a drawing round where everyone stands pat ends drawing",
     "stripped": "32-card pack, seven to ace, with the 32-card poker ranking",
     "bosnian": "a four-card draw takes three down, then one of a face-up/face-down pair",
-    "max_players": "most players (none: 8, or 5 with the 32-card pack; the pack must suffice)",
+    "min_players": "fewest players (none: the text's, 4 for Jacks or Better, 3 for Jacks Back, "
+    "else 2)",
+    "max_players": "most players (none: the text's, 6; 5 for Jacks Back and the 32-card pack, 4 "
+    "for Seven Card Draw; at most 8, 5 with the 32-card pack)",
     "credit": "stacks may go negative (no: table stakes, with all-ins and side pots)",
     "odd_chips": "who gets the odd chips of a split pot",
     "max_deals": "stop after this many deals (none: when a pot is won)",
@@ -118,7 +121,9 @@ AMBIGUITIES = """Decisions where the text is open (each is an option or document
 - Reshuffle: the stock is dealt out first, then the discards of those who already drew
   (not the drawer's own unless reshuffle-own, never split openers) form the new stock.
   A player may draw only as many cards as could be supplied.
-- Trips to Win: if fewer than two players stayed to the draw, everyone plays the next deal.
+- Trips to Win: after a pot nobody won, those who folded before the draw stay out of the
+  game until that pot is won, through any deals thrown in meanwhile; if fewer than two
+  players stayed to the draw (or still have chips), everyone plays the next deal.
 - Diablo: antes are placed on the first deal and after a throw-in, never on a deal played
   for the opener's new pot; an opener who takes any share of the pot has won.
 - Declare: a hand declared above what it holds is dead; one declared below it ranks
@@ -186,6 +191,7 @@ class DrawRules(RuleOptions):
     pat_round_ends: bool = True
     stripped: bool = False
     bosnian: bool = False
+    min_players: int | None = None
     max_players: int | None = None
     credit: bool = False
     odd_chips: OddChipRule = OddChipRule.NEAREST_LEFT
@@ -201,17 +207,47 @@ class DrawRules(RuleOptions):
         """Every option, its value and meaning, then the decisions taken where the text is open."""
         body = self.option_lines()
         head = [f"Hands: {self.hand_size} cards, {self.high_ranking().name} ranking, "
-                f"{self.wilds().describe()}", "Options:"]  # fmt: skip
+                f"{self.wilds().describe()}", self.players_text(), "Options:"]  # fmt: skip
         return "\n".join([*head, *body, "", AMBIGUITIES])
 
     # -- derived ----------------------------------------------------------------------------
 
     @property
     def player_limit(self) -> int:
-        """The most players: ``max_players``, else 8 (5 with the 32-card pack)."""
+        """The most players: ``max_players``, else the text's: six ("six players is
+        normally set as the maximum"), five for the 32-card pack ("the maximum number of
+        players is five") and Jacks Back ("say 3 to 5 players"), four for Seven Card Draw
+        ("does not work well with more than four players")."""
         if self.max_players is not None:
             return self.max_players
-        return 5 if self.stripped else 8
+        if self.hand_size == 7:
+            return 4
+        return 5 if self.stripped or self.jacks_back else 6
+
+    @property
+    def fewest_players(self) -> int:
+        """The fewest players: ``min_players``, else the text's: four for Jacks or Better
+        and its variations ("there should be at least four players"), three for Jacks Back
+        ("works well for smaller groups, say 3 to 5 players"), else two."""
+        if self.min_players is not None:
+            return self.min_players
+        if self.jacks_back:
+            return 3
+        return 2 if self.openers is Openers.ANY else 4
+
+    def players_text(self) -> str:
+        """The player count in words, for the rules text."""
+        return (f"Players: {self.fewest_players} to {self.player_limit}, as the rule text says "
+                f"(min-players and max-players allow 2 to {_most_players(self)})")  # fmt: skip
+
+    def check_players(self, count: int) -> None:
+        """Raise OptionError unless ``count`` players may play, naming the option to change."""
+        low, high = self.fewest_players, self.player_limit
+        if not low <= count <= high:
+            option = "min-players" if count < low else "max-players"
+            can = 2 <= count < low or high < count <= _most_players(self)
+            raise OptionError(f"this game takes {low} to {high} players, not {count}"
+                              + (f" (see {option})" if can else ""))  # fmt: skip
 
     def wilds(self) -> Wilds:
         """The wild cards agreed in advance (the widow's rank is added per deal)."""
@@ -263,6 +299,11 @@ class DrawRules(RuleOptions):
         return self.max_draw if draw_index == 0 else self.later_draw_max
 
 
+def _most_players(r: DrawRules) -> int:
+    """The most players any option allows: 8, 5 with the 32-card pack."""
+    return 5 if r.stripped else 8
+
+
 def _contradictions(r: DrawRules) -> list[str]:
     """Every reason these options cannot be played together (empty if they can)."""
     problems: list[str] = []
@@ -301,9 +342,13 @@ def _contradictions(r: DrawRules) -> list[str]:
          "all-for-one: five-card hands, no draws, four-with-ace or jacks-back options")  # fmt: skip
     need(1 <= r.widow_after < r.hand_size, f"widow-after: 1 to {r.hand_size - 1}")
     need(r.diablo_cap is None or r.diablo_cap >= 1, "diablo-cap: at least 1 chip, or none")
-    most = 5 if r.stripped else 8
+    most = _most_players(r)
     need(r.max_players is None or 2 <= r.max_players <= most,
          f"max-players: 2 to {most}, not {r.max_players}")  # fmt: skip
+    need(r.min_players is None or 2 <= r.min_players <= most,
+         f"min-players: 2 to {most}, not {r.min_players}")  # fmt: skip
+    need(bool(problems) or r.fewest_players <= r.player_limit,
+         f"min-players ({r.fewest_players}) is above max-players ({r.player_limit})")  # fmt: skip
     need(r.max_deals is None or r.max_deals >= 1, "max-deals: at least 1, or none")
     if not r.stripped and not problems:
         try:

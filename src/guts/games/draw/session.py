@@ -24,7 +24,7 @@ from random import Random
 from typing import Any
 
 from guts.cards import Card, Deck, deck_cards
-from guts.errors import IllegalAction, OptionError
+from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Event, EventError, events_to_json
 from guts.games.draw.deal import DrawDeal, Phase
 from guts.games.draw.events import Acted, DealStarted, Moved, SessionEnded, Shuffled, Stopped
@@ -32,7 +32,10 @@ from guts.games.draw.rules import DrawRules, Openers
 from guts.games.session import RecordedSession
 from guts.table import POT, Place, Reason, Table
 
-__all__ = ["PROGRESSION", "DrawSession"]
+__all__ = ["PROGRESSION", "SHORT_OF_PLAYERS", "DrawSession"]
+
+SHORT_OF_PLAYERS = "fewer than two players have chips"
+"""Why a session at table stakes ends when it cannot go on."""
 
 PROGRESSION = (Openers.JACKS, Openers.QUEENS, Openers.KINGS, Openers.ACES, Openers.KINGS,
                Openers.QUEENS)  # fmt: skip
@@ -70,6 +73,8 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
         self._restrict: tuple[int, ...] = ()
         self._antes_due = True
         self._orders: deque[tuple[str, ...]] = deque()
+        if len(self._seats_for_deal()) < 2:
+            self._end(SHORT_OF_PLAYERS)  # table stakes with fewer than two stakes
 
     @property
     def openers(self) -> Openers:
@@ -83,8 +88,11 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
         self._check_can_deal()
         seats = self._seats_for_deal()
         if len(seats) < 2:
-            self._end("fewer than two players have chips")
+            self._end(SHORT_OF_PLAYERS)
             return
+        needed = len(seats) * self.rules.hand_size + (1 if self.rules.wild_widow else 0)
+        if deck is not None and len(deck) < needed:
+            raise HandError(f"the deck has {len(deck)} cards; this deal needs {needed}")
         if deck is None and self._orders:  # a replay: the recorded stock, stacked or not
             deck = Deck.stacked(self._orders.popleft(), self.rules.deck)
         if deck is None:
@@ -136,6 +144,8 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
     # -- between deals ---------------------------------------------------------------------
 
     def _seats_for_deal(self) -> tuple[int, ...]:
+        """The seats dealt in next: those with chips; after a Trips to Win pot nobody won,
+        only those who stayed to its draw, until that pot is won."""
         order = self._seats_with_chips()
         if self._restrict:
             kept = tuple(s for s in order if s in self._restrict)
@@ -157,7 +167,7 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
         elif table.pot == 0:
             self._end(deal.reason or "the pot was won")
         if not self._over and len(self._seats_for_deal()) < 2:
-            self._end("fewer than two players have chips")
+            self._end(SHORT_OF_PLAYERS)
         table.move_button()
         self._sync()
 
@@ -166,10 +176,11 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
         opened = deal.opener is not None or deal.low_opener is not None
         if rules.progressive:
             self._progress = 0 if opened else self._progress + 1
-        self._restrict = ()
         self._antes_due = True
         if rules.trips_to_win and deal.showdown is not None and deal.showdown.no_trips:
             self._restrict = deal.at_draw
+        elif deal.result == "won":
+            self._restrict = ()  # Trips to Win: those who were out stay out until it is won
         if rules.diablo and deal.opener is not None and deal.result == "won":
             self._diablo(deal)
 
@@ -259,12 +270,10 @@ def _deal_view(deal: DrawDeal, seat: int | None) -> dict[str, Any]:
 
 
 def _check_players(rules: DrawRules, players: int) -> None:
-    if not 2 <= players <= rules.player_limit:
-        raise OptionError(f"this game takes 2 to {rules.player_limit} players, not {players} "
-                          "(see max-players)")  # fmt: skip
     needed = players * rules.hand_size + (1 if rules.wild_widow else 0)
     size = len(deck_cards(rules.deck))
     if needed > size:
         raise OptionError(f"{players} players need {needed} cards; the pack has {size}")
+    rules.check_players(players)
     if not rules.reshuffle and not rules.all_for_one and players > 6:
         raise OptionError("seven or eight players need the reshuffle rule (reshuffle=yes)")

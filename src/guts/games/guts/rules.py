@@ -230,6 +230,8 @@ class GutsRules(RuleOptions):
         head = [
             f"Hands: {self.final_size} cards, {hand.name} ranking"
             + (f" ({_ranking_words(hand)})" if _ranking_words(hand) else ""),
+            f"Players: 2 to {self.most_players} (the rule text: as many as 26 could play, "
+            "as far as the pack deals every hand; best for around 5 to 10)",
             "Options:",
         ]
         endless = [f"Warning: {self.endless_reason}", ""] if self.endless_reason else []
@@ -284,6 +286,31 @@ class GutsRules(RuleOptions):
                 "among all of them empties the pot (set max-deals)"
             )
         return ""
+
+    def cards_needed(self, players: int) -> int:
+        """The most cards a deal for ``players`` can use: every hand in full, the ghost's
+        or the deck's hand, the community cards."""
+        ghost = self.own_final_size if self.ghost in (Ghost.ALWAYS, Ghost.LONE) else 0
+        deck_hand = self.cards if self.ghost is Ghost.DECK else 0
+        community = self.community + (1 if self.batey else 0)
+        return players * self.own_final_size + ghost + deck_hand + community
+
+    @property
+    def most_players(self) -> int:
+        """The most players: 26 ("in theory as many as 26 people could play"), fewer
+        where the pack cannot deal every hand in full."""
+        return max((n for n in range(2, 27) if self.cards_needed(n) <= 52), default=2)
+
+    def check_players(self, count: int) -> None:
+        """Raise OptionError unless ``count`` players can play these rules."""
+        if not 2 <= count <= 26:
+            raise OptionError(f"Guts needs 2 to 26 players, not {count}")
+        needed = self.cards_needed(count)
+        if needed > 52:
+            raise OptionError(
+                f"these rules need {needed} cards for {count} players: "
+                f"the pack has 52; at most {self.most_players} players, or fewer cards"
+            )
 
     def wilds(self, extra_ranks: tuple[int, ...] = ()) -> Wilds:
         """The wild cards, plus ``extra_ranks`` (one/two low in and wild)."""
@@ -341,7 +368,9 @@ Defaults chosen where the texts are open:
     every loser matches the whole pot once.
   - a tie among all who stayed in shares and so empties the pot; with
     nobody-wins-contested nobody takes a contested pot and a tie pays nothing.
-  - dropouts-ante applies only after a showdown (two or more in, or the ghost played).
+  - dropouts-ante applies after a showdown of two or more players, also when all of them
+    tie and share the pot, and after a lone player's showdown with the ghost or the deck
+    unless the lone player wins it (that ends the game, as Four-Two-Two's variant says).
   - second-declare: players who drop in the second round lose only the extra ante; if
     everyone drops, the everyone-out rule applies.
   - pot-cap: chips over the cap wait aside and become the next pot when the pot is won

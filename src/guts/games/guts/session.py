@@ -18,16 +18,19 @@ from random import Random
 from typing import Any
 
 from guts.cards import Deck
-from guts.errors import IllegalAction, OptionError
+from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Event, events_to_json
 from guts.games.guts.deal import GutsDeal
 from guts.games.guts.events import Acted, Moved, Outcome, SessionEnded, Shuffled, Stopped
-from guts.games.guts.rules import Ghost, GutsRules
+from guts.games.guts.rules import GutsRules
 from guts.games.guts.settle import ASIDE
 from guts.games.session import RecordedSession
 from guts.table import POT, RESERVE, Reason, Table
 
-__all__ = ["GutsSession"]
+__all__ = ["SHORT_OF_PLAYERS", "GutsSession"]
+
+SHORT_OF_PLAYERS = "fewer than two players have chips"
+"""Why a session at table stakes ends when it cannot go on."""
 
 
 class GutsSession(RecordedSession[GutsRules, GutsDeal]):
@@ -71,26 +74,23 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
                 odd_chips=rules.odd_chips,
                 button=button or 0,
             )
-        count = len(table.names)
-        if not 2 <= count <= 26:
-            raise OptionError(f"Guts needs 2 to 26 players, not {count}")
-        needed = _cards_needed(rules, count)
-        if needed > 52:
-            raise OptionError(
-                f"these rules need {needed} cards for {count} players: "
-                "the pack has 52; fewer players or fewer cards"
-            )
+        rules.check_players(len(table.names))
         super().__init__(rules, table, record_buy_ins=False)  # buy-ins are not events
         self._rng = rng
         self._skip_ante: frozenset[int] = frozenset()
+        if len(self._seats_with_chips()) < 2:
+            self._end(SHORT_OF_PLAYERS)  # table stakes with fewer than two stakes
 
     def start_deal(self, deck: Deck | None = None) -> None:
         """Start the next deal, with ``deck`` (stacked, for tests and replays) or a shuffle."""
         self._check_can_deal()
         seats = self._seats_with_chips()
         if len(seats) < 2:
-            self._end("fewer than two players have chips")
+            self._end(SHORT_OF_PLAYERS)
             return
+        needed = self.rules.cards_needed(len(seats))
+        if deck is not None and len(deck) < needed:
+            raise HandError(f"the deck has {len(deck)} cards; this deal may need {needed}")
         if deck is None:
             deck = Deck.shuffled(self.rules.hand_ranking.deck, self._rng)
         self._deals += 1
@@ -137,7 +137,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         elif self.rules.max_deals is not None and self._deals >= self.rules.max_deals:
             self._end(f"the deal limit ({self.rules.max_deals}) was reached")
         elif len(self._seats_with_chips()) < 2:
-            self._end("fewer than two players have chips")
+            self._end(SHORT_OF_PLAYERS)
         table.move_button()
 
     # -- views ---------------------------------------------------------------------------------
@@ -172,10 +172,3 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             self.stop(event.reason)
         elif isinstance(event, SessionEnded) and not self.is_over:
             self.start_deal()  # it ended for want of players with chips
-
-
-def _cards_needed(rules: GutsRules, players: int) -> int:
-    ghost = rules.own_final_size if rules.ghost in (Ghost.ALWAYS, Ghost.LONE) else 0
-    deck_hand = rules.cards if rules.ghost is Ghost.DECK else 0
-    community = rules.community + (1 if rules.batey else 0)
-    return players * rules.own_final_size + ghost + deck_hand + community

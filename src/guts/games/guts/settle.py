@@ -142,8 +142,8 @@ def contest_result(
     deal.matched.update(paying)
     if takes and rules.winner_takes_all and deal.table.pot:
         award(deal, result.winners, "winner takes all")
-    if result.losers or result.pushed or result.ghost_won:
-        dropouts_ante(deal)
+    if len(ins) > 1 or result.losers or result.pushed or result.ghost_won:
+        dropouts_ante(deal)  # a lone player who beats the ghost or the deck ends the game
     deal.emit(
         Outcome(
             text=contest_words(deal, result, takes, pot, paying, amount),

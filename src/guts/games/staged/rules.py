@@ -147,6 +147,9 @@ _DOCS: dict[str, str] = {
     "toh_lone": "Toh: a player alone in keeps the card as a point (point) or nothing happens",
     "toh_nobody_in": "Toh: nobody in: nothing, or everyone antes (ante)",
     "announce_last_hand": "Toh: announce the last hand before a reshuffle",
+    "min_players": "fewest players (none: the rule text's, 4 for Toh, else 2)",
+    "max_players": "most players (none: the rule text's, 10 for Toh, else as many as the pack "
+    "deals every hand)",
     "max_deals": "end the session after this many deals (Toh: hands)",
     "credit": "credit: stacks may go negative, settled at the end (no: table stakes)",
     "odd_chips": "who gets the odd chips when the pot is shared out on stopping",
@@ -177,6 +180,8 @@ class StagedRules(RuleOptions):
     toh_lone: TohLone = TohLone.POINT
     toh_nobody_in: TohNobody = TohNobody.NOTHING
     announce_last_hand: bool = True
+    min_players: int | None = None
+    max_players: int | None = None
     max_deals: int | None = None
     credit: bool = True
     odd_chips: OddChipRule = OddChipRule.NEAREST_LEFT
@@ -221,6 +226,31 @@ class StagedRules(RuleOptions):
     def cards_per_player(self) -> int:
         """Cards a player holds at the end of a deal."""
         return sum(deal for deal, _ in _DEALS[self.game])
+
+    @property
+    def pack_players(self) -> int:
+        """The most players the pack deals a whole deal to (Toh: one card each)."""
+        return 52 // self.cards_per_player
+
+    @property
+    def player_range(self) -> tuple[int, int]:
+        """The fewest and most players: ``min-players`` and ``max-players``, else the
+        rule text's (Toh "is designed for 4 to 10 people"; the other games name no count,
+        so 2 to as many as the pack deals)."""
+        low = self.min_players if self.min_players is not None else 4 if self.is_toh else 2
+        high = self.max_players
+        if high is None:
+            high = 10 if self.is_toh else self.pack_players
+        return low, high
+
+    def check_players(self, count: int) -> None:
+        """Raise OptionError unless ``count`` players may play, naming the option to change."""
+        low, high = self.player_range
+        if not low <= count <= high:
+            option = "min-players" if count < low else "max-players"
+            raise OptionError(
+                f"{self.game.value} is for {low} to {high} players, not {count} (see {option})"
+            )
 
     def target(self, players: int) -> int:
         """Points needed to take the pot: ``points``, else 3, else Toh's by player count
@@ -305,7 +335,17 @@ class StagedRules(RuleOptions):
         """The rules text: the stages, every option with its value and meaning, and every
         choice made where the rule text is open."""
         body = self.option_lines()
-        head = [f"Game: {self.game.value}", "Stages:"]
+        low, high = self.player_range
+        source = (
+            'the rule text: "designed for 4 to 10 people"'
+            if self.is_toh
+            else "the rule text names no count: as many as the pack deals"
+        )
+        head = [
+            f"Game: {self.game.value}",
+            f"Players: {low} to {high} ({source}; options min-players, max-players)",
+            "Stages:",
+        ]
         for stage in self.stages():
             cards = f"{stage.deal} card{'s' if stage.deal > 1 else ''}"
             head.append(f"  Stage {stage.number}: {cards} to each player; {stage.label}")
@@ -408,6 +448,13 @@ def _contradictions(rules: StagedRules) -> list[str]:
         problems.append(f"ante: must be at least 1 chip, not {rules.ante}")
     if rules.points is not None and rules.points < 1:
         problems.append(f"points: must be at least 1 (or auto), not {rules.points}")
+    for name in ("min_players", "max_players"):
+        value = getattr(rules, name)
+        if value is not None and not 2 <= value <= rules.pack_players:
+            problems.append(f"{dash(name)}: 2 to {rules.pack_players} players, not {value}")
+    low, high = rules.player_range
+    if not problems and low > high:
+        problems.append(f"min-players ({low}) is above max-players ({high})")
     if rules.max_deals is not None and rules.max_deals < 1:
         problems.append(f"max-deals: must be at least 1 (or none), not {rules.max_deals}")
     if rules.is_toh:

@@ -42,7 +42,10 @@ from guts.games.staged.events import (
 from guts.games.staged.rules import Game, StagedRules
 from guts.table import POT, Reason, Table
 
-__all__ = ["StagedSession"]
+__all__ = ["SHORT_OF_PLAYERS", "StagedSession"]
+
+SHORT_OF_PLAYERS = "fewer than two players have chips"
+"""Why a session at table stakes ends when it cannot go on."""
 
 
 class StagedSession(RecordedSession[StagedRules, StagedDeal]):
@@ -80,6 +83,8 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
         self._discards: list[Card] = []
         self._point_cards: dict[int, list[Card]] = {}
         self._replay_decks: deque[Deck | None] = deque()  # a replay: each deal's deck
+        if len(self._seats_with_chips()) < 2:
+            self._end(SHORT_OF_PLAYERS)  # table stakes with fewer than two stakes
 
     # -- the state ------------------------------------------------------------------------
 
@@ -115,7 +120,7 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
         self._check_can_deal()
         seats = self._seats_with_chips()
         if len(seats) < 2:
-            self._end("fewer than two players have chips")
+            self._end(SHORT_OF_PLAYERS)
             return
         stock = self._toh_stock(deck, len(seats)) if self.rules.is_toh else None
         if stock is None and not self.rules.is_toh:
@@ -196,7 +201,7 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
         elif self.rules.max_deals is not None and self._deals >= self.rules.max_deals:
             self._end(f"the deal limit ({self.rules.max_deals}) was reached")
         elif len(self._seats_with_chips()) < 2:
-            self._end("fewer than two players have chips")
+            self._end(SHORT_OF_PLAYERS)
         self._table.move_button()
 
     # -- views ---------------------------------------------------------------------------------
@@ -265,18 +270,18 @@ def _codes(cards: Sequence[Card]) -> tuple[str, ...]:
 
 
 def _check_players(rules: StagedRules, count: int, target: int) -> None:
+    """Raise OptionError unless the pack deals ``count`` players and the rules allow them."""
     if count < 2:
         raise OptionError(f"a staged game needs at least 2 players, not {count}")
-    if rules.is_toh:
-        if count * target > 52:
-            raise OptionError(
-                f"Toh with {count} players to {target} points may need {count * target} "
-                "cards: the pack has 52; fewer players or points"
-            )
-        return
-    if count * rules.cards_per_player > 52:
+    if rules.is_toh and count * target > 52:
+        raise OptionError(
+            f"Toh with {count} players to {target} points may need {count * target} "
+            "cards: the pack has 52; fewer players or points"
+        )
+    if not rules.is_toh and count * rules.cards_per_player > 52:
         most = 52 // rules.cards_per_player
         raise OptionError(
             f"{rules.game.value} deals {rules.cards_per_player} cards each: at most {most} "
             f"players, not {count}"
         )
+    rules.check_players(count)
