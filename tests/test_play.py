@@ -248,6 +248,6 @@ def test_toh_announces_its_target_in_advance(players: str, target: int,
                        "--players", players)
     lines = [line for line in out.splitlines() if line.strip()]
     announced = next(i for i, line in enumerate(lines) if line.startswith("Announced"))
-    first_deal = next(i for i, line in enumerate(lines) if line.startswith("— Deal 1"))
+    first_deal = next(i for i, line in enumerate(lines) if line.startswith("— Hand 1,"))
     assert code == 0 and announced < first_deal
     assert f"the first to {target} points takes the pot" in lines[announced]

@@ -19,9 +19,17 @@ from guts.cards import format_cards, parse_cards
 from guts.catalog import Game
 from guts.errors import OptionError
 from guts.games.base import Decision, Session
-from guts.narrate import narrate, second_person
+from guts.narrate import Narrator, agree, who
 
-__all__ = ["BOT_NAMES", "PlayConfig", "check_bot_kind", "match_action", "play", "policy_for"]
+__all__ = [
+    "BOT_NAMES",
+    "PlayConfig",
+    "check_bot_kind",
+    "match_action",
+    "play",
+    "policy_for",
+    "seat_names",
+]
 
 BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit")
 
@@ -182,7 +190,25 @@ def _summary(console: Console, session: Session, start: Sequence[int]) -> None:
     console.print(", ".join(left) + (f"; {session.over_reason}" if session.over_reason else ""))
     if table.credit and any(seat.stack < 0 for seat in table.seats) and not table.places:
         for payer, payee, amount in table.settlement().payments:
-            console.print(f"to settle up: {payer} pays {payee} {amount}", highlight=False)
+            pays = f"{who([payer], start=False)} {agree([payer], 'pays')}"
+            console.print(f"to settle up: {pays} {who([payee], start=False)} {amount}",
+                          highlight=False)  # fmt: skip
+
+
+def seat_names(config: PlayConfig) -> list[str]:
+    """The names at the table: the person's (``seat_name``, by default "You", which the
+    narration addresses in the second person) first, then bots'; in watch mode bots only,
+    so no bot is ever called "You".
+
+    >>> seat_names(PlayConfig(players=3)), seat_names(PlayConfig(players=3, watch=True))
+    (['You', 'Ann', 'Bob'], ['Ann', 'Bob', 'Cat'])
+    """
+    person = [] if config.watch else [config.seat_name]
+    bots = [name for name in BOT_NAMES if name != config.seat_name or config.watch]
+    names = person + bots
+    while len(names) < config.players:
+        names.append(f"Bot {len(names) + 1}")
+    return names[: config.players]
 
 
 def play(
@@ -195,8 +221,8 @@ def play(
     """Play ``game`` in the terminal; returns the session when it ends or is left."""
     console = console or Console(highlight=False)
     terminal = Terminal(console, source)
-    names = [config.seat_name] + [n for n in BOT_NAMES if n != config.seat_name]
-    players = [(name, config.stack) for name in names[: config.players]]
+    names = seat_names(config)
+    players = [(name, config.stack) for name in names]
     rng = Random(config.seed) if config.seed is not None else None
     session = game.new_session(players, options=config.options, rng=rng)
     bot_rng = Random(config.seed + 1 if config.seed is not None else None)
@@ -213,9 +239,10 @@ def play(
         console.print(f"with {shown}", markup=False, highlight=False)
     seen = 0
     deals = 0
+    narrator = Narrator(session.table.names)
     try:
         while not session.is_over:
-            seen = _narrate_new(console, session, human, seen)
+            seen = _narrate_new(console, session, narrator, human, seen)
             if session.deal_over:
                 if config.deals is not None and deals >= config.deals:
                     session.stop(f"{config.deals} deals were played")
@@ -225,7 +252,7 @@ def play(
                 continue
             for decision in session.pending():
                 if decision.seat == human:
-                    seen = _narrate_new(console, session, human, seen)
+                    seen = _narrate_new(console, session, narrator, human, seen)
                     action = _ask(terminal, session, decision)
                 else:
                     view = session.view(decision.seat)
@@ -233,7 +260,7 @@ def play(
                 session.act(decision.seat, action)
     except (EOFError, KeyboardInterrupt):
         console.print("\n[italic]You leave the table.[/italic]")
-    _narrate_new(console, session, human, seen)
+    _narrate_new(console, session, narrator, human, seen)
     _summary(console, session, start)
     if config.history:
         from guts.history import write_history
@@ -244,12 +271,14 @@ def play(
     return session
 
 
-def _narrate_new(console: Console, session: Session, seat: int | None, seen: int) -> int:
+def _narrate_new(
+    console: Console, session: Session, narrator: Narrator, seat: int | None, seen: int
+) -> int:
     events = session.visible_events(seat)
     for event in events[seen:]:
-        line = narrate(event, session.table.names)
+        line = narrator.tell(event)
         if line:
-            console.print(second_person(line), markup=False, highlight=False)
+            console.print(line, markup=False, highlight=False)
     return len(events)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from guts.cards import Card, Deck, Suit, parse_card, parse_cards
 from guts.errors import CardError, GutsError
-from guts.games.base import Decision, Event, names_of
+from guts.games.base import Decision, Event
 from guts.games.bourre.events import (
     CardPlayed,
     CardsDealt,
@@ -53,6 +53,7 @@ from guts.games.bourre.tricks import (
     legal_plays,
     trick_winner,
 )
+from guts.narrate import agree, who
 from guts.table import POT, Reason, Table
 
 __all__ = ["BourreDeal", "Phase"]
@@ -227,7 +228,8 @@ class BourreDeal:
         ante, table = self.rules.ante, self.table
         payers = tuple(s for s in self.seats if s not in self.exempt)
         if self.rules.dealer_antes:
-            note = "the dealer antes for " + (names_of(payers, table) or "nobody")
+            antes_for = who([table.names[s] for s in payers], start=False) or "nobody"
+            note = "the dealer antes for " + antes_for
             table.pay(self.dealer, POT, ante * len(payers), Reason.ANTE, note)
         else:
             table.pay_each(payers, POT, ante, Reason.ANTE)
@@ -264,7 +266,9 @@ class BourreDeal:
             (seat,) = self.playing
             won = self.table.collect(POT, seat, note="the only player")
             self.emit(HandResult(tricks=(), winner=seat))
-            text = f"{self._name(seat)} plays alone and takes the pot ({won})"
+            name = [self._name(seat)]
+            alone = f"{who(name)} {agree(name, 'plays')} alone"
+            text = f"{alone} and {agree(name, 'takes')} the pot ({won})"
             self.emit(Outcome(text=text, winners=(seat,)))
             self._finish()
         else:
@@ -358,17 +362,21 @@ class BourreDeal:
         words = []
         if result.winner is not None:
             won = table.collect(POT, result.winner, reason=Reason.WIN)
-            words.append(f"{self._name(result.winner)} takes the pot ({won})")
+            name, tricks = [self._name(result.winner)], dict(result.tricks)[result.winner]
+            taken = f"{agree(name, 'wins')} {_tricks(tricks)} and {agree(name, 'takes')} the pot"
+            words.append(f"{who(name)} {taken} ({won})")
         else:
             most = max(n for _, n in result.tricks)
-            tied = [s for s, n in result.tricks if n == most]
-            words.append(f"{names_of(tied, table)} tie with {most}: the pot stays")
+            tied = [self._name(s) for s, n in result.tricks if n == most]
+            words.append(f"{who(tied)} tie with {_tricks(most)} each: the pot stays")
         for seat in result.bourre:
             cheat = seat in result.reneged
             reason = Reason.PENALTY if cheat else Reason.BOURRE
             note = "reneged" if cheat else "took no trick"
             table.pay(seat, POT, cost, reason, note)
-            words.append(f"{self._name(seat)} {note} and matches the pot ({cost})")
+            name = [self._name(seat)]
+            matches = f"{agree(name, 'matches')} the pot ({cost})"
+            words.append(f"{who(name, start=False)} {note} and {matches}")
         self.bourred = result.bourre
         payers = result.bourre
         winners = (result.winner,) if result.winner is not None else ()
@@ -421,6 +429,10 @@ class BourreDeal:
 
     def _name(self, seat: int) -> str:
         return self.table.names[seat]
+
+
+def _tricks(count: int) -> str:
+    return f"{count} trick" + ("" if count == 1 else "s")
 
 
 def _codes(cards: Sequence[Card]) -> tuple[str, ...]:

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 from guts.betting import award_pots, side_pots
 from guts.cards import Card
 from guts.errors import IllegalAction
-from guts.games.base import Decision, names_of
+from guts.games.base import Decision
 from guts.games.draw.events import Declared, OpenersShown, Showed
 from guts.games.draw.hands import declared_strength, opens, proof_cards, wins_trips
+from guts.narrate import agree, who
 from guts.rankings.base import Category
 from guts.table import POT
 
@@ -93,9 +94,10 @@ class Showdown:
 
     def _uncontested(self, seat: int, dead: int | None) -> dict[int, int]:
         deal, table = self.deal, self.deal.table
-        name = table.names[seat]
+        name = [table.names[seat]]
         if seat == dead:
-            self.reason = f"{name} could not show openers: the hand is dead and the pot stays"
+            self.reason = (f"{who(name, start=False)} could not show openers: the hand is dead "
+                           "and the pot stays")  # fmt: skip
             return {}
         if deal.rules.trips_to_win:
             ranking = deal.ranking()
@@ -107,10 +109,10 @@ class Showdown:
             self.shown[seat] = _codes(proof_cards(evaluation) if good else hand)
             if not good:
                 self.no_trips = True
-                self.reason = f"{name} has no three of a kind: the pot stays"
+                self.reason = f"{_says(name, 'has')} no three of a kind: the pot stays"
                 return {}
         amount = table.collect(POT, seat)
-        self.reason = f"{name} wins {amount} uncontested"
+        self.reason = f"{_says(name, 'wins')} {amount} uncontested"
         return {seat: amount}
 
     def _strength(self, seat: int, dead: int | None) -> int | None:
@@ -143,12 +145,17 @@ class Showdown:
         self.no_trips = self.no_trips and table.pot > 0
         if won:
             best = [s for s in won if won[s]]
-            self.reason = f"{names_of(best, table)} won at the showdown"
+            self.reason = f"{who([table.names[s] for s in best], start=False)} won at the showdown"
         else:
             self.reason = "no hand could win: the pot stays"
         if table.pot and won:
             self.reason += "; the rest of the pot stays"
         return won
+
+
+def _says(names: list[str], verb: str) -> str:
+    """``names`` and ``verb`` agreeing, mid-sentence: "Ann wins", "you win"."""
+    return f"{who(names, start=False)} {agree(names, verb)}"
 
 
 def _codes(cards: tuple[Card, ...] | list[Card]) -> tuple[str, ...]:

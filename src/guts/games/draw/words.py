@@ -3,8 +3,8 @@
 >>> from guts.games.draw.events import Drew
 >>> tell(Drew(seat=1, count=3), ["Ann", "Bob"])
 'Bob draws 3 cards'
->>> tell(Drew(seat=0, count=0), ["Ann", "Bob"])
-'Ann stands pat'
+>>> tell(Drew(seat=0, count=0), ["You", "Bob"])
+'You stand pat'
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from guts.games.draw.events import (
     SplitOpeners,
     WidowTurned,
 )
+from guts.narrate import agree, is_you, who
 
 __all__ = ["tell"]
 
@@ -42,55 +43,87 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def _drew(e: Drew, who: str) -> str:
+def _says(name: str, verb: str) -> str:
+    """``name`` starting a line and ``verb`` agreeing with it: "Ann draws", "You draw"."""
+    return f"{who([name])} {agree([name], verb)}"
+
+
+def _deal(e: DealStarted, names: Sequence[str]) -> str:
+    dealer = names[e.dealer] if 0 <= e.dealer < len(names) else ""
+    words = ["your deal" if is_you(dealer) else f"dealer {dealer}"]
+    if e.openers != "any":
+        words.append(f"{e.openers} or better to open")
+    if not e.antes:
+        words.append("no antes")
+    return f"— Deal {e.deal}, " + ", ".join(words) + " —"
+
+
+def _acted(e: Acted, name: str) -> str:
+    """A betting action ("Ann checks", "You raise to 6"); "" for a call, told by its chips,
+    and for a draw or a declaration, told by their own events."""
+    word, _, amount = e.action.partition(" ")
+    if word in ("discard", "stand", "declare", "call"):
+        return ""
+    if word in ("check", "fold"):
+        return _says(name, word + "s")
+    if word == "bet":
+        return f"{_says(name, 'bets')} {amount}"
+    if word == "raise":
+        return f"{_says(name, 'raises')} to {amount.removeprefix('to ')}"
+    return f"{who([name])}: {e.action}"
+
+
+def _drew(e: Drew, name: str) -> str:
     if not e.count:
-        return f"{who} stands pat"
+        return f"{_says(name, 'stands')} pat"
     shown = f", showing {_cards(e.shown)}" if e.shown else ""
-    return f"{who} draws {_plural(e.count, 'card')}{shown}"
+    return f"{_says(name, 'draws')} {_plural(e.count, 'card')}{shown}"
 
 
-def _openers(e: OpenersShown, who: str) -> str:
+def _openers(e: OpenersShown, name: str) -> str:
     apart = f" and the split {_cards(e.kept_apart)}" if e.kept_apart else ""
-    verdict = "proves openers" if e.proved else "cannot prove openers: a dead hand"
-    return f"{who} {verdict} with {_cards(e.cards)}{apart}"
+    if e.proved:
+        return f"{_says(name, 'proves')} openers with {_cards(e.cards)}{apart}"
+    return f"{who([name])} cannot prove openers with {_cards(e.cards)}{apart}: a dead hand"
 
 
 _Teller = Callable[[Any, str], str | None]
 
 _TELLERS: dict[type[Event], _Teller] = {
-    DealStarted: lambda e, who: (
-        f"Deal {e.deal}"
-        + ("" if e.openers == "any" else f", {e.openers} or better to open")
-        + ("" if e.antes else ", no antes")
-    ),
-    Dealt: lambda e, who: f"{who} gets {_cards(e.cards)}",
-    WidowTurned: lambda e, who: f"The widow: {_cards([e.card])}; the rest of its rank are wild",
-    BettingStarted: lambda e, who: (
+    Dealt: lambda e, name: f"{_says(name, 'gets')} {_cards(e.cards)}",
+    WidowTurned: lambda e, name: f"The widow: {_cards([e.card])}; the rest of its rank are wild",
+    BettingStarted: lambda e, name: (
         ("Lowball betting" if e.game == "low" else "Betting") + f" round {e.round + 1}"
     ),
-    Acted: lambda e, who: (
-        None if e.action.startswith(("discard", "stand")) else f"{who}: {e.action}"
-    ),
+    Acted: _acted,
     Drew: _drew,
-    Reshuffled: lambda e, who: f"The stock ran out: {_plural(e.count, 'discard')} reshuffled",
-    Offered: lambda e, who: f"{who} is offered {_cards([e.up])} face up, or a card face down",
-    SplitOpeners: lambda e, who: f"{who} splits openers, keeping {_plural(e.count, 'card')} apart",
-    OpenersShown: _openers,
-    Declared: lambda e, who: f"{who} declares {e.category.replace('-', ' ')}",
-    Showed: lambda e, who: (
-        f"{who} shows {_cards(e.cards)}: {e.description}" + ("" if e.live else " (cannot win)")
+    Reshuffled: lambda e, name: f"The stock ran out: {_plural(e.count, 'discard')} reshuffled",
+    Offered: lambda e, name: (
+        f"{_says(name, 'is')} offered {_cards([e.up])} face up, or a card face down"
     ),
-    DealEnded: lambda e, who: e.reason[:1].upper() + e.reason[1:],
-    SessionEnded: lambda e, who: f"The session is over: {e.reason}",
+    SplitOpeners: lambda e, name: (
+        f"{_says(name, 'splits')} openers, keeping {_plural(e.count, 'card')} apart"
+    ),
+    OpenersShown: _openers,
+    Declared: lambda e, name: f"{_says(name, 'declares')} {e.category.replace('-', ' ')}",
+    Showed: lambda e, name: (
+        f"{_says(name, 'shows')} {_cards(e.cards)}: {e.description}"
+        + ("" if e.live else " (cannot win)")
+    ),
+    DealEnded: lambda e, name: e.reason[:1].upper() + e.reason[1:],
+    SessionEnded: lambda e, name: f"The session is over: {e.reason}",
 }
 
 
 def tell(event: Event, names: Sequence[str]) -> str | None:
-    """One line about a draw poker ``event`` (None if it has nothing to tell, or is not one
-    of this family's story events: deck orders, chip moves)."""
+    """One line about a draw poker ``event``: "" if another event tells it, None if it is
+    not one of this family's story events (deck orders, chip moves); a seat named "You"
+    is told in the second person."""
+    if isinstance(event, DealStarted):
+        return _deal(event, names)
     teller = _TELLERS.get(type(event))
     if teller is None:
         return None
     seat = getattr(event, "seat", None)
-    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
-    return teller(event, who)
+    name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
+    return teller(event, name)

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from guts.games.base import names_of
-from guts.games.guts.events import DECK, Outcome
+from guts.games.guts.events import DECK, GHOST, Outcome
 from guts.games.guts.rules import EveryoneOut, Ghost, Payment, Qualifier
 from guts.games.guts.showdown import Contest, contest, hi_lo_contests, payers
+from guts.narrate import agree, each, who
 from guts.rankings.base import Category, Ranking
 from guts.table import POT, Place, Reason, capped
 
@@ -57,6 +57,8 @@ def award(deal: GutsDeal, winners: Sequence[int], note: str = "") -> None:
 
 def lone_in(deal: GutsDeal, seat: int) -> None:
     """One player in (no ghost): takes the pot unshown, or must show a pair or better."""
+    name = names(deal, [seat])
+    alone = f"{who(name)} {agree(name, 'is')} alone"
     if deal.rules.lone_qualifier is Qualifier.PAIR:
         cards = deal.playing_cards(seat)
         deal.show(seat, cards)
@@ -64,18 +66,13 @@ def lone_in(deal: GutsDeal, seat: int) -> None:
             stake = loser_stake(deal)
             pay_in(deal, [seat], stake, Reason.MATCH, "no pair")
             deal.matched.add(seat)
-            deal.emit(
-                Outcome(
-                    text=f"{deal.name(seat)} is alone without a pair and matches the pot ({stake})",
-                    payers=(seat,),
-                )
-            )
+            text = f"{alone} without a pair and {agree(name, 'matches')} the pot ({stake})"
+            deal.emit(Outcome(text=text, payers=(seat,)))
             return
     pot = deal.table.pot
     award(deal, [seat])
-    deal.emit(
-        Outcome(text=f"{deal.name(seat)} is alone in and takes the pot ({pot})", winners=(seat,))
-    )
+    text = f"{alone} in and {agree(name, 'takes')} the pot ({pot})"
+    deal.emit(Outcome(text=text, winners=(seat,)))
 
 
 def lone_against_deck(deal: GutsDeal, seat: int) -> None:
@@ -101,7 +98,9 @@ def everyone_out(deal: GutsDeal) -> None:
         top = [s for s in deal.seats if strengths[s] == best]
         if rule is EveryoneOut.WIMP:
             pay_in(deal, top, rules.ante * len(deal.seats), Reason.ANTE, "wimp rule")
-            text += f"; {names_of(top, deal.table)} (best hand) antes for everyone"
+            hands = "best hand" if len(top) == 1 else "best hands"
+            text += f"; {who(names(deal, top), start=False)} ({hands}) "
+            text += f"{agree(names(deal, top), 'antes')} for everyone"
         else:
             wild = (
                 [s for s in deal.seats if s not in top and holds_wild(deal, s)]
@@ -111,7 +110,7 @@ def everyone_out(deal: GutsDeal) -> None:
             stake = loser_stake(deal)
             pay_in(deal, top + wild, stake, Reason.MATCH, rule.value)
             deal.matched.update(top + wild)
-            text += f"; {names_of(top + wild, deal.table)} match the pot ({stake})"
+            text += f"; {says(deal, top + wild, 'matches', start=False)} the pot ({stake})"
         deal.emit(Outcome(text=text + ".", payers=tuple(top)))
         return
     deal.emit(Outcome(text=text + "."))
@@ -156,20 +155,36 @@ def contest_result(
 def contest_words(
     deal: GutsDeal, result: Contest, takes: bool, pot: int, paying: Sequence[int], amount: int
 ) -> str:
-    """The outcome of a contest in words."""
+    """The outcome of a contest in words ("Cat beats the ghost and takes the pot (8)")."""
+    rival = next((deal.name(s) for s in (GHOST, DECK) if s in deal.shown), "")
     parts = []
     if result.ghost_won:
-        parts.append("The ghost wins")
+        parts.append(f"{rival or 'the ghost'} wins")
     elif takes:
-        verb = "takes" if len(result.winners) == 1 else "share"
-        parts.append(f"{names_of(result.winners, deal.table)} {verb} the pot ({pot})")
+        winners = names(deal, result.winners)
+        beat = f"{agree(winners, 'beats')} {rival} and " if rival else ""
+        verb = agree(winners, "takes") if len(winners) == 1 else "share"
+        parts.append(f"{who(winners)} {beat}{verb} the pot ({pot})")
     elif result.winners:
-        parts.append(f"{names_of(result.winners, deal.table)} win but nobody takes the pot")
+        parts.append(f"{says(deal, result.winners, 'wins')} but nobody takes the pot")
     if result.pushed:
-        parts.append(f"{names_of(result.pushed, deal.table)} tie the ghost")
+        parts.append(f"{says(deal, result.pushed, 'ties', start=not parts)} {rival or 'the ghost'}")
     if paying:
-        parts.append(f"{names_of(paying, deal.table)} pay {amount} each into the pot")
-    return "; ".join(parts) + "."
+        paid = f"{amount}{each(paying)} into the pot"
+        parts.append(f"{says(deal, paying, 'pays', start=not parts)} {paid}")
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:] + "."
+
+
+def names(deal: GutsDeal, seats: Sequence[int]) -> list[str]:
+    """The names of ``seats`` (the ghost's and the deck's too)."""
+    return [deal.name(seat) for seat in seats]
+
+
+def says(deal: GutsDeal, seats: Sequence[int], verb: str, *, start: bool = True) -> str:
+    """``seats`` by name and ``verb`` agreeing with them: "Ann pays", "You and Bob pay"."""
+    subject = names(deal, seats)
+    return f"{who(subject, start=start)} {agree(subject, verb)}"
 
 
 def hi_lo_result(deal: GutsDeal, strengths: dict[int, int], ghost: int | None) -> None:
@@ -182,12 +197,12 @@ def hi_lo_result(deal: GutsDeal, strengths: dict[int, int], ghost: int | None) -
     halves = [c for c in (result.high, result.low) if c is not None]
     shares = [pot - pot // 2, pot // 2] if len(halves) == 2 else [pot] * len(halves)
     winners: list[int] = []
-    texts = []
+    texts: list[str] = []
     for label, half, share in zip(("high", "low"), halves, shares, strict=False):
         if half.winners and share:
             deal.table.split(POT, list(half.winners), amount=share, note=label)
             winners += [s for s in half.winners if s not in winners]
-            texts.append(f"{names_of(half.winners, deal.table)} win {label} ({share})")
+            texts.append(f"{says(deal, half.winners, 'wins', start=not texts)} {label} ({share})")
     losers = list(result.failed)
     for half in halves:
         losers += [s for s in half.losers if s not in losers and s not in winners]
@@ -195,7 +210,8 @@ def hi_lo_result(deal: GutsDeal, strengths: dict[int, int], ghost: int | None) -
     deal.matched.update(losers)
     dropouts_ante(deal)
     if losers:
-        texts.append(f"{names_of(losers, deal.table)} pay {stake} each into the pot")
+        paid = f"{stake}{each(losers)} into the pot"
+        texts.append(f"{says(deal, losers, 'pays', start=not texts)} {paid}")
     deal.emit(
         Outcome(
             text=("; ".join(texts) or "Nobody wins") + ".",

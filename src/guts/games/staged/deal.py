@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 
 from guts.cards import Card, Deck
-from guts.games.base import Decision, Event, names_of
+from guts.games.base import Decision, Event
 from guts.games.guts.declare import ChoiceRound, DeclareRound
 from guts.games.staged.events import (
     CardsDealt,
@@ -26,6 +26,7 @@ from guts.games.staged.events import (
     StageStarted,
 )
 from guts.games.staged.rules import Declare, Payment, Stage, StagedRules, TohLone, TohNobody
+from guts.narrate import agree, is_you, who
 from guts.table import POT, Reason, Table
 
 __all__ = ["Phase", "StagedDeal"]
@@ -205,12 +206,12 @@ class StagedDeal:
         self.emit(Outcome(text="Nobody stays in: nothing happens."))
 
     def _lone(self, seat: int) -> None:
-        name = self.table.names[seat]
+        name = [self.table.names[seat]]
+        alone = f"{who(name)} {agree(name, 'is')} alone in"
         if self.rules.is_toh and self.rules.toh_lone is TohLone.NOTHING:
-            self.emit(Outcome(text=f"{name} alone is in: nothing happens.", winners=(seat,)))
+            self.emit(Outcome(text=f"{alone}: nothing happens.", winners=(seat,)))
             return
-        self.emit(Outcome(text=f"{name} alone is in and scores a {self.rules.word}.",
-                          winners=(seat,)))  # fmt: skip
+        self.emit(Outcome(text=f"{alone}.", winners=(seat,)))  # the point's line follows
         self._score(seat)
 
     def _score(self, seat: int) -> None:
@@ -227,12 +228,13 @@ class StagedDeal:
             )
         )
         if total >= self.target:
+            name = [self.table.names[seat]]
             pot = self.table.collect(POT, seat, reason=Reason.WIN)
             self.winner = seat
             self.emit(
                 Outcome(
-                    text=f"{self.table.names[seat]} has {total} {self.rules.word}s and takes "
-                    f"the pot of {pot}.",
+                    text=f"{who(name)} {agree(name, 'has')} {total} {self.rules.word}s and "
+                    f"{agree(name, 'takes')} the pot of {pot}.",
                     winners=(seat,),
                 )
             )
@@ -276,20 +278,19 @@ class StagedDeal:
     def _outcome_text(
         self, ins: list[int], winners: list[int], losers: list[int], amount: int, stage: Stage
     ) -> str:
-        table = self.table
-        how = "compare privately" if stage.private else "show their hands"
-        best = "the best hand" if len(winners) == 1 else "tie for the best hand"
-        text = f"{names_of(ins, table)} {how}: {names_of(winners, table)} "
-        text += ("has " if len(winners) == 1 else "") + best + "."
-        if not losers:
+        names = self.table.names
+        playing, best, paying = ([names[s] for s in group] for group in (ins, winners, losers))
+        their = "your" if any(is_you(name) for name in playing) else "their"
+        how = "compare privately" if stage.private else f"show {their} hands"
+        top = f"{agree(best, 'has')} the best hand" if len(best) == 1 else "tie for the best hand"
+        text = f"{who(playing)} {how}: {who(best, start=False)} {top}."
+        if not paying:
             return text + " Nobody pays."
-        one = len(losers) == 1
+        several = "each " if len(paying) > 1 else ""
         if self.rules.payment_rule is Payment.PAY_WINNER:
-            to = ("each of " if len(winners) > 1 else "") + names_of(winners, table)
-            verb = "pays" if one else "each pay"
-            return text + f" {names_of(losers, table)} {verb} {amount} to {to}."
-        verb = "matches" if one else "each match"
-        return text + f" {names_of(losers, table)} {verb} the pot ({amount})."
+            to = ("each of " if len(best) > 1 else "") + who(best, start=False)
+            return text + f" {who(paying)} {several}{agree(paying, 'pays')} {amount} to {to}."
+        return text + f" {who(paying)} {several}{agree(paying, 'matches')} the pot ({amount})."
 
     def _finish(self) -> None:
         self.phase = Phase.DONE

@@ -40,6 +40,7 @@ from guts.games.staged.events import (
     TargetAnnounced,
 )
 from guts.games.staged.rules import Game, StagedRules
+from guts.narrate import who
 from guts.table import POT, Reason, Table
 
 __all__ = ["SHORT_OF_PLAYERS", "StagedSession"]
@@ -197,7 +198,7 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
             self._emit(StockCount(stock=self.stock_size, discards=len(self._discards)))
         if deal.winner is not None:
             name, total = self._table.names[deal.winner], self._points[deal.winner]
-            self._end(f"{name} took the pot with {total} {self.rules.word}s")
+            self._end(f"{who([name], start=False)} took the pot with {total} {self.rules.word}s")
         elif self.rules.max_deals is not None and self._deals >= self.rules.max_deals:
             self._end(f"the deal limit ({self.rules.max_deals}) was reached")
         elif len(self._seats_with_chips()) < 2:
