@@ -37,16 +37,29 @@ from numpy.typing import NDArray
 from guts.cards import Card
 from guts.errors import HandError, OptionError
 from guts.rankings.tables import (
+    EVERY_SUIT,
+    FIVE_ALL_ALIKE,
     FIVE_KEY_BITS,
+    FIVE_KEY_MASK,
     FIVE_RANK_KEYS,
-    KEY_BITS,
+    FIVE_SUIT_FIELD,
+    FLUSH_BIAS,
+    FLUSH_TOPS,
+    KEY_MASK,
     MAX_CARDS,
     RANK_KEYS,
+    SUIT_BITS,
+    SUIT_MASK,
+    SUIT_SHIFT,
+    WB_SHIFT,
     WB_SLOTS,
     HighTables,
     high_tables,
     split_hands,
 )
+from guts.rankings.tables import KEY_BITS as KEY_BITS
+from guts.rankings.tables import NIBBLE_THREES as NIBBLE_THREES
+from guts.rankings.tables import NIBBLE_TOPS as NIBBLE_TOPS
 from guts.rankings.wilds import JokerMode, Wilds
 from guts.rankings.word_sums import (
     BYTE_CODES,
@@ -58,23 +71,13 @@ from guts.rankings.word_sums import (
     reject_outside,
 )
 
+# The word-layout constants (KEY_MASK, FLUSH_BIAS, ...) live in guts.rankings.tables,
+# below both these kernels and guts.rankings.compiled, which reads them too; the three
+# this module does not use are re-imported above so that all stay importable from here.
+
 __all__ = ["KERNELS_VARIABLE", "HighKernel", "compiled_kernels", "kernel", "kernels_choice"]
 
 BLOCK = 1 << 16
-KEY_MASK = (1 << KEY_BITS) - 1
-WB_SHIFT = KEY_BITS
-SUIT_SHIFT = 32
-NIBBLE_TOPS = 0x8888
-NIBBLE_THREES = 0x3333
-SUIT_BITS = 13
-SUIT_MASK = (1 << SUIT_BITS) - 1
-EVERY_SUIT = 0x1111 << SUIT_SHIFT
-FLUSH_BIAS = NIBBLE_THREES << SUIT_SHIFT
-FLUSH_TOPS = NIBBLE_TOPS << SUIT_SHIFT
-FIVE_KEY_MASK = (1 << FIVE_KEY_BITS) - 1
-FIVE_SUIT_FIELD = 3
-FIVE_ALL_ALIKE = 0b100_100_100_100 << FIVE_KEY_BITS
-"""The top bit of each suit's 3-bit field: set only when all five cards share the suit."""
 FIVE_INDEX_MASK = FIVE_KEY_MASK | FIVE_ALL_ALIKE | OUTSIDE
 
 Progress = Callable[[int, int], None]

@@ -9,6 +9,10 @@ tables; the tests hold the two paths equal. Instead of raising inside compiled c
 kernel returns the first row holding a code outside the pack (or -1), and the caller
 raises.
 
+This module imports only the word-layout constants of :mod:`guts.rankings.tables` and
+:mod:`guts.rankings.word_sums`, never :mod:`guts.rankings.batch_high`, which imports it
+lazily (so that ``import guts`` stays fast and ``GUTS_KERNELS=numpy`` never loads numba).
+
 Kernels are compiled on first use and cached on disk by numba (``cache=True``), which
 treats the module constants they read as compile-time constants.
 """
@@ -22,7 +26,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from guts.rankings.batch_high import (
+from guts.rankings.tables import (
     FIVE_KEY_MASK,
     FLUSH_BIAS,
     FLUSH_TOPS,

@@ -4,14 +4,14 @@ A hand's strength splits into a part that depends only on the *ranks* of its nat
 cards and on how many wild cards and bugs it holds (every category but flushes), and a
 part that depends on each suit's set of ranks and the number of free cards (straight
 flush or flush). The stronger of the two is the hand's strength, exactly as
-:func:`guts.rankings.high.best_plan` finds it, because that search tries categories best
+:func:`guts.rankings.high_plans.best_plan` finds it, because that search tries categories best
 first and takes the best key within each.
 
 * Every rank has an additive key (:data:`RANK_KEYS`, found by :func:`search_rank_keys`)
   such that the multisets of up to seven natural ranks, at most four of a rank, all have
   different sums. ``dense[sum]`` numbers each multiset within its size.
 * ``nonflush`` holds, for every (number of naturals, wild cards, bugs) and every rank
-  multiset of that size, the strength of :func:`~guts.rankings.high.nonflush_plan`;
+  multiset of that size, the strength of :func:`~guts.rankings.high_plans.nonflush_plan`;
   ``base[cards][3 * wild + bugs]`` is where the block for a hand of ``cards`` cards starts.
 * ``flush[free, mask]`` is the straight flush or flush one suit makes from the 13-bit
   rank ``mask`` of its natural cards plus ``free`` wild cards and bugs (0 if none).
@@ -35,6 +35,8 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
+
+from guts.rankings.high_plans import nonflush_plan, suit_plan
 
 __all__ = [
     "FIVE_KEY_BITS",
@@ -77,6 +79,25 @@ FIVE_RANK_KEYS: tuple[int, ...] = (
 
 FIVE_KEY_BITS = 20
 """Bits a sum of five of :data:`FIVE_RANK_KEYS` needs (4 * ace + king < 2**20)."""
+
+# The layout of the per-card words that the batch kernels add up (see
+# guts.rankings.batch_high, whose module docstring draws it). They live here, below both
+# the numpy kernels and the compiled ones (guts.rankings.compiled), which read the same
+# bits; guts.rankings.batch_high re-exports them.
+KEY_MASK = (1 << KEY_BITS) - 1
+WB_SHIFT = KEY_BITS
+SUIT_SHIFT = 32
+NIBBLE_TOPS = 0x8888
+NIBBLE_THREES = 0x3333
+SUIT_BITS = 13
+SUIT_MASK = (1 << SUIT_BITS) - 1
+EVERY_SUIT = 0x1111 << SUIT_SHIFT
+FLUSH_BIAS = NIBBLE_THREES << SUIT_SHIFT
+FLUSH_TOPS = NIBBLE_TOPS << SUIT_SHIFT
+FIVE_KEY_MASK = (1 << FIVE_KEY_BITS) - 1
+FIVE_SUIT_FIELD = 3
+FIVE_ALL_ALIKE = 0b100_100_100_100 << FIVE_KEY_BITS
+"""The top bit of each suit's 3-bit field: set only when all five cards share the suit."""
 
 
 def search_rank_keys(max_cards: int = MAX_CARDS, sample: int = 3000) -> tuple[int, ...]:
@@ -243,8 +264,6 @@ def _base(sizes: list[int]) -> NDArray[np.int64]:
 
 
 def _build_nonflush(ace_low: bool) -> NDArray[np.int32]:
-    from guts.rankings.high import nonflush_plan
-
     counts, _sums, _dense = rank_multisets()
     sizes = np.asarray(counts.sum(axis=1))
     by_size = [[[0, 0, *row] for row in counts[sizes == m].tolist()] for m in range(8)]
@@ -256,8 +275,6 @@ def _build_nonflush(ace_low: bool) -> NDArray[np.int32]:
 
 
 def _build_flush(ace_low: bool) -> NDArray[np.int32]:
-    from guts.rankings.high import suit_plan
-
     table = np.zeros((MAX_CARDS + 1, 1 << 13), np.int32)
     for mask in range(1 << 13):
         ranks = [rank for rank in range(14, 1, -1) if mask >> (rank - 2) & 1]
