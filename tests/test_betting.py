@@ -366,6 +366,29 @@ def test_a_short_all_in_raise_does_not_reopen_the_betting_for_those_who_acted() 
     assert round_.is_over and table.pot == 60
 
 
+def test_no_raise_when_no_other_live_seat_can_cover_the_bet() -> None:
+    # Bob moves all-in for 50 and Ann folds; Di, with 100, faces the bet while Cy, yet to
+    # act, has only 30: no one could call a raise (its uncalled part would only come
+    # back), so Di may only call or fold, as the docstring says.
+    table = table_of(100, 50, 30, 100, button=0)
+    round_ = BettingRound(table, (1, 0, 3, 2), Structure.no_limit(10))
+    play(round_, (1, Bet(50)), (0, Fold()))
+    choice = legal(round_)
+    assert (choice.seat, choice.call_amount, choice.can_raise) == (3, 50, False)
+    with pytest.raises(IllegalAction, match="no one else could call more than the bet"):
+        round_.act(3, Raise(100))
+    play(round_, (3, Call()), (2, Call()))
+    assert round_.is_over and table.pot == 130 and table.stack(3) == 50
+
+
+def test_a_raise_is_offered_when_one_other_seat_could_call_more_than_the_bet() -> None:
+    table = table_of(100, 50, 60, 100, button=0)
+    round_ = BettingRound(table, (1, 0, 3, 2), Structure.no_limit(10))
+    play(round_, (1, Bet(50)), (0, Fold()))
+    choice = legal(round_)  # Cy's 60 covers the 50 and 10 more
+    assert (choice.seat, choice.can_raise, choice.max_raise_to) == (3, True, 100)
+
+
 def test_a_full_raise_after_a_short_all_in_reopens_the_betting() -> None:
     round_ = betting(table_of(100, 100, 15, 100), FIXED)
     play(round_, (1, Bet(10)), (2, Raise(15)), (3, Raise(20)), (0, Call()))

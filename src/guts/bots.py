@@ -37,7 +37,7 @@ class Policy(Protocol):
 class RandomPolicy:
     """Any legal action, uniformly at random.
 
-    >>> RandomPolicy().choose({}, Decision(0, ("in", "out")), Random(1)) in ("in", "out")
+    >>> RandomPolicy().choose({}, Decision.choose(0, ("in", "out")), Random(1)) in ("in", "out")
     True
     """
 

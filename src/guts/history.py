@@ -10,7 +10,7 @@ re-applies every action and checks the events come out identical.
 >>> from guts.catalog import find_game
 >>> session = find_game("two-card-guts").new_session(["Ann", "Bob"], buy_in=20,
 ...                                                   rng=random.Random(2))
->>> session.start_deal(); session.act(1, "out")
+>>> session.start_deal(); _ = session.act(1, "out")
 >>> buffer = io.StringIO()
 >>> write_history(buffer, session, "two-card-guts")
 >>> _ = buffer.seek(0)

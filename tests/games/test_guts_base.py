@@ -61,7 +61,7 @@ def test_out_of_turn_and_unknown_actions_raise_and_change_nothing() -> None:
     before = (s.events, s.table.ledger, s.pending())
     with pytest.raises(IllegalAction, match="not their turn"):
         s.act(1, "in")
-    with pytest.raises(IllegalAction, match="legal actions are in, out"):
+    with pytest.raises(IllegalAction, match="choose one of in, out"):
         s.act(0, "raise")
     assert (s.events, s.table.ledger, s.pending()) == before
 

@@ -264,7 +264,7 @@ def test_illegal_actions_change_nothing() -> None:
     before = s.events
     with pytest.raises(IllegalAction, match="not their turn"):
         s.act(1, "in")
-    with pytest.raises(IllegalAction, match="legal actions are in, out"):
+    with pytest.raises(IllegalAction, match="choose one of in, out"):
         s.act(0, "fold")
     assert s.events == before
 

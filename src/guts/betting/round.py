@@ -83,7 +83,9 @@ class BettingRound:
     - A short all-in does not reopen the betting: a seat that has acted may raise again
       only if the bet has risen since by at least the minimum raise (several short
       all-ins may add up to that); otherwise it may only call or fold.
-    - No one may bet or raise when no other seat could answer (all the others are all-in).
+    - No one may bet or raise when no other seat in the hand could answer it: every other
+      seat is all-in or could not even cover the current bet (the uncalled part would only
+      come back).
     - Without check-raise, a seat that checked may later call or fold but not raise.
     - When the round ends, the part of the largest bet no one matched goes back to its
       bettor (``uncalled`` event); the rest moves from the hold to the pot.
@@ -251,6 +253,14 @@ class BettingRound:
     def _others_can_act(self, seat: int) -> bool:
         return any(o != seat and o not in self._folded and self._stack(o) for o in self._order)
 
+    def _others_can_answer(self, seat: int) -> bool:
+        """True if another seat in the hand could put in more than the current bet, so
+        that a bet or raise by ``seat`` could be called (at least in part) beyond it."""
+        return any(
+            o != seat and o not in self._folded and self._bets[o] + self._stack(o) > self._current
+            for o in self._order
+        )
+
     def _needs_to_act(self, seat: int) -> bool:
         if seat in self._folded or not self._stack(seat) or len(self.in_hand) < 2:
             return False
@@ -278,8 +288,8 @@ class BettingRound:
         faced = self._faced[seat]
         if self._stack(seat) <= owe:
             return "it has no chips beyond the call"
-        if not self._others_can_act(seat):
-            return "no one else could call"
+        if not self._others_can_answer(seat):
+            return "no one else could call more than the bet"
         if self._current == 0 and self._openers is not None and seat not in self._openers:
             return f"{self._who(seat)} may not open"
         if self._capped():

@@ -35,6 +35,7 @@ from types import NoneType, UnionType
 from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from guts.errors import GutsError, IllegalAction
+from guts.games.decision import Decision
 from guts.table import Table
 
 __all__ = [
@@ -245,29 +246,6 @@ def visible_to(events: Iterable[Event], seat: int | None) -> list[Event]:
     return [event for event in events if event.visible_to(seat)]
 
 
-@dataclass(frozen=True)
-class Decision:
-    """A decision a seat must make now: the actions it may take and what they mean.
-
-    ``simultaneous`` is True when several seats choose at once and no one sees a choice
-    before all have chosen.
-    """
-
-    seat: int
-    actions: tuple[str, ...]
-    prompt: str = ""
-    simultaneous: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict."""
-        return {
-            "seat": self.seat,
-            "actions": list(self.actions),
-            "prompt": self.prompt,
-            "simultaneous": self.simultaneous,
-        }
-
-
 class Session(ABC):
     """A game session: deals, one after another, on one :class:`~guts.table.Table`.
 
@@ -331,40 +309,82 @@ class Session(ABC):
         """End the session between deals (families share out or keep what is left)."""
         raise NotImplementedError(f"{type(self).__name__} cannot be stopped early")
 
-    def legal_actions(self, seat: int) -> tuple[str, ...]:
-        """What ``seat`` may do now (empty if it has nothing to decide)."""
+    def decision(self, seat: int) -> Decision | None:
+        """``seat``'s decision now (None if it has nothing to decide); a seat that is not
+        a seat of the table (a bool, a string, out of range) raises IllegalAction."""
+        self._check_seat(seat)
         for decision in self.pending():
             if decision.seat == seat:
-                return decision.actions
-        return ()
+                return decision
+        return None
 
-    def can_act(self, seat: int, action: str) -> bool:
-        """True if :meth:`act` would accept ``action`` from ``seat`` now."""
-        return action in self.legal_actions(seat)
+    def legal_actions(self, seat: int) -> tuple[str, ...]:
+        """Representative actions of ``seat`` now (empty if it has nothing to decide);
+        :meth:`decision` describes exactly what is legal."""
+        decision = self.decision(seat)
+        return () if decision is None else decision.actions
 
-    def act(self, seat: int, action: str) -> None:
-        """Apply ``seat``'s decision, or raise IllegalAction and change nothing."""
-        if not self.can_act(seat, action):
+    def canonical(self, seat: int, action: object) -> str:
+        """The canonical spelling of ``action`` if ``seat`` may take it now (any legal bet
+        size, cards in any order and spelling); IllegalAction naming what is legal if not."""
+        decision = self.decision(seat)
+        if decision is None:
             raise IllegalAction(self._illegal_message(seat, action))
-        self._apply(seat, action)
+        try:
+            return self._canonical(decision, action)
+        except IllegalAction as error:
+            why = str(error)
+            if not why.startswith("cannot "):
+                why = f"cannot {action!r:.60}: {why}"
+            raise IllegalAction(f"{self._who(seat)} {why}") from None
+
+    def _canonical(self, decision: Decision, action: object) -> str:
+        """How a family reads an action for ``decision`` (the options' own reading)."""
+        return decision.canonical(action)
+
+    def can_act(self, seat: object, action: object) -> bool:
+        """True if :meth:`act` would accept ``action`` from ``seat`` now."""
+        try:
+            self.canonical(seat, action)  # type: ignore[arg-type]
+        except IllegalAction:
+            return False
+        return True
+
+    def act(self, seat: int, action: str) -> tuple[Event, ...]:
+        """Apply ``seat``'s decision and return the events it caused (hidden ones
+        included: filter with :meth:`Event.visible_to`), or raise IllegalAction and
+        change nothing."""
+        text = self.canonical(seat, action)
+        start = self._event_count()
+        self._apply(seat, text)
+        return self._events_since(start)
+
+    def _event_count(self) -> int:
+        return len(self.events)
+
+    def _events_since(self, start: int) -> tuple[Event, ...]:
+        return self.events[start:]
 
     def visible_events(self, seat: int | None) -> list[Event]:
         """The events ``seat`` (None: a spectator) may see."""
         return visible_to(self.events, seat)
 
-    def _illegal_message(self, seat: int, action: str) -> str:
-        names = self.table.names
-        real = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names)
-        who = f"{names[seat]} (seat {seat})" if real else f"seat {seat!r}"
-        legal = self.legal_actions(seat) if real else ()
-        if legal:
-            return f"{who} cannot {action!r} now: legal actions are {', '.join(legal)}"
-        waiting = ", ".join(names[d.seat] for d in self.pending())
+    def _check_seat(self, seat: object) -> None:
+        count = len(self.table.names)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
+            raise IllegalAction(f"no seat {seat!r:.40}: seats are the numbers 0 to {count - 1}")
+
+    def _who(self, seat: int) -> str:
+        return f"{self.table.names[seat]} (seat {seat})"
+
+    def _illegal_message(self, seat: int, action: object) -> str:
+        who, names = self._who(seat), self.table.names
         if self.is_over:
-            return f"{who} cannot {action!r}: the session is over ({self.over_reason})"
+            return f"{who} cannot {action!r:.60}: the session is over ({self.over_reason})"
+        waiting = ", ".join(names[d.seat] for d in self.pending())
         if not waiting:
-            return f"{who} cannot {action!r}: no deal in progress; start the next deal"
-        return f"{who} cannot {action!r}: it is not their turn (waiting for {waiting})"
+            return f"{who} cannot {action!r:.60}: no deal in progress; start the next deal"
+        return f"{who} cannot {action!r:.60}: it is not their turn (waiting for {waiting})"
 
 
 def names_of(seats: Sequence[int], table: Table) -> str:

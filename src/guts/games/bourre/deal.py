@@ -10,15 +10,13 @@ played by its code (``7h``).
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from enum import Enum
 from random import Random
 from typing import Any
 
 from guts.cards import Card, Deck, Suit, parse_card, parse_cards
-from guts.errors import CardError, GutsError
-from guts.games.base import Decision, Event
+from guts.games.base import Event
 from guts.games.bourre.events import (
     CardPlayed,
     CardsDealt,
@@ -53,6 +51,7 @@ from guts.games.bourre.tricks import (
     legal_plays,
     trick_winner,
 )
+from guts.games.decision import Choose, Decision, Discard, Options, PlayCard
 from guts.narrate import agree, who
 from guts.table import POT, Reason, Table
 
@@ -150,77 +149,38 @@ class BourreDeal:
         seat = self.to_act
         if seat is None:
             return ()
-        return (Decision(seat, self.actions(seat), self._prompt(seat)),)
+        return (Decision(seat, self.options(seat), self._prompt(seat)),)
+
+    def options(self, seat: int) -> Options:
+        """What ``seat`` (the seat to act) may do now."""
+        hand = _codes(self.hands[seat])
+        if self.phase is Phase.INTENT:
+            return Choose(("play",) if self._must_play(seat) else ("play", "fold"))
+        if self.phase is Phase.DRAW:
+            return Discard(hand, tuple(range(self.cap + 1)), pat="stand")
+        judging = self._judging(seat)
+        why_not = tuple(
+            (card.ascii, why)
+            for card in self.hands[seat]
+            if (why := explain_illegal(card, self.hands[seat], self.trick, self.trump, *judging))
+        )
+        strict = self.rules.renege_mode is RenegeMode.STRICT or self.retracting
+        forbidden = {code for code, _ in why_not}
+        allowed = tuple(c for c in hand if c not in forbidden) if strict else hand
+        return PlayCard(hand, allowed, why_not)
 
     def actions(self, seat: int) -> tuple[str, ...]:
         """What ``seat`` may do now: every discard set is listed in the draw."""
-        if seat != self.to_act:
-            return ()
-        hand = self.hands[seat]
-        if self.phase is Phase.INTENT:
-            return ("play",) if self._must_play(seat) else ("play", "fold")
-        if self.phase is Phase.DRAW:
-            sets = (
-                "discard " + " ".join(_codes(cards))
-                for k in range(1, self.cap + 1)
-                for cards in itertools.combinations(hand, k)
-            )
-            return ("stand", *sets)
-        if self.rules.renege_mode is RenegeMode.STRICT or self.retracting:
-            allowed = self.legal_cards(seat)
-            return tuple(c.ascii for c in hand if c in allowed)
-        return _codes(hand)
-
-    def canonical(self, seat: int, action: str) -> str | None:
-        """``action`` as :meth:`actions` spells it, if ``seat`` may take it now; else None.
-
-        Cards may be written in any order and any accepted spelling (``10h``, ``TH``).
-        """
-        if seat != self.to_act or not isinstance(action, str):
-            return None
-        text = " ".join(action.strip().lower().split())
-        if self.phase is Phase.INTENT:
-            return text if text in self.actions(seat) else None
-        try:
-            if self.phase is Phase.DRAW:
-                return self._canonical_draw(seat, text)
-            card = parse_card(text).ascii
-        except GutsError:  # not a card, or a card twice
-            return None
-        return card if card in self.actions(seat) else None
-
-    def _canonical_draw(self, seat: int, text: str) -> str | None:
-        if text in ("stand", "discard"):
-            return "stand"
-        word, _, rest = text.partition(" ")
-        if word != "discard":
-            return None
-        parsed = parse_cards(rest)
-        cards, hand = set(parsed), self.hands[seat]
-        if len(cards) != len(parsed) or not cards <= set(hand) or len(cards) > self.cap:
-            return None
-        return "discard " + " ".join(c.ascii for c in hand if c in cards)
+        return () if seat != self.to_act else self.options(seat).actions()
 
     def act(self, seat: int, action: str) -> None:
-        """Apply a canonical legal action (see :meth:`canonical`)."""
+        """Apply a legal action in its canonical spelling (see :meth:`options`)."""
         if self.phase is Phase.INTENT:
             self._intent(seat, action)
         elif self.phase is Phase.DRAW:
             self._draw(seat, action)
         else:
             self._play(seat, parse_card(action))
-
-    def explain(self, seat: int, action: str) -> str:
-        """Why ``action`` is refused, in a player's words ('' when there is nothing better
-        to say than the list of legal actions)."""
-        if self.phase is not Phase.TRICKS or seat != self.to_act:
-            return ""
-        try:
-            card = parse_card(action)
-        except CardError:
-            return ""
-        why = explain_illegal(card, self.hands[seat], self.trick, self.trump, *self._judging(seat))
-        return f"cannot play {card}: {why}" if why else ""
 
     # -- antes and intents --------------------------------------------------------------------
 

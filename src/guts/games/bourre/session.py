@@ -6,7 +6,7 @@
 >>> session.pending()[0].seat, session.pending()[0].actions   # Bob, left of the dealer Ann
 (1, ('play', 'fold'))
 >>> for seat in (1, 2, 0):
-...     session.act(seat, "fold")
+...     _ = session.act(seat, "fold")
 >>> session.deal_over, session.table.pot   # nobody played: the antes stay in the pot
 (True, 3)
 >>> session.stop()
@@ -121,26 +121,6 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
         if not self.deal_over:
             raise IllegalAction(f"finish deal {self._deals} before stopping the game")
         self._end(reason)
-
-    def can_act(self, seat: int, action: str) -> bool:
-        """True if :meth:`act` would accept ``action`` (any discard set up to the cap, in
-        any order; cards in any accepted spelling)."""
-        return self._canonical(seat, action) is not None
-
-    def act(self, seat: int, action: str) -> None:
-        """Apply ``seat``'s decision, or raise IllegalAction and change nothing."""
-        canonical = self._canonical(seat, action)
-        if canonical is None:
-            why = self._deal.explain(seat, action) if self._deal is not None else ""
-            if why:
-                raise IllegalAction(f"{self._table.names[seat]} (seat {seat}) {why}")
-            raise IllegalAction(self._illegal_message(seat, action))
-        self._apply(seat, canonical)
-
-    def _canonical(self, seat: int, action: str) -> str | None:
-        if self._deal is None or self.is_over or not isinstance(seat, int):
-            return None
-        return self._deal.canonical(seat, action)
 
     def _apply(self, seat: int, action: str) -> None:
         secret = action.startswith("discard")

@@ -8,22 +8,16 @@ at a time from dealer's left), the Bosnian choice, declaring, over.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
-from contextlib import suppress
 from enum import StrEnum
 
 from guts.betting import BettingRound, Blinds, post_antes
 from guts.cards import Card, Deck, Rank
-from guts.errors import HandError, IllegalAction
-from guts.games.base import Decision, Event
-from guts.games.draw.actions import (
-    betting_action,
-    betting_choices,
-    betting_text,
-    discard_text,
-    discards_of,
-    parse_discard,
-)
+from guts.errors import IllegalAction
+from guts.games.base import Event
+from guts.games.decision import Decision, Discard, Wager, betting_action
+from guts.games.draw.actions import discard_text
 from guts.games.draw.events import (
     Acted,
     BettingStarted,
@@ -40,7 +34,7 @@ from guts.games.draw.events import (
 from guts.games.draw.hands import opens
 from guts.games.draw.rules import BetsFrom, DrawFrom, DrawRules, Openers
 from guts.games.draw.showdown import Showdown
-from guts.rankings.base import Category, Ranking
+from guts.rankings.base import Ranking
 from guts.table import POT, Table
 
 __all__ = ["DrawDeal", "Phase"]
@@ -272,33 +266,33 @@ class DrawDeal:
         own = discarding if self.rules.reshuffle and self.rules.reshuffle_own else 0
         return len(self.stock) + len(self._pool(seat)) + own
 
-    def draw_choices(self, seat: int) -> list[tuple[Card, ...]]:
-        """Every legal set of discards for ``seat`` now."""
+    def draw_options(self, seat: int) -> Discard:
+        """What ``seat`` may throw now: the sizes any cards may be thrown in, and the
+        special sets (All for One's whole hand, four cards keeping an ace)."""
         hand = self.hands[seat]
+        codes = _codes(hand)
         rules = self.rules
         if rules.all_for_one:
             after = len(self.draw_order) - 1
-            options: list[tuple[Card, ...]] = [(), *((card,) for card in hand)]
-            if len(self.stock) - len(hand) >= after:
-                options.append(tuple(hand))
-            return [o for o in options if len(o) <= len(self.stock)]
+            counts = tuple(n for n in (0, 1) if n <= len(self.stock))
+            whole = len(self.stock) - len(hand) >= after and len(hand) <= len(self.stock)
+            return Discard(codes, counts, (codes,) if whole else ())
         limit = rules.draw_limit(self.draws_done)
-        counts = [n for n in range(limit + 1) if self._supply(seat, n) >= self._need(n)]
-        choices = discards_of(hand, counts)
+        counts = tuple(n for n in range(limit + 1) if self._supply(seat, n) >= self._need(n))
+        extra: tuple[tuple[str, ...], ...] = ()
         if rules.four_with_ace and self.draws_done == 0 and self._supply(seat, 4) >= 4:
-            choices += [c for c in discards_of(hand, [4])
-                        if _keeps_ace(hand, c)]  # fmt: skip
-        return choices
+            extra = tuple(
+                tuple(c for c in codes if c != ace.ascii) for ace in hand if ace.rank == Rank.ACE
+            )
+        return Discard(codes, counts, extra)
 
     def _need(self, count: int) -> int:
         return count + 1 if self.rules.bosnian and count == 4 else count
 
     def _discard(self, seat: int, text: str) -> None:
-        cards = parse_discard(text, self.hands[seat])
-        if cards not in self.draw_choices(seat):
-            raise IllegalAction(f"{text!r} is not a legal draw now")
-        self.emit(Acted(seat=seat, action=discard_text(cards), audience=(seat,)))
         hand = self.hands[seat]
+        cards = _pick(hand, self.draw_options(seat).cards(text))
+        self.emit(Acted(seat=seat, action=discard_text(cards), audience=(seat,)))
         before = tuple(hand)
         for card in cards:
             hand.remove(card)
@@ -430,47 +424,23 @@ class DrawDeal:
             legal = self.betting.pending()
             if legal is None:
                 return ()
-            return (Decision(legal.seat, betting_choices(legal), f"{legal}"),)
+            stack = self.table.stack(legal.seat)
+            return (Decision(legal.seat, Wager(legal, stack)),)
         if self.phase is Phase.DRAWING:
             seat = self.draw_order[0]
-            actions = tuple(discard_text(c) for c in self.draw_choices(seat))
-            limit = self.rules.draw_limit(self.draws_done)
-            return (Decision(seat, actions, f"stand pat or discard up to {limit} cards"),)
+            return (Decision(seat, self.draw_options(seat)),)
         if self.phase is Phase.EXCHANGE:
             assert self.offer is not None
             prompt = f"take the face-up {self.offer[0]} or the face-down card"
-            return (Decision(self.draw_order[0], ("take up", "take down"), prompt),)
+            return (Decision.choose(self.draw_order[0], ("take up", "take down"), prompt),)
         if self.phase is Phase.DECLARING:
             assert self.showdown is not None
             return self.showdown.pending()
         return ()
 
-    def canonical(self, seat: int, text: str) -> str:
-        """The canonical form of a legal action by ``seat`` now; IllegalAction otherwise."""
-        decisions = [d for d in self.pending() if d.seat == seat]
-        if not decisions:
-            raise IllegalAction("it is not this seat's turn")
-        if self.phase is Phase.BETTING:
-            assert self.betting is not None
-            action = betting_action(text)
-            if not self.betting.can_act(seat, action):
-                raise IllegalAction(f"{text!r} is not legal: {decisions[0].prompt}")
-            return betting_text(action)
-        if self.phase is Phase.DRAWING:
-            cards = parse_discard(text, self.hands[seat])
-            if cards not in self.draw_choices(seat):
-                raise IllegalAction(f"{text!r} is not a legal draw: {decisions[0].prompt}")
-            return discard_text(cards)
-        canonical = " ".join(text.strip().lower().split())
-        if self.phase is Phase.DECLARING and canonical.startswith("declare "):
-            with suppress(HandError):
-                canonical = f"declare {Category.parse(canonical[8:]).value}"
-        if canonical not in decisions[0].actions:
-            raise IllegalAction(f"{text!r}: choose one of {', '.join(decisions[0].actions)}")
-        return canonical
-
     def act(self, seat: int, text: str) -> None:
-        """Apply a canonical legal action (see :meth:`canonical`)."""
+        """Apply a legal action in its canonical spelling (see
+        :meth:`guts.games.decision.Decision.canonical`)."""
         if self.phase is Phase.BETTING:
             self.emit(Acted(seat=seat, action=text))
             self._bet(seat, text)
@@ -488,6 +458,12 @@ def _codes(cards: Sequence[Card]) -> tuple[str, ...]:
     return tuple(card.ascii for card in cards)
 
 
-def _keeps_ace(hand: Sequence[Card], discards: Sequence[Card]) -> bool:
-    kept = [card for card in hand if card not in discards]
-    return len(kept) == 1 and kept[0].rank == Rank.ACE
+def _pick(hand: Sequence[Card], codes: Sequence[str]) -> tuple[Card, ...]:
+    """The cards of ``hand`` that ``codes`` name, in hand order (two jokers share a code)."""
+    wanted = Counter(codes)
+    picked = []
+    for card in hand:
+        if wanted[card.ascii]:
+            wanted[card.ascii] -= 1
+            picked.append(card)
+    return tuple(picked)

@@ -10,7 +10,7 @@ Trips to Win's restriction to the players who stayed, Diablo's new pot.
 >>> session.pending()[0].seat, session.pending()[0].actions   # Bob, left of the dealer Ann
 (1, ('fold', 'check', 'bet 1'))
 >>> for seat in (1, 2, 0):
-...     session.act(seat, "check")
+...     _ = session.act(seat, "check")
 >>> session.deal.result, session.table.pot, session.table.button   # thrown in; Bob deals
 ('thrown-in', 3, 1)
 """
@@ -20,16 +20,19 @@ from __future__ import annotations
 import secrets
 from collections import deque
 from collections.abc import Sequence
+from contextlib import suppress
 from random import Random
 from typing import Any
 
 from guts.cards import Card, Deck, deck_cards
 from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Event, EventError, events_to_json
+from guts.games.decision import Decision, check_action
 from guts.games.draw.deal import DrawDeal, Phase
 from guts.games.draw.events import Acted, DealStarted, Moved, SessionEnded, Shuffled, Stopped
 from guts.games.draw.rules import DrawRules, Openers
 from guts.games.session import RecordedSession
+from guts.rankings.base import Category
 from guts.table import POT, Place, Reason, Table
 
 __all__ = ["PROGRESSION", "SHORT_OF_PLAYERS", "DrawSession"]
@@ -119,27 +122,14 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
             self._end(reason)
         self._sync()
 
-    def canonical(self, seat: int, action: str) -> str:
-        """The canonical form of ``action`` if ``seat`` may take it now, else IllegalAction."""
-        if self._deal is None or self.is_over or not any(d.seat == seat for d in self.pending()):
-            raise IllegalAction(self._illegal_message(seat, action))
-        try:
-            return self._deal.canonical(seat, action)
-        except IllegalAction as error:
-            who = f"{self._table.names[seat]} (seat {seat})"
-            raise IllegalAction(f"{who} cannot {action!r}: {error}") from None
-
-    def can_act(self, seat: int, action: str) -> bool:
-        """True if :meth:`act` would accept ``action`` (any legal bet size, any card order)."""
-        try:
-            self.canonical(seat, action)
-        except IllegalAction:
-            return False
-        return True
-
-    def act(self, seat: int, action: str) -> None:
-        """Apply ``seat``'s decision, or raise IllegalAction and change nothing."""
-        self._apply(seat, self.canonical(seat, action))
+    def _canonical(self, decision: Decision, action: object) -> str:
+        """Declarations (cards do not speak) may name the hand in any accepted words."""
+        text = check_action(action)
+        words = " ".join(text.strip().lower().split())
+        if decision.kind == "choose" and words.startswith("declare "):
+            with suppress(HandError):
+                return decision.canonical(f"declare {Category.parse(words[8:]).value}")
+        return decision.canonical(text)
 
     # -- between deals ---------------------------------------------------------------------
 

@@ -57,7 +57,7 @@ class Showdown:
         if seat is None:
             return ()
         actions = tuple(f"declare {c.value}" for c in self.deal.ranking().categories())
-        return (Decision(seat, actions, "declare your hand (cards do not speak)"),)
+        return (Decision.choose(seat, actions, "declare your hand (cards do not speak)"),)
 
     def declare(self, seat: int, text: str) -> None:
         """Record ``seat``'s declaration (``declare full-house``)."""

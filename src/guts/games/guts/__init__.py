@@ -10,7 +10,9 @@ from strings. A :class:`GutsSession` plays deals on a chip table until its game 
 >>> session.start_deal()                 # antes, shuffle, deal
 >>> [(d.seat, d.actions) for d in session.pending()]
 [(1, ('in', 'out'))]
->>> session.act(1, "out")                # Ann, the dealer, is then in automatically
+>>> events = session.act(1, "out")       # Ann, the dealer, is then in automatically
+>>> [event.kind for event in events][:3]  # act returns the events it caused
+['acted', 'declared', 'declared']
 >>> session.is_over, session.over_reason, session.table.stack(0)
 (True, 'the pot was won', 52)
 >>> replayed = GutsSession.replay(session.record())   # JSON-able record -> same events

@@ -45,7 +45,8 @@ class ChoiceRound:
     def pending(self) -> tuple[Decision, ...]:
         """One decision per seat that must choose now."""
         return tuple(
-            Decision(s, self.options[s], self.prompt, self.simultaneous) for s in self.waiting()
+            Decision.choose(s, self.options[s], self.prompt, self.simultaneous)
+            for s in self.waiting()
         )
 
     def choose(self, seat: int, action: str) -> list[Event]:

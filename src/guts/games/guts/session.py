@@ -6,7 +6,7 @@
 >>> session.start_deal()
 >>> [(d.seat, d.actions) for d in session.pending()]   # Bob, left of the dealer Ann
 [(1, ('in', 'out'))]
->>> session.act(1, "out"); session.act(2, "out")      # Ann, the dealer, is in automatically
+>>> _ = session.act(1, "out"); _ = session.act(2, "out")    # Ann, the dealer, is in automatically
 >>> session.is_over, session.table.stack(0), session.over_reason
 (True, 102, 'the pot was won')
 """

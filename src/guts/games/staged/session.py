@@ -7,7 +7,8 @@
 >>> session.start_deal()                       # everyone antes; three cards each
 >>> [(d.seat, d.actions) for d in session.pending()]   # Bob, left of the dealer Ann
 [(1, ('in', 'out'))]
->>> session.act(1, "in"); session.act(2, "out"); session.act(0, "out")
+>>> for seat, choice in ((1, "in"), (2, "out"), (0, "out")):
+...     _ = session.act(seat, choice)
 >>> session.points
 {1: 1}
 >>> StagedSession.replay(session.record()).events == session.events

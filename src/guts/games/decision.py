@@ -1,0 +1,394 @@
+"""What a seat may do now, as data: a :class:`Decision` and the kind of choice it offers.
+
+A decision holds one structured description of what is legal, from which everything
+else derives: the representative action strings (:attr:`Decision.actions`), the prompt,
+the check and canonical spelling of a typed action (:meth:`Decision.canonical`), and the
+JSON a server sends (:meth:`Decision.to_dict`). The kinds:
+
+- :class:`Choose`: one word of a list (in/out, high/low, play/fold, take up/down ...);
+- :class:`Wager`: a betting decision, with the exact bounds of a bet or raise;
+- :class:`Discard`: a draw: which cards of the hand may be thrown, how many;
+- :class:`PlayCard`: a card to play to a trick, and why the others may not be played.
+
+>>> decision = Decision.choose(0, ("in", "out"), "declare in or out")
+>>> decision.actions, decision.canonical("  IN ")
+(('in', 'out'), 'in')
+>>> from guts.betting import Legal
+>>> bet = Decision(1, Wager(Legal(1, True, True, 0, min_bet=10, max_bet=40)))
+>>> bet.actions, bet.prompt, bet.canonical("b 25")
+(('fold', 'check', 'bet 10', 'bet 25', 'bet 40'), 'fold, check, bet 10..40', 'bet 25')
+>>> draw = Decision(2, Discard(("Ah", "Kd", "7c", "3s", "2h"), counts=(0, 1, 2, 3)))
+>>> draw.canonical("discard 2h 3s"), draw.options.limit
+('discard 3s 2h', 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import combinations
+from typing import Any, TypeAlias
+
+from guts.betting.actions import Action, Bet, Call, Check, Fold, Legal, Raise
+from guts.cards import Card, parse_card, parse_cards
+from guts.errors import GutsError, IllegalAction
+
+__all__ = [
+    "Choose",
+    "Decision",
+    "Discard",
+    "Options",
+    "PlayCard",
+    "Wager",
+    "betting_action",
+    "betting_text",
+    "check_action",
+]
+
+_MAX_DIGITS = 12
+"""Longest chip amount read from text (longer is an error, not a huge number)."""
+
+
+def check_action(action: object) -> str:
+    """``action`` if it is a string of reasonable length; IllegalAction otherwise."""
+    if not isinstance(action, str):
+        raise IllegalAction(f"an action is a string, not {type(action).__name__} {action!r:.40}")
+    if len(action) > 200:
+        raise IllegalAction(f"{action[:40]!r}... is too long to be an action")
+    return action
+
+
+def _words(text: str) -> list[str]:
+    return text.strip().lower().split()
+
+
+# -- betting ---------------------------------------------------------------------------------
+
+_BET_WORDS = {"f": "fold", "k": "check", "c": "call", "b": "bet", "r": "raise"}
+
+
+def _chips(word: str, text: str) -> int:
+    if not (word.isascii() and word.isdigit()) or len(word) > _MAX_DIGITS:
+        raise IllegalAction(f"{word[:20]!r} is not a number of chips")
+    amount = int(word)
+    if amount < 1:
+        raise IllegalAction("a bet or raise is at least 1 chip")
+    return amount
+
+
+def betting_action(text: str) -> Action:
+    """The betting action a string names (``fold``, ``check``, ``call``, ``bet N``,
+    ``raise N`` or ``raise to N``, and the short forms ``f k c b N r N``); anything else
+    raises IllegalAction.
+
+    >>> betting_action("raise to 40"), betting_action("b 10"), betting_action("c")
+    (Raise(to=40), Bet(amount=10), Call())
+    """
+    words = [_BET_WORDS.get(w, w) for w in _words(check_action(text))]
+    simple: dict[str, Action] = {"fold": Fold(), "check": Check(), "call": Call()}
+    if len(words) == 1 and words[0] in simple:
+        return simple[words[0]]
+    if len(words) == 3 and words[:2] == ["raise", "to"]:
+        words = ["raise", words[2]]
+    if len(words) == 2 and words[0] in ("bet", "raise"):
+        amount = _chips(words[1], text)
+        return Bet(amount) if words[0] == "bet" else Raise(amount)
+    raise IllegalAction("not a betting action (fold, check, call, bet N, raise N)")
+
+
+def betting_text(action: Action) -> str:
+    """The canonical string of a betting action (``raise 40`` for a raise to 40)."""
+    if isinstance(action, Raise):
+        return f"raise {action.to}"
+    return str(action)
+
+
+def _sizes(low: int, high: int) -> list[int]:
+    return sorted({low, (low + high) // 2, high})
+
+
+# -- the kinds of choice ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Choose one word of ``words`` (written in any case and spacing)."""
+
+    words: tuple[str, ...]
+    kind = "choose"
+
+    def actions(self) -> tuple[str, ...]:
+        """Every legal action."""
+        return self.words
+
+    def canonical(self, text: str) -> str:
+        """The word ``text`` names; IllegalAction if none."""
+        word = " ".join(_words(text))
+        for choice in self.words:
+            if choice.lower() == word:
+                return choice
+        raise IllegalAction(f"choose one of {', '.join(self.words)}")
+
+    def describe(self) -> str:
+        """The choices in words."""
+        return " or ".join(self.words) if len(self.words) <= 2 else ", ".join(self.words)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict."""
+        return {"words": list(self.words)}
+
+
+@dataclass(frozen=True)
+class Wager:
+    """A betting decision: ``legal`` says exactly what may be done (see
+    :class:`~guts.betting.Legal`); ``stack`` is what the seat has behind."""
+
+    legal: Legal
+    stack: int | None = None
+    kind = "bet"
+
+    def actions(self) -> tuple[str, ...]:
+        """Representative actions: fold, check/call, the least, a middle and the most size."""
+        legal = self.legal
+        words = ["fold"] if legal.can_fold else []
+        if legal.can_check:
+            words.append("check")
+        if legal.can_call:
+            words.append("call")
+        if legal.min_bet is not None and legal.max_bet is not None:
+            words += [f"bet {n}" for n in _sizes(legal.min_bet, legal.max_bet)]
+        if legal.min_raise_to is not None and legal.max_raise_to is not None:
+            words += [f"raise {n}" for n in _sizes(legal.min_raise_to, legal.max_raise_to)]
+        return tuple(words)
+
+    def action(self, text: str) -> Action:
+        """The legal betting action ``text`` names; IllegalAction (with the range) if none."""
+        action = betting_action(text)
+        if not self.legal.allows(action):
+            raise IllegalAction(f"legal now: {self.describe()}")
+        return action
+
+    def canonical(self, text: str) -> str:
+        """The canonical spelling of a legal betting action."""
+        return betting_text(self.action(text))
+
+    def describe(self) -> str:
+        """The choices in words: ``fold, call 10, raise to 20..40``."""
+        return str(self.legal)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict of the exact bounds."""
+        data = self.legal.to_dict()
+        del data["seat"]
+        data["stack"] = self.stack
+        return data
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Throw away cards of ``hand`` (codes in hand order): any set whose size is in
+    ``counts``, or one of the ``extra`` sets (Four with an ace kept, All for One's whole
+    hand). ``pat`` is the word for throwing none."""
+
+    hand: tuple[str, ...]
+    counts: tuple[int, ...]
+    extra: tuple[tuple[str, ...], ...] = ()
+    pat: str = "stand pat"
+    kind = "draw"
+
+    @property
+    def limit(self) -> int:
+        """The most cards that may be thrown."""
+        return max([*self.counts, *(len(s) for s in self.extra)], default=0)
+
+    def allows(self, cards: tuple[str, ...]) -> bool:
+        """True if throwing ``cards`` (codes in hand order) is legal."""
+        return len(cards) in self.counts or cards in self.extra
+
+    def sets(self) -> Iterator[tuple[str, ...]]:
+        """Every legal set of discards, smallest first."""
+        for n in sorted(self.counts):
+            yield from combinations(self.hand, n)
+        yield from (s for s in self.extra if len(s) not in self.counts)
+
+    def text(self, cards: tuple[str, ...]) -> str:
+        """The canonical action for throwing ``cards``."""
+        return "discard " + " ".join(cards) if cards else self.pat
+
+    def actions(self) -> tuple[str, ...]:
+        """Every legal discard, spelled out (built only when asked for)."""
+        return tuple(self.text(s) for s in self.sets())
+
+    def cards(self, text: str) -> tuple[str, ...]:
+        """The codes (in hand order) a draw action throws: ``stand pat``, ``pat``,
+        ``discard 7h 2c``, the bare cards, ``discard all``; IllegalAction otherwise."""
+        words = _words(text)
+        if words in (["pat"], ["stand"], ["stand", "pat"], ["discard"], ["-"], ["0"]):
+            return ()
+        if not words:
+            raise IllegalAction(f"nothing said: {self.describe()}")
+        if words[0] == "discard":
+            words = words[1:]
+        if words == ["all"]:
+            return self.hand
+        try:
+            named = parse_cards(" ".join(words))
+        except GutsError as error:
+            raise IllegalAction(f"not a draw ({self.describe()}): {error}") from None
+        return self._in_hand(named, text)
+
+    def _in_hand(self, named: tuple[Card, ...], text: str) -> tuple[str, ...]:
+        hand = [parse_card(code) for code in self.hand]
+        jokers = [card for card in hand if card.is_joker]
+        wanted = sum(1 for card in named if card.is_joker)
+        if wanted > len(jokers):
+            raise IllegalAction("you hold no joker")
+        chosen = {card for card in named if not card.is_joker} | set(jokers[:wanted])
+        missing = [card for card in chosen if card not in hand]
+        if missing:
+            raise IllegalAction(f"you hold no {missing[0]}")
+        return tuple(card.ascii for card in hand if card in chosen)
+
+    def canonical(self, text: str) -> str:
+        """The canonical action for a legal draw."""
+        cards = self.cards(text)
+        if not self.allows(cards):
+            if len(cards) > self.limit:
+                raise IllegalAction(f"at most {self.limit} cards may be thrown")
+            raise IllegalAction(f"not a legal draw: {self.describe()}")
+        return self.text(cards)
+
+    def describe(self) -> str:
+        """The draw in words."""
+        limit = self.limit
+        if self.extra and len(self.counts) <= 2 and limit == len(self.hand):
+            return f"{self.pat}, discard one card, or discard all"
+        return f"{self.pat} or discard up to {limit} card{'s' if limit != 1 else ''}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict."""
+        return {
+            "hand": list(self.hand),
+            "counts": list(self.counts),
+            "extra": [list(s) for s in self.extra],
+            "limit": self.limit,
+            "pat": self.pat,
+        }
+
+
+@dataclass(frozen=True)
+class PlayCard:
+    """Play one card of ``hand`` to a trick: ``allowed`` are those :meth:`canonical`
+    accepts; ``why_not`` says, for each card of the hand the rules forbid, why (where a
+    renege is allowed and punished later, a forbidden card may still be allowed)."""
+
+    hand: tuple[str, ...]
+    allowed: tuple[str, ...]
+    why_not: tuple[tuple[str, str], ...] = ()
+    kind = "play"
+
+    def actions(self) -> tuple[str, ...]:
+        """Every card that may be played."""
+        return self.allowed
+
+    def canonical(self, text: str) -> str:
+        """The code of the card ``text`` names, if it may be played."""
+        words = _words(text)
+        if len(words) == 2 and words[0] == "play":
+            words = words[1:]
+        try:
+            code = parse_card(" ".join(words)).ascii
+        except GutsError:
+            raise IllegalAction(f"not a card: play one of {self.describe()}") from None
+        if code in self.allowed:
+            return code
+        reasons = dict(self.why_not)
+        card = parse_card(code)
+        if code in reasons:
+            raise IllegalAction(f"cannot play {card}: {reasons[code]}")
+        if code not in self.hand:
+            raise IllegalAction(f"you hold no {card}")
+        raise IllegalAction(f"cannot play {card}: play one of {self.describe()}")
+
+    def describe(self) -> str:
+        """The playable cards."""
+        return " ".join(self.allowed)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict."""
+        return {
+            "hand": list(self.hand),
+            "allowed": list(self.allowed),
+            "why_not": dict(self.why_not),
+        }
+
+
+Options: TypeAlias = Choose | Wager | Discard | PlayCard
+"""Any kind of choice."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision ``seat`` must make now: ``options`` says exactly what is legal.
+
+    ``prompt`` is the question in words (derived from the options when not given);
+    ``simultaneous`` is True when several seats choose at once and no one sees a choice
+    before all have chosen.
+    """
+
+    seat: int
+    options: Options
+    question: str = ""
+    simultaneous: bool = False
+
+    @classmethod
+    def choose(
+        cls, seat: int, words: tuple[str, ...], question: str = "", simultaneous: bool = False
+    ) -> Decision:
+        """A choice of one word of ``words``."""
+        return cls(seat, Choose(tuple(words)), question, simultaneous)
+
+    @property
+    def kind(self) -> str:
+        """``choose``, ``bet``, ``draw`` or ``play``."""
+        return self.options.kind
+
+    @cached_property
+    def actions(self) -> tuple[str, ...]:
+        """Representative legal actions: every one, except bet sizes (least, middle, most;
+        any size in the range is legal)."""
+        return self.options.actions()
+
+    @property
+    def prompt(self) -> str:
+        """The question, with the legal range where the options have one."""
+        if isinstance(self.options, Choose):
+            return self.question or self.options.describe()
+        if self.question:
+            return f"{self.question} ({self.options.describe()})"
+        return self.options.describe()
+
+    def canonical(self, action: object) -> str:
+        """The canonical spelling of ``action`` if it is legal; IllegalAction otherwise."""
+        return self.options.canonical(check_action(action))
+
+    def allows(self, action: object) -> bool:
+        """True if :meth:`canonical` would accept ``action``."""
+        try:
+            self.canonical(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict: the seat, the kind, the options' exact description, the
+        representative actions and the prompt."""
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "actions": list(self.actions),
+            "prompt": self.prompt,
+            "simultaneous": self.simultaneous,
+            "options": self.options.to_dict(),
+        }

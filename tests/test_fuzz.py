@@ -1,0 +1,185 @@
+"""A fuzzer over every preset: random options and stacks, legal and garbage actions.
+
+After every step: only GutsError escapes; a refused action changes nothing (events,
+views, ledger); chips are conserved; no view shows a card its seat has not been shown;
+the session ends; and its record replays to the same events.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import re
+from enum import StrEnum
+from typing import Any, get_type_hints
+
+import pytest
+
+from guts.catalog import find_game, games, replay_record
+from guts.errors import GutsError
+from guts.games.base import Session
+from guts.games.decision import Decision, Discard, Wager
+from guts.games.options import dash, split_optional
+
+CARD = re.compile(r"^(?:[2-9TJQKA][cdhs]|jk)$", re.IGNORECASE)
+
+GARBAGE_ACTIONS: list[Any] = [
+    None, 1, 0, 2.5, True, [], ["in"], {"action": "in"}, b"in", "", " ", "raise ²",
+    "bet " + "9" * 5000, "bet -3", "bet 0", "raise to", "discard zz", "discard As As",
+    "play 11x", "\x00", "in" * 200, "declare nothing", "take", "7z",
+]  # fmt: skip
+GARBAGE_SEATS: list[Any] = [True, False, -1, 99, "0", None, 0.0, 1.0, [0]]
+SKIPPED_OPTIONS = {"max_deals", "credit", "seed"}
+
+
+def random_options(rules: Any, rng: random.Random) -> dict[str, str]:
+    """A few options of ``rules`` set to random values their types allow."""
+    hints = get_type_hints(type(rules))
+    names = [f.name for f in dataclasses.fields(rules) if f.name not in SKIPPED_OPTIONS]
+    options: dict[str, str] = {}
+    for name in rng.sample(names, k=min(len(names), rng.randint(0, 3))):
+        inner, optional = split_optional(hints[name])
+        if optional and rng.random() < 0.3:
+            value = "none"
+        elif inner is bool:
+            value = rng.choice(["yes", "no"])
+        elif isinstance(inner, type) and issubclass(inner, StrEnum):
+            value = rng.choice([member.value for member in inner])
+        elif inner is int:
+            value = str(rng.choice([0, 1, 2, 3, 5, 10, 40]))
+        else:
+            continue
+        options[dash(name)] = value
+    return options
+
+
+def snapshot(session: Session) -> str:
+    """Everything an error must leave untouched."""
+    seats = range(len(session.table.names))
+    return json.dumps(
+        {
+            "events": [e.to_dict() for e in session.events],
+            "views": [session.view(s) for s in seats],
+            "public": session.public_view(),
+            "ledger": len(session.table.ledger),
+            "stacks": [seat.stack for seat in session.table.seats],
+            "over": session.over_reason,
+        },
+        sort_keys=True,
+        default=str,
+    )
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card code found in a JSON-able value."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        for token in value.replace(",", " ").split():
+            if CARD.match(token):
+                found.add(token.lower())
+    elif isinstance(value, dict):
+        for item in value.values():
+            found |= cards_in(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found |= cards_in(item)
+    return found
+
+
+def check_no_leak(session: Session) -> None:
+    """No seat's view (nor the public view) shows a card its visible events never did."""
+    for seat in [None, *range(len(session.table.names))]:
+        view = session.public_view() if seat is None else session.view(seat)
+        seen = cards_in([e.to_dict() for e in session.visible_events(seat)])
+        leaked = cards_in(view) - seen
+        assert not leaked, f"seat {seat} sees {sorted(leaked)} it was never shown"
+
+
+def legal_action(decision: Decision, rng: random.Random) -> str:
+    """A random legal action, sometimes in another spelling than the canonical one."""
+    options = decision.options
+    if isinstance(options, Wager) and rng.random() < 0.5:
+        legal = options.legal
+        if legal.min_raise_to is not None and legal.max_raise_to is not None:
+            return f"raise to {rng.randint(legal.min_raise_to, legal.max_raise_to)}"
+        if legal.min_bet is not None and legal.max_bet is not None:
+            return f"b {rng.randint(legal.min_bet, legal.max_bet)}"
+    if isinstance(options, Discard) and options.counts and rng.random() < 0.5:
+        count = rng.choice(options.counts)
+        cards = rng.sample(list(options.hand), k=min(count, len(options.hand)))
+        return " ".join(cards) if cards else "pat"
+    action = rng.choice(decision.actions)
+    return action.upper() if rng.random() < 0.2 else action
+
+
+def refuse(session: Session, seat: Any, action: Any) -> None:
+    """``act`` must refuse with a GutsError and change nothing."""
+    before = snapshot(session)
+    assert not session.can_act(seat, action)
+    with pytest.raises(GutsError):
+        session.act(seat, action)
+    assert snapshot(session) == before
+
+
+def garbage(session: Session, rng: random.Random) -> None:
+    """One wrong input: a bad seat, a bad action, or a legal action out of turn."""
+    count = len(session.table.names)
+    roll = rng.random()
+    if roll < 0.3:
+        refuse(session, rng.choice(GARBAGE_SEATS), "in")
+    elif roll < 0.8 or count == 1:
+        waiting = [d.seat for d in session.pending()] or [rng.randrange(count)]
+        refuse(session, rng.choice(waiting), rng.choice(GARBAGE_ACTIONS))
+    else:
+        waiting = {d.seat for d in session.pending()}
+        idle = [s for s in range(count) if s not in waiting]
+        if idle and session.pending():
+            refuse(session, rng.choice(idle), session.pending()[0].actions[0])
+
+
+def fuzz(name: str, seed: int, steps: int = 400) -> None:
+    rng = random.Random(seed)
+    game = find_game(name)
+    base = game.rules({})
+    options = random_options(base, rng)
+    options["credit"] = rng.choice(["yes", "no"])
+    players = rng.randint(2, 7)
+    stacks = [rng.choice([0, 1, 2, 5, 30, 200]) for _ in range(players)]
+    names = [(f"P{i}", stacks[i]) for i in range(players)]
+    try:
+        session = game.new_session(names, options=options, rng=random.Random(seed))
+    except GutsError:
+        return  # options that contradict each other, or a player count the game refuses
+    total = sum(stacks)
+    deals = 0
+    for _ in range(steps):
+        if session.is_over:
+            break
+        if rng.random() < 0.25:
+            garbage(session, rng)
+        if session.deal_over:
+            if deals >= 6:
+                session.stop()
+                continue
+            session.start_deal()
+            deals += 1
+        else:
+            decision = rng.choice(session.pending())
+            events = session.act(decision.seat, legal_action(decision, rng))
+            assert tuple(session.events[-len(events) :]) == events if events else True
+        table = session.table
+        table.check_invariant()
+        held = sum(seat.stack for seat in table.seats) + sum(table.places.values())
+        assert held == total, f"chips: {held} on the table, {total} bought in"
+        check_no_leak(session)
+    if not session.is_over and session.deal_over:
+        session.stop()
+    replayed = replay_record(json.loads(json.dumps(session.record())))
+    assert replayed.events == session.events
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_fuzzing_every_preset_finds_nothing(name: str) -> None:
+    for seed in range(3):
+        fuzz(name, seed)
