@@ -325,8 +325,21 @@ class GutsRules(RuleOptions):
         """The ranking of showdown hands (no per-deal wild ranks)."""
         return self.ranking_for(self.final_size)
 
+    @cached_property
+    def _rankings(self) -> dict[tuple[int, tuple[int, ...]], Ranking]:
+        """The rankings made so far, by hand size and extra wild ranks (rankings are
+        immutable, so every deal with the same wild ranks shares one, and its tables)."""
+        return {}
+
     def ranking_for(self, size: int, extra_wild: tuple[int, ...] = ()) -> Ranking:
         """The ranking for hands of ``size`` cards (the showdown size uses ``ranking``)."""
+        key = (size, tuple(extra_wild))
+        ranking = self._rankings.get(key)
+        if ranking is None:
+            ranking = self._rankings[key] = self._new_ranking(size, key[1])
+        return ranking
+
+    def _new_ranking(self, size: int, extra_wild: tuple[int, ...]) -> Ranking:
         kind = self.ranking if size == self.final_size else HandRanking.AUTO
         if kind is HandRanking.AUTO:
             kind = {2: HandRanking.TWO_CARD, 3: HandRanking.THREE_CARD}.get(size, HandRanking.HIGH)
