@@ -1,9 +1,7 @@
-"""Every playable game by name: the presets of each family, loaded on first use.
+"""Every playable game by name: the presets of each family.
 
-A family package (``guts.games.guts``, ``guts.games.draw``, ...) exposes ``PRESETS``
-(name -> (rules, one-line description)), ``preset(name, options)`` returning rules with
-``describe()``, and ``new_session(name, players, options=..., buy_in=..., rng=...)``; its
-session class has ``record()`` and the classmethod ``replay(record)``.
+Each family is one typed :class:`~guts.games.family.Family` (its presets, rules class
+and session class); a :class:`Game` is one preset of one family.
 
 >>> game = find_game("two-card-guts")
 >>> game.family
@@ -17,31 +15,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import import_module
 from random import Random
-from types import ModuleType
-from typing import Any, Protocol, cast
+from typing import Any
 
 from guts.errors import OptionError
-from guts.games.base import Session
+from guts.games import bourre, draw, staged
+from guts.games import guts as guts_family
+from guts.games.family import Family
+from guts.games.options import RuleOptions
+from guts.games.session import RecordedSession
 
 __all__ = ["FAMILIES", "Game", "find_game", "games", "replay_record"]
 
-FAMILIES: dict[str, tuple[str, str]] = {
-    "guts": ("guts.games.guts", "GutsSession"),
-    "staged": ("guts.games.staged", "StagedSession"),
-    "draw": ("guts.games.draw", "DrawSession"),
-    "bourre": ("guts.games.bourre", "BourreSession"),
+AnyFamily = Family[Any, Any]
+
+FAMILIES: dict[str, AnyFamily] = {
+    family.name: family
+    for family in (guts_family.FAMILY, staged.FAMILY, draw.FAMILY, bourre.FAMILY)
 }
-"""Family -> (package, session class). A family not yet installed is skipped."""
-
-
-class Rules(Protocol):
-    """What the catalog needs of a family's rules object."""
-
-    def describe(self) -> str:
-        """The full rules text, every option with its value."""
-        ...
+"""Family name -> the family."""
 
 
 @dataclass(frozen=True)
@@ -53,13 +45,14 @@ class Game:
     description: str
 
     @property
-    def module(self) -> ModuleType:
-        """The family package."""
-        return import_module(FAMILIES[self.family][0])
+    def games_family(self) -> AnyFamily:
+        """The family this preset belongs to."""
+        return FAMILIES[self.family]
 
-    def rules(self, options: Mapping[str, str] | None = None) -> Rules:
+    def rules(self, options: Mapping[str, str] | None = None) -> RuleOptions:
         """This game's rules with ``options`` applied (OptionError names bad ones)."""
-        return cast(Rules, self.module.preset(self.name, dict(options or {})))
+        rules: RuleOptions = self.games_family.rules(self.name, dict(options or {}))
+        return rules
 
     def new_session(
         self,
@@ -68,29 +61,22 @@ class Game:
         options: Mapping[str, str] | None = None,
         buy_in: int = 0,
         rng: Random | None = None,
-    ) -> Session:
+    ) -> RecordedSession[Any, Any]:
         """A new session of this game for ``players``."""
-        session = self.module.new_session(
+        session: RecordedSession[Any, Any] = self.games_family.new_session(
             self.name, list(players), options=dict(options or {}), buy_in=buy_in, rng=rng
         )
-        return cast(Session, session)
+        return session
 
 
 @cache
 def games() -> dict[str, Game]:
-    """Every preset of every installed family, by name."""
-    found: dict[str, Game] = {}
-    for family, (package, _) in FAMILIES.items():
-        try:
-            module = import_module(package)
-        except ImportError:
-            continue
-        presets = getattr(module, "PRESETS", None)
-        if presets is None:
-            continue
-        for name, (_, description) in presets.items():
-            found[name] = Game(name, family, description)
-    return found
+    """Every preset of every family, by name."""
+    return {
+        name: Game(name, family.name, description)
+        for family in FAMILIES.values()
+        for name, (_, description) in family.presets.items()
+    }
 
 
 def find_game(name: str) -> Game:
@@ -102,7 +88,7 @@ def find_game(name: str) -> Game:
         raise OptionError(f"unknown game {name!r}: expected one of {allowed}") from None
 
 
-def replay_record(record: Mapping[str, Any]) -> Session:
+def replay_record(record: Mapping[str, Any]) -> RecordedSession[Any, Any]:
     """Rebuild a recorded session with its family's ``replay`` (checks every event); a
     malformed record raises a GutsError that names what is wrong."""
     if not isinstance(record, Mapping):
@@ -113,6 +99,5 @@ def replay_record(record: Mapping[str, Any]) -> Session:
         raise OptionError(f"the record names no game family: 'game' must be one of {allowed}")
     if family not in FAMILIES:
         raise OptionError(f"unknown game family {family!r} in the record: expected {allowed}")
-    package, class_name = FAMILIES[family]
-    cls = getattr(import_module(package), class_name)
-    return cast(Session, cls.replay(record))
+    session: RecordedSession[Any, Any] = FAMILIES[family].replay(record)
+    return session

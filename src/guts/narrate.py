@@ -25,6 +25,7 @@ from typing import Any
 
 from guts.cards import Rank, format_cards, parse_cards
 from guts.games.base import Event
+from guts.grammar import agree, each, is_you, who
 
 __all__ = ["Narrator", "agree", "each", "is_you", "narrate", "second_person", "who"]
 
@@ -32,59 +33,6 @@ Teller = Callable[[dict[str, Any], Sequence[str]], str | None]
 _SILENT = {"shuffled", "draw-shuffled", "stock-seed", "acted", "hand-result", "staged-stock"}
 """Kinds with nothing to tell: hidden deck orders, raw actions told by the events they
 cause, results told by the outcome line that follows them."""
-
-# -- grammar ----------------------------------------------------------------------------------
-
-_IRREGULAR = {"is": "are", "has": "have", "was": "were", "does": "do"}
-
-
-def is_you(name: str) -> bool:
-    """True for the player's own name, "You": it takes the second person."""
-    return name.casefold() == "you"
-
-
-def who(names: Sequence[str], *, start: bool = True) -> str:
-    """``names`` joined with commas and "and"; the player reads "You" at the start of a
-    sentence (``start``) and "you" elsewhere.
-
-    >>> who(["Ann", "You", "Bob"]), who(["You"], start=False), who(["You", "Bob"])
-    ('Ann, you and Bob', 'you', 'You and Bob')
-    """
-    words = [
-        ("You" if start and i == 0 else "you") if is_you(name) else name
-        for i, name in enumerate(names)
-    ]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def agree(names: Sequence[str], verb: str) -> str:
-    """``verb``, given as after "she" ("pays", "is", "has"), in the form its subject
-    ``names`` takes: one player other than you keeps it, you or several take the plural.
-
-    >>> agree(["Ann"], "pays"), agree(["You"], "pays"), agree(["Ann", "Bob"], "matches")
-    ('pays', 'pay', 'match')
-    >>> agree(["You"], "is"), agree(["You"], "has"), agree(["Ann", "Bob"], "ties")
-    ('are', 'have', 'tie')
-    """
-    if len(names) == 1 and not is_you(names[0]):
-        return verb
-    if verb in _IRREGULAR:
-        return _IRREGULAR[verb]
-    if verb.endswith(("sses", "shes", "ches", "xes", "zes")):
-        return verb[:-2]
-    return verb[:-1] if verb.endswith("s") else verb
-
-
-def each(names: Sequence[object]) -> str:
-    """The word " each" after an amount several players pay; nothing for one player.
-
-    >>> "pay 4" + each(["Ann", "Bob"]), "pays 4" + each(["Ann"])
-    ('pay 4 each', 'pays 4')
-    """
-    return " each" if len(names) > 1 else ""
-
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]

@@ -19,7 +19,8 @@ from guts.cards import format_cards, parse_cards
 from guts.catalog import Game
 from guts.errors import OptionError
 from guts.games.base import Decision, Session
-from guts.narrate import Narrator, agree, who
+from guts.grammar import agree, who
+from guts.narrate import Narrator
 
 __all__ = [
     "BOT_NAMES",

@@ -235,6 +235,11 @@ class RuleOptions:
         """Every option and its value, as strings."""
         return {dash(item.name): format_value(getattr(self, item.name)) for item in fields(self)}
 
+    def describe(self) -> str:
+        """The rules in words, every option with its value (each family words its own
+        rules text; this plain list is the fallback)."""
+        return "\n".join(self.option_lines())
+
     def option_lines(self) -> list[str]:
         """One aligned line per option for the rules text: ``  name = value  meaning``."""
         lines = [f"{key} = {value}" for key, value in self.options().items()]

@@ -18,8 +18,10 @@ from guts.games.bourre.rules import PRESETS, BourreRules, EndPot, LonePlayer, pr
 from guts.games.bourre.session import BourreSession, new_session
 from guts.games.bourre.stock import DrawRules, TrumpCard
 from guts.games.bourre.tricks import RenegeMode, TrickRules
+from guts.games.family import Family
 
 __all__ = [
+    "FAMILY",
     "PRESETS",
     "Bot",
     "BourreDeal",
@@ -38,3 +40,6 @@ __all__ = [
     "play_session",
     "preset",
 ]
+
+FAMILY: Family[BourreRules, BourreSession] = Family("bourre", BourreRules, PRESETS, BourreSession)
+"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""

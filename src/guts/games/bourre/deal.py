@@ -52,7 +52,7 @@ from guts.games.bourre.tricks import (
     trick_winner,
 )
 from guts.games.decision import Choose, Decision, Discard, Options, PlayCard
-from guts.narrate import agree, who
+from guts.grammar import agree, who
 from guts.table import POT, Reason, Table
 
 __all__ = ["BourreDeal", "Phase"]

@@ -17,8 +17,10 @@ from guts.games.draw.presets import PRESETS, new_session, preset
 from guts.games.draw.rules import BetsFrom, DrawFrom, DrawRules, Openers
 from guts.games.draw.session import PROGRESSION, DrawSession
 from guts.games.draw.words import tell
+from guts.games.family import Family
 
 __all__ = [
+    "FAMILY",
     "PRESETS",
     "PROGRESSION",
     "BetsFrom",
@@ -38,3 +40,6 @@ __all__ = [
     "preset",
     "tell",
 ]
+
+FAMILY: Family[DrawRules, DrawSession] = Family("draw", DrawRules, PRESETS, DrawSession)
+"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""

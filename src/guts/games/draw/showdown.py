@@ -9,28 +9,62 @@ stay for the next deal.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from guts.betting import award_pots, side_pots
 from guts.cards import Card
 from guts.errors import IllegalAction
-from guts.games.base import Decision
+from guts.games.base import Decision, Event
 from guts.games.draw.events import Declared, OpenersShown, Showed
 from guts.games.draw.hands import declared_strength, opens, proof_cards, wins_trips
-from guts.narrate import agree, who
-from guts.rankings.base import Category
-from guts.table import POT
+from guts.games.draw.rules import DrawRules, Openers
+from guts.grammar import agree, who
+from guts.rankings.base import Category, Ranking
+from guts.table import POT, Table
 
-if TYPE_CHECKING:
-    from guts.games.draw.deal import DrawDeal
+__all__ = ["Showdown", "ShowdownDeal"]
 
-__all__ = ["Showdown"]
+
+class ShowdownDeal(Protocol):
+    """What a showdown needs of the deal it ends (a :class:`~guts.games.draw.deal.DrawDeal`
+    is one): the facts of the betting and the hands, the table, and the event record."""
+
+    rules: DrawRules
+    table: Table
+    emit: Callable[[Event], None]
+    seats: tuple[int, ...]
+    openers: Openers
+    game: str
+    hands: dict[int, list[Card]]
+    original: dict[int, tuple[Card, ...]]
+    kept_apart: list[Card]
+    widow: Card | None
+    dead: int
+    totals: dict[int, int]
+    folded: frozenset[int]
+    opener: int | None
+    low_opener: int | None
+    last_aggressor: int | None
+
+    @property
+    def in_hand(self) -> tuple[int, ...]:
+        """The seats still in the hand."""
+        ...
+
+    def ranking(self) -> Ranking:
+        """The ranking the hands are compared by now."""
+        ...
+
+    def order_from(self, first: int) -> tuple[int, ...]:
+        """The dealt-in seats clockwise from ``first``."""
+        ...
 
 
 class Showdown:
     """The showdown of ``deal`` (or its uncontested end, when ``uncontested`` is a seat)."""
 
-    def __init__(self, deal: DrawDeal, uncontested: int | None = None) -> None:
+    def __init__(self, deal: ShowdownDeal, uncontested: int | None = None) -> None:
         self.deal, self.uncontested = deal, uncontested
         self.declared: dict[int, Category] = {}
         contenders = deal.in_hand

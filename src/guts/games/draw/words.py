@@ -30,7 +30,7 @@ from guts.games.draw.events import (
     SplitOpeners,
     WidowTurned,
 )
-from guts.narrate import agree, is_you, who
+from guts.grammar import agree, is_you, who
 
 __all__ = ["tell"]
 

@@ -6,22 +6,21 @@ emits an :class:`~guts.games.guts.events.Outcome` saying what happened in words.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
+from guts.cards import Card, Deck
+from guts.games.base import Event
 from guts.games.guts.events import DECK, GHOST, Outcome
-from guts.games.guts.rules import EveryoneOut, Ghost, Payment, Qualifier
+from guts.games.guts.rules import EveryoneOut, Ghost, GutsRules, Payment, Qualifier
 from guts.games.guts.showdown import Contest, contest, hi_lo_contests, payers
-from guts.narrate import agree, each, who
+from guts.grammar import agree, each, who
 from guts.rankings.base import Category, Ranking
-from guts.table import POT, Place, Reason, capped
-
-if TYPE_CHECKING:
-    from guts.cards import Card
-    from guts.games.guts.deal import GutsDeal
+from guts.table import POT, Place, Reason, Table, capped
 
 __all__ = [
     "ASIDE",
+    "SettledDeal",
     "contest_result",
     "everyone_out",
     "hi_lo_result",
@@ -34,20 +33,57 @@ ASIDE = Place("aside")
 """Where chips over the pot cap wait to become the next pot."""
 
 
-def loser_stake(deal: GutsDeal) -> int:
+class SettledDeal(Protocol):
+    """What settling needs of a deal (a :class:`~guts.games.guts.deal.GutsDeal` is one):
+    who was dealt in, dropped, declared which way and was shown, the table, the deck
+    (for a lone player against the deck), and the event record."""
+
+    rules: GutsRules
+    table: Table
+    emit: Callable[[Event], None]
+    deck: Deck
+    seats: tuple[int, ...]
+    dropped: set[int]
+    matched: set[int]
+    shown: dict[int, tuple[Card, ...]]
+    ways: dict[int, str]
+    extra_wild: tuple[int, ...]
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds."""
+        ...
+
+    def playing_cards(self, seat: int) -> tuple[Card, ...]:
+        """The seat's cards plus the community cards."""
+        ...
+
+    def ranking(self, size: int) -> Ranking:
+        """The ranking for hands of ``size`` cards in this deal."""
+        ...
+
+    def show(self, seat: int, cards: Sequence[Card]) -> int:
+        """Show a hand face up; its strength."""
+        ...
+
+    def name(self, seat: int) -> str:
+        """The seat's name (the ghost and the deck included)."""
+        ...
+
+
+def loser_stake(deal: SettledDeal) -> int:
     """What a loser pays: the pot, up to the maximum loss."""
     return capped(deal.table.pot, deal.rules.max_loss)
 
 
 def pay_in(
-    deal: GutsDeal, seats: Sequence[int], amount: int, reason: Reason, note: str = ""
+    deal: SettledDeal, seats: Sequence[int], amount: int, reason: Reason, note: str = ""
 ) -> None:
     """Each of ``seats`` pays ``amount`` into the pot."""
     for seat in seats:
         deal.table.pay(seat, POT, amount, reason, note)
 
 
-def award(deal: GutsDeal, winners: Sequence[int], note: str = "") -> None:
+def award(deal: SettledDeal, winners: Sequence[int], note: str = "") -> None:
     """The pot to the winner, or shared among the winners."""
     if len(winners) == 1:
         deal.table.collect(POT, winners[0], note=note)
@@ -55,7 +91,7 @@ def award(deal: GutsDeal, winners: Sequence[int], note: str = "") -> None:
         deal.table.split(POT, list(winners), note=note)
 
 
-def lone_in(deal: GutsDeal, seat: int) -> None:
+def lone_in(deal: SettledDeal, seat: int) -> None:
     """One player in (no ghost): takes the pot unshown, or must show a pair or better."""
     name = names(deal, [seat])
     alone = f"{who(name)} {agree(name, 'is')} alone"
@@ -75,7 +111,7 @@ def lone_in(deal: GutsDeal, seat: int) -> None:
     deal.emit(Outcome(text=text, winners=(seat,)))
 
 
-def lone_against_deck(deal: GutsDeal, seat: int) -> None:
+def lone_against_deck(deal: SettledDeal, seat: int) -> None:
     """A lone player's cards against as many cards off the stock (ghost=deck)."""
     cards = deal.hand(seat)
     mine = deal.show(seat, cards)
@@ -84,7 +120,7 @@ def lone_against_deck(deal: GutsDeal, seat: int) -> None:
     contest_result(deal, result, {seat: mine}, [seat])
 
 
-def everyone_out(deal: GutsDeal) -> None:
+def everyone_out(deal: SettledDeal) -> None:
     """Nobody stayed in: the pot stays, with the everyone-out rule applied."""
     rules = deal.rules
     rule = rules.everyone_out
@@ -116,14 +152,14 @@ def everyone_out(deal: GutsDeal) -> None:
     deal.emit(Outcome(text=text + "."))
 
 
-def holds_wild(deal: GutsDeal, seat: int) -> bool:
+def holds_wild(deal: SettledDeal, seat: int) -> bool:
     """True if ``seat`` holds a wild card."""
     wilds = deal.rules.wilds(deal.extra_wild)
     return any(wilds.is_wild(card) for card in deal.hand(seat))
 
 
 def contest_result(
-    deal: GutsDeal, result: Contest, strengths: dict[int, int], ins: list[int]
+    deal: SettledDeal, result: Contest, strengths: dict[int, int], ins: list[int]
 ) -> None:
     """Pay out a high-only showdown (or the lone player against the deck)."""
     rules = deal.rules
@@ -153,7 +189,7 @@ def contest_result(
 
 
 def contest_words(
-    deal: GutsDeal, result: Contest, takes: bool, pot: int, paying: Sequence[int], amount: int
+    deal: SettledDeal, result: Contest, takes: bool, pot: int, paying: Sequence[int], amount: int
 ) -> str:
     """The outcome of a contest in words ("Cat beats the ghost and takes the pot (8)")."""
     rival = next((deal.name(s) for s in (GHOST, DECK) if s in deal.shown), "")
@@ -176,18 +212,18 @@ def contest_words(
     return text[:1].upper() + text[1:] + "."
 
 
-def names(deal: GutsDeal, seats: Sequence[int]) -> list[str]:
+def names(deal: SettledDeal, seats: Sequence[int]) -> list[str]:
     """The names of ``seats`` (the ghost's and the deck's too)."""
     return [deal.name(seat) for seat in seats]
 
 
-def says(deal: GutsDeal, seats: Sequence[int], verb: str, *, start: bool = True) -> str:
+def says(deal: SettledDeal, seats: Sequence[int], verb: str, *, start: bool = True) -> str:
     """``seats`` by name and ``verb`` agreeing with them: "Ann pays", "You and Bob pay"."""
     subject = names(deal, seats)
     return f"{who(subject, start=start)} {agree(subject, verb)}"
 
 
-def hi_lo_result(deal: GutsDeal, strengths: dict[int, int], ghost: int | None) -> None:
+def hi_lo_result(deal: SettledDeal, strengths: dict[int, int], ghost: int | None) -> None:
     """Pay out a Hi-Lo showdown: a half each way, losers match the pot once."""
     rules = deal.rules
     result = hi_lo_contests(
@@ -221,14 +257,14 @@ def hi_lo_result(deal: GutsDeal, strengths: dict[int, int], ghost: int | None) -
     )
 
 
-def dropouts_ante(deal: GutsDeal) -> None:
+def dropouts_ante(deal: SettledDeal) -> None:
     """dropouts-ante: the players who dropped out pay a new ante."""
     if deal.rules.dropouts_ante:
         out = [s for s in deal.seats if s in deal.dropped]
         deal.table.pay_each(out, POT, deal.rules.ante, Reason.ANTE, "dropped out")
 
 
-def normalize_pot(deal: GutsDeal) -> None:
+def normalize_pot(deal: SettledDeal) -> None:
     """After the payments: the pot limit (reserve) or the pot cap (aside)."""
     rules, table = deal.rules, deal.table
     if rules.pot_limit is not None:

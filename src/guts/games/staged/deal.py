@@ -26,7 +26,7 @@ from guts.games.staged.events import (
     StageStarted,
 )
 from guts.games.staged.rules import Declare, Payment, Stage, StagedRules, TohLone, TohNobody
-from guts.narrate import agree, is_you, who
+from guts.grammar import agree, is_you, who
 from guts.table import POT, Reason, Table
 
 __all__ = ["Phase", "StagedDeal"]

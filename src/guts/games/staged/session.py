@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import secrets
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 from typing import Any
 
@@ -41,7 +41,7 @@ from guts.games.staged.events import (
     TargetAnnounced,
 )
 from guts.games.staged.rules import Game, StagedRules
-from guts.narrate import who
+from guts.grammar import who
 from guts.table import POT, Reason, Table
 
 __all__ = ["SHORT_OF_PLAYERS", "StagedSession"]
@@ -150,6 +150,31 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
         )
         self._deal.start()
         self._after_step()
+
+    def stacked(
+        self, hands: Mapping[int, str | Iterable[str | Card]], then: str | Iterable[str | Card] = ""
+    ) -> Deck:
+        """A deck for :meth:`start_deal` that gives each seat of ``hands`` (seat -> its whole
+        hand, every stage's cards in turn) exactly those cards in the next deal: stage by
+        stage, one card at a time from the dealer's left to the seats dealt in; then
+        ``then``, then the rest of the pack in new-deck order. In Toh a hand is one card, the
+        deck holds just :meth:`unscored_cards` and ``then`` orders the stock for the hands
+        after. A seat left out gets the lowest unused cards. A seat not dealt in, a hand of
+        the wrong size, a card twice or not in the pack (or kept as a point) raise a
+        GutsError.
+
+        >>> session = StagedSession(StagedRules(), ["Ann", "Bob"], buy_in=10)
+        >>> deck = session.stacked({0: "As Ad Ah Kc Kd Qs Qh", 1: "2c 3d 4h 5s 7c 8d 9h"})
+        >>> session.start_deal(deck)
+        >>> session.deal.hands[0]
+        [Card('As'), Card('Ad'), Card('Ah')]
+        """
+        self._check_can_deal()
+        rules, seats = self.rules, self._seats_with_chips()
+        if not rules.is_toh:
+            return Deck.dealing(hands, seats, rules.cards_per_player, then)
+        stock = "Toh stock (the pack less the cards kept as points)"
+        return Deck.dealing(hands, seats, 1, then, pack=self.unscored_cards(), pack_name=stock)
 
     def _toh_stock(self, deck: Deck | None, players: int) -> Deck | None:
         """The new stock if this hand reshuffles (None: keep dealing the stock)."""
