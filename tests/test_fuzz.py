@@ -138,6 +138,21 @@ def garbage(session: Session, rng: random.Random) -> None:
             refuse(session, rng.choice(idle), session.pending()[0].actions[0])
 
 
+def check_secret_choice(session: Session, decision: Decision) -> None:
+    """A simultaneous choice is seen by no one else until all have chosen: whichever
+    choice the seat makes, every other seat's view and the public view are the same."""
+    if len(decision.actions) < 2 or len(session.pending()) < 2:
+        return
+    record = json.loads(json.dumps(session.record()))
+    others = [s for s in range(len(session.table.names)) if s != decision.seat]
+    seen = []
+    for action in decision.actions[:2]:
+        copy = replay_record(record)
+        copy.act(decision.seat, action)
+        seen.append(json.dumps([copy.public_view(), *(copy.view(s) for s in others)]))
+    assert seen[0] == seen[1], f"{decision.actions[:2]} by seat {decision.seat} can be told apart"
+
+
 def fuzz(name: str, seed: int, steps: int = 400) -> None:
     rng = random.Random(seed)
     game = find_game(name)
@@ -166,6 +181,8 @@ def fuzz(name: str, seed: int, steps: int = 400) -> None:
             deals += 1
         else:
             decision = rng.choice(session.pending())
+            if decision.simultaneous and rng.random() < 0.3:
+                check_secret_choice(session, decision)
             events = session.act(decision.seat, legal_action(decision, rng))
             assert tuple(session.events[-len(events) :]) == events if events else True
         table = session.table
