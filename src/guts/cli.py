@@ -314,7 +314,7 @@ def replay_command(
 ) -> None:
     """Step through a recorded session (replayed and checked event by event)."""
     from guts.history import replay
-    from guts.narrate import narrate, second_person
+    from guts.narrate import Narrator
 
     session = replay(_read_history_file(path))
     names = list(session.table.names)
@@ -323,11 +323,12 @@ def replay_command(
         if seat not in names:
             raise OptionError(f"no player {seat!r} in this history: {', '.join(names)}")
         viewer = names.index(seat)
+    narrator = Narrator(names)
     for event in session.visible_events(viewer):
-        line = narrate(event, names)
+        line = narrator.tell(event)
         if line is None:
             continue
-        console.print(second_person(line), markup=False, highlight=False)
+        console.print(line, markup=False, highlight=False)
         if step and event.kind.endswith("deal-ended") and sys.stdin.isatty():
             input("-- Enter for the next deal --")
     console.print(session.over_reason or "the record ends here")
