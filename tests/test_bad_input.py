@@ -96,7 +96,7 @@ def test_a_wager_gives_the_exact_range_and_reads_every_spelling() -> None:
         "call", "fold", "raise 25", "raise 37", "raise 20"
     ]  # fmt: skip
     for text in ("raise 19", "raise 38", "check", "bet 20"):
-        with pytest.raises(IllegalAction, match="fold, call 10, raise to 20..37"):
+        with pytest.raises(IllegalAction, match=r"fold, call 10, raise to 20\.\.37"):
             decision.canonical(text)
 
 
@@ -117,7 +117,8 @@ def test_a_discard_names_the_limit_and_the_missing_card() -> None:
 
 
 def test_a_card_play_says_why_a_card_may_not_be_played() -> None:
-    play = PlayCard(("Js", "4s", "5h"), ("Js", "4s"), (("5h", "you have no clubs, so you must trump"),))
+    why = (("5h", "you have no clubs, so you must trump"),)
+    play = PlayCard(("Js", "4s", "5h"), ("Js", "4s"), why)
     assert play.canonical("js") == "Js" and play.canonical("play 4s") == "4s"
     with pytest.raises(IllegalAction, match="cannot play 5♥: you have no clubs"):
         play.canonical("5h")
