@@ -576,6 +576,16 @@ class Table:
         """Every transfer so far, oldest first."""
         return tuple(self._ledger)
 
+    @property
+    def ledger_size(self) -> int:
+        """How many transfers the ledger holds (``len(ledger)``, without copying it)."""
+        return len(self._ledger)
+
+    def ledger_since(self, start: int) -> tuple[Transfer, ...]:
+        """The transfers from number ``start`` on (``ledger[start:]``, without copying
+        the rest)."""
+        return tuple(self._ledger[start:])
+
     def describe(self, transfer: Transfer) -> str:
         """A transfer in words: ``"Bob -> pot: 80 (match), 20 short"``."""
 

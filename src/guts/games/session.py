@@ -144,10 +144,12 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         self._players = [(seat.name, seat.stack) for seat in table.seats]
         self._first_button = table.button
         self._events: list[Event] = []
-        self._synced = 0 if record_buy_ins else len(table.ledger)
+        self._synced = 0 if record_buy_ins else table.ledger_size
         self._deal: DealT | None = None
         self._deals = 0
         self._over = ""
+        self._pending: tuple[Decision, ...] = ()
+        self._pending_stamp: tuple[object, int, int] | None = None
         self._sync()
 
     # -- the contract ---------------------------------------------------------------------
@@ -194,12 +196,33 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
 
     def pending(self) -> tuple[Decision, ...]:
         """The decisions to be made now."""
-        return () if self._deal is None or self.is_over else self._deal.pending()
+        deal = self._deal
+        if deal is None or self._over:
+            return ()
+        # Decisions are immutable, so the deal's are kept until anything changes: every
+        # change goes through an action (_apply), an event (_emit) or a ledger transfer,
+        # and the stamp also notes the deal, the events and the ledger's length.
+        stamp = (deal, len(self._events), self._table.ledger_size)
+        if stamp != self._pending_stamp:
+            self._pending_stamp = None
+            self._pending = deal.pending()
+            self._pending_stamp = stamp
+        return self._pending
 
     def _apply(self, seat: int, action: str) -> None:
         assert self._deal is not None
-        self._deal.act(seat, action)
-        self._after_step()
+        self._pending_stamp = None
+        try:
+            self._deal.act(seat, action)
+            self._after_step()
+        finally:
+            self._pending_stamp = None
+
+    def _event_count(self) -> int:
+        return len(self._events)
+
+    def _events_since(self, start: int) -> tuple[Event, ...]:
+        return tuple(self._events[start:])
 
     @abstractmethod
     def _after_step(self) -> None:
@@ -238,14 +261,20 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         self._emit(self.ended_event(reason=reason))
 
     def _emit(self, event: Event) -> None:
-        self._sync()
+        self._pending_stamp = None
+        if self._table.ledger_size != self._synced:
+            self._sync()
         self._events.append(event)
 
     def _sync(self) -> None:
-        ledger = self._table.ledger
-        for transfer in ledger[self._synced :]:
-            self._events.append(self.moved_event.from_transfer(transfer))
-        self._synced = len(ledger)
+        self._pending_stamp = None
+        table = self._table
+        size = table.ledger_size
+        if size == self._synced:
+            return
+        moved = self.moved_event.from_transfer
+        self._events.extend(moved(transfer) for transfer in table.ledger_since(self._synced))
+        self._synced = size
 
     # -- views -----------------------------------------------------------------------------
 
