@@ -47,13 +47,11 @@ DEFAULT = BourreRules()
 
 def stacked(hands: Sequence[str], stock: str = "") -> Deck:
     """Deal ``hands`` (seat order from the dealer's left) one card at a time, then
-    ``stock``, then the rest of the pack in new-deck order."""
-    parsed = [parse_cards(h) for h in hands]
-    order = [h[k] for k in range(5) for h in parsed]
-    order += list(parse_cards(stock))
-    used = set(order)
-    order += [c for c in deck_cards(DeckKind.STANDARD) if c not in used]
-    return Deck(order)
+    ``stock``, then the rest of the pack in new-deck order: ``BourreSession.stacked`` on
+    a table where seat i is i places left of the dealer."""
+    rules = BourreRules(eight_players=len(hands) > 7)
+    table = BourreSession(rules, [(str(i), 1) for i in range(len(hands))], button=len(hands) - 1)
+    return table.stacked(dict(enumerate(hands)), stock)
 
 
 def session(rules: BourreRules = DEFAULT, players: int = 3, stacks: int = 100) -> BourreSession:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from enum import Enum, IntEnum
 from functools import cache
 from random import Random
@@ -310,6 +310,23 @@ class DeckKind(Enum):
         return f"{self.value}-card pack{extra}"
 
 
+def _numbered_jokers(
+    pieces: Mapping[int | None, tuple[Card, ...]], pool: Sequence[Card], name: str
+) -> dict[int | None, tuple[Card, ...]]:
+    """``pieces`` with each joker, in order, replaced by the pack's next joker."""
+    jokers = [card for card in pool if card.is_joker]
+    given = sum(card.is_joker for cards in pieces.values() for card in cards)
+    if not jokers:
+        return dict(pieces)  # a joker given is then refused as not in the pack
+    if given > len(jokers):
+        raise CardError(f"Jk appears {given} times: the {name} has {len(jokers)}")
+    left = iter(jokers)
+    return {
+        key: tuple(next(left) if card.is_joker else card for card in cards)
+        for key, cards in pieces.items()
+    }
+
+
 @cache
 def _deck_set(kind: DeckKind) -> frozenset[Card]:
     return frozenset(deck_cards(kind))
@@ -352,6 +369,71 @@ class Deck:
         parsed = parse_cards(cards)
         kind.check(parsed)
         return cls(parsed, kind)
+
+    @classmethod
+    def dealing(
+        cls,
+        hands: Mapping[int, str | Iterable[str | Card]],
+        seats: Sequence[int],
+        size: int,
+        then: str | Iterable[str | Card] = "",
+        kind: DeckKind = DeckKind.STANDARD,
+        *,
+        pack: Sequence[Card] | None = None,
+        pack_name: str = "",
+        widow_after: int | None = None,
+    ) -> Deck:
+        """A whole pack that deals ``hands`` (seat -> ``size`` cards) one card at a time to
+        ``seats`` in order, round by round; then ``then``, then the rest of ``pack`` (every
+        card of ``kind`` when None) in its order. A seat left out of ``hands`` gets the
+        lowest unused cards; with ``widow_after``, the first card of ``then`` (or the lowest
+        unused card) comes after that many rounds. Jokers are numbered as they come, so
+        ``Jk`` may appear in two hands of a two-joker pack.
+
+        A seat not in ``seats``, a hand not of ``size`` cards, a card twice or a card not in
+        the pack (``pack_name`` in the message) raises a GutsError naming it.
+
+        >>> deck = Deck.dealing({0: "As Ad", 1: "Kc Kd"}, seats=(1, 0), size=2, then="Qh")
+        >>> format_cards(deck.cards[:6], ascii=True), len(deck)
+        ('Kc As Kd Ad Qh 2c', 52)
+        """
+        pool = tuple(pack) if pack is not None else deck_cards(kind)
+        name = pack_name or kind.describe()
+        if not isinstance(hands, Mapping):
+            raise HandError(f"hands: a mapping of seat number -> cards, not {type(hands).__name__}")
+        pieces: dict[int | None, tuple[Card, ...]] = {}
+        for seat, cards in hands.items():
+            if isinstance(seat, bool) or seat not in seats:
+                dealt = ", ".join(str(s) for s in seats)
+                raise HandError(f"seat {seat!r} is not dealt in: the seats dealt in are {dealt}")
+            pieces[seat] = parse_cards(cards)
+            if len(pieces[seat]) != size:
+                count = len(pieces[seat])
+                raise HandError(f"seat {seat}'s hand has {count} card{'s' * (count != 1)}: "
+                                f"each seat is dealt {size}")  # fmt: skip
+        pieces[None] = parse_cards(then)
+        given = _numbered_jokers(pieces, pool, name)
+        check_distinct([card for cards in given.values() for card in cards])
+        allowed = frozenset(pool)
+        for card in (card for cards in given.values() for card in cards):
+            if card not in allowed:
+                raise CardError(f"{card.ascii} is not in the {name}")
+        used = {card for cards in given.values() for card in cards}
+        spare = iter([card for card in pool if card not in used])
+        extra = list(given.pop(None))
+
+        def take() -> Card:
+            card = next(spare, None)
+            if card is None:
+                raise HandError(f"{len(seats)} hands of {size} cards: the {name} runs out")
+            return card
+
+        order: list[Card] = []
+        for index in range(size):
+            order += [given[seat][index] if seat in given else take() for seat in seats]
+            if widow_after == index + 1:
+                order.append(extra.pop(0) if extra else take())
+        return cls([*order, *extra, *spare], kind)
 
     def deal(self, count: int = 1) -> tuple[Card, ...]:
         """Take ``count`` cards off the top."""

@@ -17,16 +17,17 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 from typing import Any
 
-from guts.cards import Deck, DeckKind, check_distinct
+from guts.cards import Card, Deck, DeckKind, check_distinct
 from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Event
 from guts.games.bourre.deal import BourreDeal
 from guts.games.bourre.events import Acted, Moved, SessionEnded, Shuffled, StockSeed
 from guts.games.bourre.rules import BourreRules, EndPot, preset
+from guts.games.bourre.stock import HAND
 from guts.games.session import RecordedSession
 from guts.table import POT, Reason, Table
 
@@ -108,6 +109,32 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
         )
         self._deal.start()
         self._after_step()
+
+    def stacked(
+        self, hands: Mapping[int, str | Iterable[str | Card]], then: str | Iterable[str | Card] = ""
+    ) -> Deck:
+        """A deck for :meth:`start_deal` that gives each seat of ``hands`` (seat -> five
+        cards) exactly those cards in the next deal, dealt one at a time from the dealer's
+        left to the seats dealt in (the dealer's fifth card turns trumps); then the stock:
+        ``then`` (the draws, in order), then the rest of the pack in new-deck order. A seat
+        left out gets the lowest unused cards. A seat not dealt in, a hand of the wrong size,
+        a card twice or not in the pack raise a GutsError.
+
+        >>> session = new_session("bourre", ["Ann", "Bob"], buy_in=10)
+        >>> session.start_deal(session.stacked({0: "As Ks Qs Js 9h", 1: "2c 3d 4h 5s 7c"}), 1)
+        >>> session.deal.hands[0], session.deal.trump_card
+        ([Card('As'), Card('Ks'), Card('Qs'), Card('Js'), Card('9h')], Card('9h'))
+        """
+        self._check_can_deal()
+        return Deck.dealing(hands, self._next_seats(), HAND, then)
+
+    def _next_seats(self) -> tuple[int, ...]:
+        """The seats :meth:`start_deal` deals in next: if the dealer has no chips the deal
+        passes to the next seat that has, so the turn order starts after that seat."""
+        seats = self._seats_with_chips()
+        if not seats or self._eligible(self._table.button):
+            return seats
+        return (*seats[1:], seats[0])
 
     @property
     def can_stop(self) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import secrets
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import suppress
 from random import Random
 from typing import Any
@@ -106,6 +106,29 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
                               antes=self._antes_due)  # fmt: skip
         self._deal.start()
         self._after_step()
+
+    def stacked(
+        self, hands: Mapping[int, str | Iterable[str | Card]], then: str | Iterable[str | Card] = ""
+    ) -> Deck:
+        """A stock for :meth:`start_deal` that gives each seat of ``hands`` (seat -> cards)
+        exactly those cards in the next deal, dealt one at a time from the dealer's left to
+        the seats dealt in (those with chips; after a Trips to Win pot nobody won, those who
+        stayed); then ``then`` (Wild Widow: its first card is the widow, turned after the
+        fourth round; then the draws, in the order they are dealt); then the rest of the
+        pack (jokers too, when the rules add them) in new-deck order. A seat left out gets
+        the lowest unused cards. A seat not dealt in, a hand of the wrong size, a card twice
+        or not in the pack raise a GutsError.
+
+        >>> session = DrawSession(DrawRules(), ["Ann", "Bob"], buy_in=10)
+        >>> session.start_deal(session.stacked({0: "As Ad Ah Ac Ks", 1: "2c 3d 4h 5s 7c"}))
+        >>> session.deal.hands[0], len(session.deal.stock)
+        ([Card('As'), Card('Ad'), Card('Ah'), Card('Ac'), Card('Ks')], 42)
+        """
+        self._check_can_deal()
+        rules = self.rules
+        widow = rules.widow_after if rules.wild_widow else None
+        return Deck.dealing(hands, self._seats_for_deal(), rules.hand_size, then, rules.deck,
+                            widow_after=widow)  # fmt: skip
 
     def stop(self, reason: str = "the players stopped") -> None:
         """End the session between deals, sharing the pot out equally among the seats

@@ -13,11 +13,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 from typing import Any
 
-from guts.cards import Deck
+from guts.cards import Card, Deck
 from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Event, events_to_json
 from guts.games.guts.deal import GutsDeal
@@ -99,6 +99,26 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         )
         self._deal.start()
         self._after_step()
+
+    def stacked(
+        self, hands: Mapping[int, str | Iterable[str | Card]], then: str | Iterable[str | Card] = ""
+    ) -> Deck:
+        """A deck for :meth:`start_deal` that gives each seat of ``hands`` (seat -> its
+        face-down cards) exactly those cards in the next deal, dealt one at a time from the
+        dealer's left to the seats dealt in; then ``then`` (in dealing order: low in and
+        wild's face-up cards, the ghost's hand, The Batey's card, after the declaration the
+        face-up card and draws of each player in, the community cards); then the rest of the
+        pack in new-deck order. A seat left out gets the lowest unused cards. A seat not
+        dealt in, a hand of the wrong size, a card twice or not in the pack raise a GutsError.
+
+        >>> session = GutsSession(GutsRules(), ["Ann", "Bob"], buy_in=10)
+        >>> session.start_deal(session.stacked({0: "As Ad", 1: "Kc Kd"}))
+        >>> session.deal.down
+        {1: [Card('Kc'), Card('Kd')], 0: [Card('As'), Card('Ad')]}
+        """
+        self._check_can_deal()
+        seats, rules = self._seats_with_chips(), self.rules
+        return Deck.dealing(hands, seats, rules.down_cards, then, rules.hand_ranking.deck)
 
     def stop(self, reason: str = "the players stopped") -> None:
         """End the session between deals, sharing out what is left in the pot, the reserve
