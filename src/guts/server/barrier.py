@@ -1,0 +1,63 @@
+"""The information barrier: the one place game state is turned into what a client may see.
+
+Nothing of a table's engine session reaches a client except through :func:`disclose`,
+and :func:`disclose` draws only on what the engine itself says a seat may see: the
+seat's :meth:`~guts.games.base.Session.view` (a spectator's
+:meth:`~guts.games.base.Session.public_view`), the events whose audience includes it
+(:meth:`~guts.games.base.Event.visible_to`), the seat's own decision, and the public
+numbers every view shows (who is to act, the stacks, the pot). Events are passed on
+whole, as the engine wrote them; an event the seat may not see is left out entirely, so
+a client learns nothing of it, not even that it happened.
+
+>>> import random
+>>> from guts.catalog import find_game
+>>> session = find_game("two-card-guts").new_session(["Ann", "Bob"], buy_in=10,
+...                                                  rng=random.Random(2))
+>>> session.start_deal()
+>>> update = disclose(session, None, session.events)
+>>> [e["kind"] for e in update["events"]]        # no shuffle, no one's cards
+['deal-started', 'moved', 'moved']
+>>> [e["kind"] for e in disclose(session, 1, session.events)["events"]][3:]  # Bob's cards
+['cards-dealt']
+>>> disclose(session, 1, session.events)["decision"]["actions"]
+['in', 'out']
+>>> disclose(session, 1)["game"] == session.view(1)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from guts.games.base import Event, Session
+
+__all__ = ["disclose"]
+
+
+def disclose(
+    session: Session, seat: int | None, events: Sequence[Event] | None = None
+) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator, or anyone not dealt into ``session``) may
+    receive of ``session``.
+
+    Without ``events``: the whole picture for a snapshot, ``{"game": view}``. With
+    ``events`` (those one command caused, hidden ones included): the update,
+    ``{"events": [...], "to_act": [...], "decision": ..., "stacks": [...], "pot": n}``,
+    holding only the events ``seat`` may see and ``seat``'s own decision (or None).
+    """
+    if seat is not None and not 0 <= seat < len(session.table.names):
+        seat = None
+    if events is None:
+        view = session.public_view() if seat is None else session.view(seat)
+        return {"game": view}
+    pending = session.pending()
+    own = [decision.to_dict() for decision in pending if decision.seat == seat]
+    table = session.table
+    return {
+        "events": [event.to_dict() for event in events if event.visible_to(seat)],
+        "to_act": [decision.seat for decision in pending],
+        "decision": own[0] if own else None,
+        "stacks": [s.stack for s in table.seats],
+        "pot": table.pot,
+    }

@@ -1,0 +1,469 @@
+"""The protocol: every message between a client and the server, as typed models.
+
+JSON over one websocket per client (``/ws/{table_id}``). Every inbound message is read by
+:func:`read_message`, which refuses anything that is not exactly one of the client
+messages below (malformed JSON, an unknown ``type``, a missing or unknown field, a value
+of the wrong type) with a :class:`ProtocolError` carrying an error code and one line;
+the server answers it with an ``error`` message and changes nothing.
+
+>>> read_message('{"type": "act", "seat": 0, "action": "in", "client_seq": 1}')
+Act(type='act', seat=0, action='in', client_seq=1)
+>>> def refusal(text):
+...     try:
+...         read_message(text)
+...     except ProtocolError as error:
+...         print(error.to_dict())
+>>> refusal('{"type": "act", "seat": 0, "action": "in"}')
+{'type': 'error', 'code': 'invalid', 'message': "act message: 'client_seq' is missing"}
+>>> refusal('{"type": "act", "seat": 0, "action": "in", "client_seq": 1, "x": 2}')
+{'type': 'error', 'code': 'invalid', 'message': "act message: unknown field 'x'"}
+>>> refusal('{"type": "teleport"}')  # doctest: +ELLIPSIS
+{'type': 'error', 'code': 'unknown-type', 'message': "unknown message type 'teleport': ..."}
+>>> refusal('{"type": ')
+{'type': 'error', 'code': 'bad-json', 'message': 'a message must be one JSON object'}
+
+The server's messages are built as plain dicts (they are many) in the shapes of the
+server models here, which the tests hold them to. ``docs/protocol.md`` is written from
+these models (:func:`protocol_document`; ``python -m guts.server.protocol`` prints it).
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
+
+from guts.errors import GutsError
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "SERVER_MESSAGES",
+    "ClientMessage",
+    "ErrorCode",
+    "ProtocolError",
+    "ServerMessage",
+    "check_nickname",
+    "protocol_document",
+    "read_message",
+]
+
+PROTOCOL_VERSION = 1
+"""Bumped whenever a message changes shape; the snapshot says which one the server speaks."""
+
+MAX_MESSAGE_BYTES = 8192
+"""The largest inbound message the server reads."""
+
+ErrorCode = Literal[
+    "bad-json",
+    "too-large",
+    "unknown-type",
+    "invalid",
+    "not-seated",
+    "wrong-seat",
+    "illegal",
+    "not-host",
+    "not-now",
+    "taken",
+    "no-such-seat",
+    "duplicate",
+    "internal",
+]
+"""What an ``error`` message is about."""
+
+
+class ProtocolError(GutsError):
+    """An inbound message the server refuses: ``code`` and a one-line ``message``."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code: ErrorCode = code
+        self.message = message
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``error`` message that answers it."""
+        return {"type": "error", "code": self.code, "message": self.message}
+
+
+def check_nickname(name: str) -> str:
+    """A nickname as shown: 1 to 24 characters once trimmed, none of them a control
+    or format character (so no newlines, tabs, bidirectional overrides...).
+
+    >>> check_nickname("  Jo ")
+    'Jo'
+    >>> check_nickname("Jo\\u202e")
+    Traceback (most recent call last):
+    ...
+    ValueError: a nickname may not hold control characters
+    """
+    return _check_text(name, "a nickname", 24)
+
+
+def _check_text(text: str, what: str, limit: int) -> str:
+    text = text.strip()
+    if not text:
+        raise ValueError(f"{what} may not be empty")
+    if len(text) > limit:
+        raise ValueError(f"{what} has at most {limit} characters")
+    if any(unicodedata.category(char)[0] == "C" for char in text):
+        raise ValueError(f"{what} may not hold control characters")
+    return text
+
+
+def _check_chat(text: str) -> str:
+    return _check_text(text, "a chat line", 500)
+
+
+Nickname = Annotated[
+    str,
+    StringConstraints(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$"),
+    AfterValidator(check_nickname),
+    Field(description="1 to 24 characters once trimmed, no control characters"),
+]
+ChatText = Annotated[
+    str,
+    StringConstraints(max_length=1000, pattern=r"^[^\x00-\x1f\x7f]*$"),
+    AfterValidator(_check_chat),
+    Field(description="1 to 500 characters once trimmed, no control characters"),
+]
+Secret = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=200),
+    Field(description="the host secret of the host link"),
+]
+Count = Annotated[int, Field(ge=0, le=2**53)]
+Chips = Annotated[int, Field(ge=1, le=10**9)]
+BotKind = Literal["random", "threshold", "sensible"]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# -- client to server -------------------------------------------------------------------
+
+
+class Join(_Message):
+    """Ask for a seat with a nickname and a buy-in (the table's when left out). The
+    answer is a ``welcome`` with the device token that identifies the seat from then on;
+    the seat plays once the host (or the table's auto-approve) approves it."""
+
+    type: Literal["join"]
+    nickname: Nickname
+    buy_in: Chips | None = None
+
+
+class Resume(_Message):
+    """Take back a seat after reconnecting (``token``: the device token of its
+    ``welcome``) and/or catch up from ``last_seq``, the last table sequence number seen:
+    the server sends what was missed, or a fresh snapshot."""
+
+    type: Literal["resume"]
+    token: Annotated[str, StringConstraints(min_length=1, max_length=200)] | None = None
+    last_seq: Count | None = None
+
+
+class Act(_Message):
+    """The seat's decision. ``client_seq`` numbers the client's actions (1, 2, ...): a
+    retried message with a number already applied is acknowledged, not applied again."""
+
+    type: Literal["act"]
+    seat: Annotated[int, Field(ge=0, le=63)]
+    action: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    client_seq: Annotated[int, Field(ge=1, le=2**53)]
+
+
+class Chat(_Message):
+    """A line of chat from a seated player, to everyone at the table."""
+
+    type: Literal["chat"]
+    text: ChatText
+
+
+class Start(_Message):
+    """Host: start the game with the approved seats."""
+
+    type: Literal["start"]
+    secret: Secret
+
+
+class AddBot(_Message):
+    """Host: seat a bot (approved at once; the table plays it)."""
+
+    type: Literal["add_bot"]
+    secret: Secret
+    bot: BotKind = "sensible"
+    nickname: Nickname | None = None
+
+
+class Approve(_Message):
+    """Host: approve a seat request, optionally with another buy-in."""
+
+    type: Literal["approve"]
+    secret: Secret
+    seat_id: Count
+    buy_in: Chips | None = None
+
+
+class Refuse(_Message):
+    """Host: refuse a seat request."""
+
+    type: Literal["refuse"]
+    secret: Secret
+    seat_id: Count
+
+
+class End(_Message):
+    """Host: end the night (at once between deals, else when the deal in progress ends)."""
+
+    type: Literal["end"]
+    secret: Secret
+
+
+CLIENT_MESSAGES: tuple[type[_Message], ...] = (
+    Join,
+    Resume,
+    Act,
+    Chat,
+    Start,
+    AddBot,
+    Approve,
+    Refuse,
+    End,
+)
+ClientMessage = Annotated[
+    Join | Resume | Act | Chat | Start | AddBot | Approve | Refuse | End,
+    Field(discriminator="type"),
+]
+HostMessage = Start | AddBot | Approve | Refuse | End
+_TYPES = {
+    model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
+    for model in CLIENT_MESSAGES
+}
+_CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+def read_message(text: str | bytes) -> Join | Resume | Act | Chat | HostMessage:
+    """The client message ``text`` holds; ProtocolError if it is not exactly one."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too-large", f"a message has at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad-json", "a message must be one JSON object") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad-json", "a message must be a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _TYPES:
+        shown = repr(kind[:40]) if isinstance(kind, str) else json.dumps(kind)[:40]
+        expected = ", ".join(sorted(_TYPES))
+        raise ProtocolError(
+            "unknown-type", f"unknown message type {shown}: expected one of {expected}"
+        )
+    try:
+        message: Join | Resume | Act | Chat | HostMessage = _CLIENT.validate_python(data)
+    except ValidationError as error:
+        raise ProtocolError("invalid", _one_line(kind, error)) from None
+    return message
+
+
+def _one_line(kind: str, error: ValidationError) -> str:
+    """The first problem of ``error`` in words, naming the field."""
+    problem = error.errors(include_url=False, include_input=False)[0]
+    loc = [str(part) for part in problem["loc"] if part != kind]
+    field = repr(".".join(loc)) if loc else "it"
+    if problem["type"] == "missing":
+        text = f"{field} is missing"
+    elif problem["type"] == "extra_forbidden":
+        text = f"unknown field {field}"
+    else:
+        text = f"{field}: {problem['msg'].removeprefix('Value error, ')}"
+    return f"{kind} message: {text}"[:200]
+
+
+# -- server to client -------------------------------------------------------------------
+
+
+class TableInfo(_Message):
+    """The table: its game and stakes."""
+
+    id: str
+    preset: str
+    family: str
+    options: dict[str, str]
+    buy_in: int
+    auto_approve: bool
+    status: Literal["lobby", "playing", "over"]
+
+
+class SeatInfo(_Message):
+    """A seat as everyone sees it (``seat``: its number in the game, once started)."""
+
+    seat_id: int
+    nickname: str
+    kind: Literal["person", "random", "threshold", "sensible"]
+    buy_in: int
+    status: Literal["requested", "approved", "refused"]
+    seat: int | None
+
+
+class You(_Message):
+    """The receiving client's own seat."""
+
+    seat_id: int
+    seat: int | None
+    nickname: str
+    status: Literal["requested", "approved", "refused"]
+
+
+class Snapshot(_Message):
+    """Everything the client may see now: sent on connecting, on joining or resuming,
+    and whenever the server cannot send just what was missed. ``game`` is the seat's
+    view (a spectator's: the public view) once the game has started."""
+
+    type: Literal["snapshot"]
+    protocol: int
+    seq: int
+    table: TableInfo
+    seats: list[SeatInfo]
+    you: You | None
+    game: dict[str, Any] | None
+
+
+class EventMessage(_Message):
+    """What one command (table sequence number ``seq``) did, as the client may see it:
+    the engine events it caused that the client may see, who is to act, the client's own
+    decision (or null), the stacks and the pot."""
+
+    type: Literal["event"]
+    seq: int
+    events: list[dict[str, Any]]
+    to_act: list[int]
+    decision: dict[str, Any] | None
+    stacks: list[int]
+    pot: int
+    status: Literal["lobby", "playing", "over"]
+
+
+class Seats(_Message):
+    """The seats changed (command ``seq``): a request, an approval, a bot, the start."""
+
+    type: Literal["seats"]
+    seq: int
+    status: Literal["lobby", "playing", "over"]
+    seats: list[SeatInfo]
+
+
+class Welcome(_Message):
+    """A ``join`` was accepted: keep ``token``, it is the seat's identity (``resume``)."""
+
+    type: Literal["welcome"]
+    seat_id: int
+    nickname: str
+    token: str
+    status: Literal["requested", "approved", "refused"]
+
+
+class Ack(_Message):
+    """An ``act`` was applied as command ``seq`` (or had been, when ``duplicate``)."""
+
+    type: Literal["ack"]
+    client_seq: int
+    seq: int | None
+    duplicate: bool
+
+
+class Error(_Message):
+    """A message was refused and nothing changed."""
+
+    type: Literal["error"]
+    code: ErrorCode
+    message: str
+
+
+class ChatLine(_Message):
+    """A line of chat."""
+
+    type: Literal["chat"]
+    seat_id: int
+    nickname: str
+    text: str
+
+
+SERVER_MESSAGES: tuple[type[_Message], ...] = (
+    Snapshot,
+    EventMessage,
+    Seats,
+    Welcome,
+    Ack,
+    Error,
+    ChatLine,
+)
+ServerMessage = Annotated[
+    Snapshot | EventMessage | Seats | Welcome | Ack | Error | ChatLine,
+    Field(discriminator="type"),
+]
+SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+# -- the document ---------------------------------------------------------------------
+
+
+def protocol_document() -> str:
+    """``docs/protocol.md``: every message with its JSON Schema (a test keeps the file
+    equal to this)."""
+    lines = [
+        "# The guts table protocol",
+        "",
+        f"Protocol version: **{PROTOCOL_VERSION}**. Written by `python -m guts.server.protocol`"
+        " from the models in `src/guts/server/protocol.py`; a test checks it is current.",
+        "",
+        "A client opens one websocket, `/ws/{table_id}` (a `?v=N` query names the protocol",
+        "version it speaks; another one than the server's is refused), and exchanges JSON",
+        "text messages, one object each, told apart by `type`. The server first sends a",
+        "`snapshot` (the public one until the client is seated). Every inbound message is",
+        "validated against its schema: malformed JSON, an unknown `type`, a missing or",
+        "unknown field, a value of the wrong type, a wrong seat, an action out of turn or",
+        "illegal get an `error` (a code and one line) and change nothing.",
+        "",
+        "Each accepted command has the table's next sequence number (`seq`); the server",
+        "commits it before anyone hears of it, then sends each client what it may see of it",
+        "(an `event` or a `seats` message with that `seq`). A client that reconnects sends",
+        "`resume` with its device token and the last `seq` it saw, and gets what it missed",
+        "or a fresh `snapshot`. Game state reaches a client only as the engine lets that",
+        "seat see it: its `view()`, the public view for spectators, and the events whose",
+        "audience includes it.",
+        "",
+        "Host commands carry the host secret (`secret`) of the host link.",
+        "",
+        "## Client to server",
+        "",
+    ]
+    for model in CLIENT_MESSAGES:
+        lines += _describe(model)
+    lines += ["## Server to client", ""]
+    for model in SERVER_MESSAGES:
+        lines += _describe(model)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _describe(model: type[_Message]) -> list[str]:
+    kind = model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
+    doc = " ".join((model.__doc__ or "").split())
+    schema = json.dumps(model.model_json_schema(), indent=2, sort_keys=True)
+    return [f"### `{kind}`", "", doc, "", "```json", schema, "```", ""]
+
+
+if __name__ == "__main__":
+    print(protocol_document(), end="")

@@ -1,0 +1,376 @@
+"""The database: tables, their seats, and the append-only actions that are their record.
+
+A table's truth is its ``actions``: every accepted command (a seat asked for or given, a
+bot seated, a deal started with the server's shuffles, an action, a host command), keyed
+``(table_id, seq)`` with the primary key as the uniqueness constraint, never updated or
+deleted. The ``tables`` and ``seats`` rows are what the HTTP routes and the lookups need
+(a table's preset, stakes and host secret hash; a seat's nickname and device token hash);
+a command and the rows it changes are written in one transaction
+(:meth:`Storage.append`).
+
+SQLite (a file in the user data directory) is the default; PostgreSQL is taken with a
+``postgresql+asyncpg://`` URL. Plain ``sqlite://`` and ``postgresql://`` URLs get the
+async drivers:
+
+>>> async_url("postgresql://me@db/guts"), async_url("sqlite:////tmp/g.db")
+('postgresql+asyncpg://me@db/guts', 'sqlite+aiosqlite:////tmp/g.db')
+
+The schema is created and upgraded by the Alembic migrations shipped in
+``guts/server/migrations/versions`` (:func:`migrate`, run by :meth:`Storage.open`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic.config import Config
+from alembic.runtime.environment import EnvironmentContext
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from guts.errors import GutsError
+
+__all__ = [
+    "METADATA",
+    "OPEN_STATUSES",
+    "ActionRow",
+    "SeatRow",
+    "Storage",
+    "StorageConflict",
+    "StoredTable",
+    "TableRow",
+    "async_url",
+    "database_url",
+    "migrate",
+]
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+OPEN_STATUSES = ("lobby", "playing")
+"""The statuses of a table that the server rebuilds at startup."""
+
+METADATA = sa.MetaData()
+
+TABLES = sa.Table(
+    "tables",
+    METADATA,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("preset", sa.String(64), nullable=False),
+    sa.Column("options", sa.JSON(), nullable=False),
+    sa.Column("stakes", sa.JSON(), nullable=False),
+    sa.Column("auto_approve", sa.Boolean(), nullable=False),
+    sa.Column("host_secret_hash", sa.String(64), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_tables_status", "status"),
+)
+
+SEATS = sa.Table(
+    "seats",
+    METADATA,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat_id", sa.Integer(), primary_key=True, autoincrement=False),
+    sa.Column("nickname", sa.String(64), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+    sa.Column("buy_in", sa.Integer(), nullable=False),
+    sa.Column("seat_number", sa.Integer(), nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+ACTIONS = sa.Table(
+    "actions",
+    METADATA,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer(), primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("payload", sa.JSON(), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+class StorageConflict(GutsError):
+    """A command whose ``(table_id, seq)`` is already taken: another writer got there
+    first, so the writer's picture of the table is stale."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One table: its game, stakes, host and status."""
+
+    id: str
+    preset: str
+    options: Mapping[str, str]
+    stakes: Mapping[str, int]
+    auto_approve: bool
+    host_secret_hash: str
+    status: str = "lobby"
+    created_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat asked for (or a bot seated): who, how identified, and where it stands."""
+
+    seat_id: int
+    nickname: str
+    kind: str
+    token_hash: str | None
+    buy_in: int
+    status: str
+    seat_number: int | None = None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One accepted command of a table."""
+
+    seq: int
+    kind: str
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """Everything stored about one table."""
+
+    table: TableRow
+    seats: tuple[SeatRow, ...]
+    actions: tuple[ActionRow, ...]
+
+
+def database_url(url: str | None = None) -> str:
+    """The database to use: ``url``, else ``GUTS_DATABASE_URL``, else a SQLite file in
+    the user data directory (its folder created if need be), with an async driver."""
+    url = url or os.environ.get("GUTS_DATABASE_URL")
+    if not url:
+        from platformdirs import user_data_dir
+
+        folder = Path(user_data_dir("guts", appauthor=False))
+        folder.mkdir(parents=True, exist_ok=True)
+        url = f"sqlite:///{folder / 'guts.sqlite3'}"
+    return async_url(url)
+
+
+def async_url(url: str) -> str:
+    """``url`` with the async driver for its database (aiosqlite, asyncpg) if it names none."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        raise GutsError(f"not a database URL: {url!r} (sqlite:///PATH or postgresql://...)")
+    drivers = {
+        "sqlite": "sqlite+aiosqlite",
+        "postgresql": "postgresql+asyncpg",
+        "postgres": "postgresql+asyncpg",
+    }
+    return f"{drivers.get(scheme, scheme)}://{rest}"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def migrate(connection: Connection) -> None:
+    """Bring the schema on ``connection`` up to the newest migration (Alembic's upgrade
+    to head, without an ``env.py``); on PostgreSQL under an advisory lock, so servers
+    starting together migrate one at a time."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(sa.text("SELECT pg_advisory_xact_lock(7426012)"))
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    script = ScriptDirectory.from_config(config)
+
+    def upgrade(revision: Any, context: MigrationContext) -> Any:
+        return script._upgrade_revs("head", revision)
+
+    with EnvironmentContext(config, script, fn=upgrade, destination_rev="head") as env:
+        env.configure(connection=connection, target_metadata=METADATA)
+        with env.begin_transaction():
+            env.run_migrations()
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL with synchronous=NORMAL: a committed transaction survives the process being
+    # killed (it is in the OS's hands); only a power cut may lose the last ones.
+    for pragma in (
+        "journal_mode=WAL",
+        "synchronous=NORMAL",
+        "foreign_keys=ON",
+        "busy_timeout=10000",
+    ):
+        cursor.execute(f"PRAGMA {pragma}")
+    cursor.close()
+
+
+class Storage:
+    """The database of a server: open it with :meth:`open` (which migrates)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    @classmethod
+    async def open(cls, url: str | None = None) -> Storage:
+        """Connect to ``url`` (see :func:`database_url`) and migrate the schema."""
+        url = database_url(url)
+        if url.startswith("sqlite"):
+            path = sa.engine.make_url(url).database
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            # one connection: SQLite has one writer anyway, and this way never waits on
+            # its own lock
+            engine = create_async_engine(url, pool_size=1, max_overflow=0)
+            sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            engine = create_async_engine(url, pool_size=10, max_overflow=10)
+        async with engine.begin() as connection:
+            await connection.run_sync(migrate)
+        return cls(engine)
+
+    async def close(self) -> None:
+        """Close every connection."""
+        await self.engine.dispose()
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
+
+    async def create_table(self, table: TableRow) -> None:
+        """Store a new table."""
+        now = _now()
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                TABLES.insert().values(
+                    id=table.id,
+                    preset=table.preset,
+                    options=dict(table.options),
+                    stakes=dict(table.stakes),
+                    auto_approve=table.auto_approve,
+                    host_secret_hash=table.host_secret_hash,
+                    status=table.status,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+
+    async def append(
+        self,
+        table_id: str,
+        action: ActionRow,
+        *,
+        seats: Iterable[SeatRow] = (),
+        status: str | None = None,
+    ) -> None:
+        """Commit ``action`` with the seats it adds or changes and the table's new
+        ``status``, all or nothing; StorageConflict if its sequence number is taken."""
+        now = _now()
+        try:
+            async with self.engine.begin() as connection:
+                await connection.execute(
+                    ACTIONS.insert().values(
+                        table_id=table_id,
+                        seq=action.seq,
+                        kind=action.kind,
+                        payload=dict(action.payload),
+                        created_at=now,
+                    )
+                )
+                for seat in seats:
+                    await _put_seat(connection, table_id, seat, now)
+                if status is not None:
+                    await connection.execute(
+                        TABLES.update()
+                        .where(TABLES.c.id == table_id)
+                        .values(status=status, updated_at=now)
+                    )
+        except IntegrityError as error:
+            raise StorageConflict(
+                f"table {table_id}: command {action.seq} is already stored ({error.orig})"
+            ) from None
+
+    async def table(self, table_id: str) -> TableRow | None:
+        """The table called ``table_id``, if there is one."""
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(TABLES.select().where(TABLES.c.id == table_id))).first()
+        return None if row is None else _table_row(row)
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """The table, its seats and its actions in order (None if there is no such table)."""
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(TABLES.select().where(TABLES.c.id == table_id))).first()
+            if row is None:
+                return None
+            seats = (
+                await connection.execute(
+                    SEATS.select().where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat_id)
+                )
+            ).all()
+            actions = (
+                await connection.execute(
+                    ACTIONS.select().where(ACTIONS.c.table_id == table_id).order_by(ACTIONS.c.seq)
+                )
+            ).all()
+        return StoredTable(
+            _table_row(row),
+            tuple(_seat_row(seat) for seat in seats),
+            tuple(ActionRow(a.seq, a.kind, a.payload) for a in actions),
+        )
+
+    async def table_ids(self, statuses: Sequence[str] = OPEN_STATUSES) -> list[str]:
+        """The tables whose status is one of ``statuses``, oldest first."""
+        async with self.engine.connect() as connection:
+            rows = await connection.execute(
+                sa.select(TABLES.c.id)
+                .where(TABLES.c.status.in_(list(statuses)))
+                .order_by(TABLES.c.created_at, TABLES.c.id)
+            )
+            return [row.id for row in rows]
+
+
+async def _put_seat(connection: Any, table_id: str, seat: SeatRow, now: datetime) -> None:
+    values = {
+        "nickname": seat.nickname,
+        "kind": seat.kind,
+        "token_hash": seat.token_hash,
+        "buy_in": seat.buy_in,
+        "seat_number": seat.seat_number,
+        "status": seat.status,
+    }
+    changed = await connection.execute(
+        SEATS.update()
+        .where(SEATS.c.table_id == table_id, SEATS.c.seat_id == seat.seat_id)
+        .values(**values)
+    )
+    if changed.rowcount == 0:
+        await connection.execute(
+            SEATS.insert().values(table_id=table_id, seat_id=seat.seat_id, created_at=now, **values)
+        )
+
+
+def _table_row(row: Any) -> TableRow:
+    return TableRow(
+        row.id,
+        row.preset,
+        dict(row.options),
+        dict(row.stakes),
+        bool(row.auto_approve),
+        row.host_secret_hash,
+        row.status,
+        row.created_at,
+    )
+
+
+def _seat_row(row: Any) -> SeatRow:
+    return SeatRow(
+        row.seat_id, row.nickname, row.kind, row.token_hash, row.buy_in, row.status, row.seat_number
+    )

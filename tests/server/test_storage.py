@@ -1,0 +1,111 @@
+"""The database: the migrations make the schema the code expects, a command and the rows
+it changes are written together or not at all, and ``(table, seq)`` is unique."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from guts.errors import GutsError
+from guts.server.storage import (
+    METADATA,
+    ActionRow,
+    SeatRow,
+    Storage,
+    StorageConflict,
+    TableRow,
+    async_url,
+    database_url,
+)
+
+
+def table_row(table_id: str = "t1", status: str = "lobby") -> TableRow:
+    return TableRow(table_id, "two-card-guts", {"ante": "2"}, {"buy_in": 50}, False, "h" * 64,
+                    status)  # fmt: skip
+
+
+def test_migrations_make_the_schema_of_the_models(database_url: str) -> None:
+    async def run() -> None:
+        storage = await Storage.open(database_url)
+        await storage.close()
+        storage = await Storage.open(database_url)  # migrating again changes nothing
+        async with storage.engine.connect() as connection:
+            diff = await connection.run_sync(
+                lambda sync: compare_metadata(MigrationContext.configure(sync), METADATA)
+            )
+        await storage.close()
+        assert diff == []
+
+    asyncio.run(run())
+
+
+def test_commands_are_stored_in_order_with_their_seats(database_url: str) -> None:
+    async def run() -> None:
+        storage = await Storage.open(database_url)
+        await storage.create_table(table_row())
+        seat = SeatRow(0, "Jo", "person", "a" * 64, 50, "requested")
+        await storage.append("t1", ActionRow(1, "join", {"kind": "join", "n": [1, 2]}), seats=[seat])
+        approved = SeatRow(0, "Jo", "person", "a" * 64, 40, "approved", 0)
+        await storage.append("t1", ActionRow(2, "approve", {"kind": "approve"}), seats=[approved],
+                             status="playing")  # fmt: skip
+        stored = await storage.load("t1")
+        assert stored is not None
+        assert [a.seq for a in stored.actions] == [1, 2]
+        assert stored.actions[0].payload == {"kind": "join", "n": [1, 2]}
+        assert stored.seats == (approved,)
+        assert stored.table.status == "playing"
+        assert stored.table.options == {"ante": "2"} and stored.table.stakes == {"buy_in": 50}
+        assert await storage.table_ids() == ["t1"]
+        assert await storage.load("nope") is None
+        await storage.close()
+
+    asyncio.run(run())
+
+
+def test_a_taken_sequence_number_is_a_conflict_and_writes_nothing(database_url: str) -> None:
+    async def run() -> None:
+        storage = await Storage.open(database_url)
+        await storage.create_table(table_row())
+        await storage.append("t1", ActionRow(1, "join", {"a": 1}))
+        seat = SeatRow(0, "Jo", "person", None, 50, "approved")
+        with pytest.raises(StorageConflict):
+            await storage.append("t1", ActionRow(1, "join", {"a": 2}), seats=[seat],
+                                 status="over")  # fmt: skip
+        stored = await storage.load("t1")
+        assert stored is not None
+        assert stored.actions == (ActionRow(1, "join", {"a": 1}),)
+        assert stored.seats == () and stored.table.status == "lobby"  # all or nothing
+        await storage.close()
+
+    asyncio.run(run())
+
+
+def test_only_open_tables_are_listed_for_rebuilding(sqlite_url: str) -> None:
+    async def run() -> None:
+        storage = await Storage.open(sqlite_url)
+        for name, status in (("a", "lobby"), ("b", "playing"), ("c", "over")):
+            await storage.create_table(table_row(name, status))
+        assert sorted(await storage.table_ids()) == ["a", "b"]
+        assert await storage.table_ids(("over",)) == ["c"]
+        await storage.close()
+
+    asyncio.run(run())
+
+
+def test_database_urls(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    assert async_url("postgres://u@h/d") == "postgresql+asyncpg://u@h/d"
+    assert async_url("postgresql+asyncpg://u@h/d") == "postgresql+asyncpg://u@h/d"
+    with pytest.raises(GutsError, match="not a database URL"):
+        async_url("guts.db")
+    monkeypatch.setenv("GUTS_DATABASE_URL", "sqlite:///x.db")
+    assert database_url() == "sqlite+aiosqlite:///x.db"
+    assert database_url("postgresql://h/d") == "postgresql+asyncpg://h/d"
+    monkeypatch.delenv("GUTS_DATABASE_URL")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    default = database_url()
+    assert default.startswith("sqlite+aiosqlite:///") and default.endswith("guts.sqlite3")
+    assert Path(default.removeprefix("sqlite+aiosqlite:///")).parent.is_dir()
