@@ -102,8 +102,16 @@ _SUIT_OF_CODE = tuple(Suit)
 class Card:
     """One playing card, natural or joker. Construct with :func:`parse_card` or ``Card.of``."""
 
-    __slots__ = ("code",)
+    __slots__ = ("ascii", "code", "is_joker", "rank", "suit")
     code: int
+    ascii: str
+    """The ASCII form: ``As``, ``Td``, ``Jk``."""
+    rank: Rank | None
+    """The rank, or None for a joker."""
+    suit: Suit | None
+    """The suit, or None for a joker."""
+    is_joker: bool
+    """True for either joker."""
     _interned: ClassVar[list[Card]] = []
 
     def __new__(cls, code: int) -> Card:
@@ -114,8 +122,16 @@ class Card:
 
     @classmethod
     def _make(cls, code: int) -> Card:
+        # every attribute is fixed when the card is made (there is one object per card)
         card = object.__new__(cls)
+        joker = code >= 52
         object.__setattr__(card, "code", code)
+        object.__setattr__(card, "is_joker", joker)
+        object.__setattr__(card, "rank", None if joker else _RANK_OF[code >> 2])
+        object.__setattr__(card, "suit", None if joker else _SUIT_OF_CODE[code & 3])
+        object.__setattr__(
+            card, "ascii", "Jk" if joker else _RANK_SYMBOLS[code >> 2] + "cdhs"[code & 3]
+        )
         return card
 
     @classmethod
@@ -135,28 +151,6 @@ class Card:
 
     def __reduce__(self) -> tuple[type[Card], tuple[int]]:
         return (Card, (self.code,))
-
-    @property
-    def is_joker(self) -> bool:
-        """True for either joker."""
-        return self.code >= 52
-
-    @property
-    def rank(self) -> Rank | None:
-        """The rank, or None for a joker."""
-        return None if self.code >= 52 else _RANK_OF[self.code >> 2]
-
-    @property
-    def suit(self) -> Suit | None:
-        """The suit, or None for a joker."""
-        return None if self.code >= 52 else _SUIT_OF_CODE[self.code & 3]
-
-    @property
-    def ascii(self) -> str:
-        """The ASCII form: ``As``, ``Td``, ``Jk``."""
-        if self.code >= 52:
-            return "Jk"
-        return _RANK_SYMBOLS[self.code >> 2] + "cdhs"[self.code & 3]
 
     @property
     def name(self) -> str:
@@ -340,6 +334,28 @@ def deck_cards(kind: DeckKind) -> tuple[Card, ...]:
     return naturals + tuple(Card.joker(i) for i in range(kind.jokers))
 
 
+_PLAIN_SHUFFLE = (
+    getattr(Random, "_randbelow", None) is getattr(Random, "_randbelow_with_getrandbits", 0)
+)
+"""True when ``Random.shuffle`` draws each index with ``getrandbits`` (as CPython's does),
+which :func:`_shuffle` repeats without a method call per card."""
+_BITS = tuple(n.bit_length() for n in range(64))
+
+
+def _shuffle(rng: Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)`` exactly (the same order, the same draws from ``rng``), for a
+    plain ``random.Random``: CPython's Fisher-Yates with rejection sampling, inlined."""
+    getrandbits = rng.getrandbits
+    bits = _BITS
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = bits[n] if n < 64 else n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 class Deck:
     """The stock: cards to be dealt, top card first.
 
@@ -358,7 +374,10 @@ class Deck:
     def shuffled(cls, kind: DeckKind = DeckKind.STANDARD, rng: Random | None = None) -> Deck:
         """A full pack of ``kind`` in random order."""
         cards = list(deck_cards(kind))
-        (rng if rng is not None else secrets.SystemRandom()).shuffle(cards)
+        if type(rng) is Random and _PLAIN_SHUFFLE:
+            _shuffle(rng, cards)
+        else:
+            (rng if rng is not None else secrets.SystemRandom()).shuffle(cards)
         return cls(cards, kind)
 
     @classmethod
@@ -445,7 +464,9 @@ class Deck:
 
     def deal_one(self) -> Card:
         """Take the top card."""
-        return self.deal(1)[0]
+        if not self._cards:
+            raise HandError("cannot deal 1 cards: only 0 remain")
+        return self._cards.pop(0)
 
     def add_to_bottom(self, cards: Iterable[Card]) -> None:
         """Put cards under the stock (a reshuffled discard pile, for instance)."""
