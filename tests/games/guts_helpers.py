@@ -1,27 +1,12 @@
-"""Helpers for the Guts tests: stacked decks in dealing order, and a driver."""
+"""Helpers for the Guts tests: sessions, stacked deals (through the public `stacked`), a driver."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from guts.cards import Deck, DeckKind, deck_cards, parse_cards
 from guts.games.guts import GutsRules, GutsSession
 from guts.games.guts.events import CardsShown, Declared, Outcome
-
-
-def stacked(hands: Sequence[str], then: str = "") -> Deck:
-    """A deck dealing ``hands`` (one string per seat in turn order: dealer's left first,
-    dealer last) one card at a time round by round, then the cards ``then``, then the rest
-    of the pack in new-deck order."""
-    parsed = [parse_cards(h) for h in hands]
-    order = []
-    for k in range(max(len(h) for h in parsed)):
-        order += [h[k] for h in parsed if k < len(h)]
-    order += list(parse_cards(then))
-    used = set(order)
-    order += [c for c in deck_cards(DeckKind.STANDARD) if c not in used]
-    return Deck(order)
 
 
 def session(
@@ -57,7 +42,7 @@ def declare_all(s: GutsSession, choices: Sequence[str]) -> None:
 def start(s: GutsSession, hands: Sequence[str], then: str = "") -> None:
     """Start a deal giving seat i the cards ``hands[i]`` (whatever the dealer)."""
     order = [seat for seat in s.table.turn_order() if s.table.credit or s.table.stack(seat) > 0]
-    s.start_deal(stacked([hands[seat] for seat in order], then))
+    s.start_deal(s.stacked({seat: hands[seat] for seat in order}, then))
 
 
 def deal_events(s: GutsSession, kind: type) -> list[Any]:

@@ -123,7 +123,7 @@ def test_a_tie_among_all_who_stay_in_empties_the_pot_and_ends_the_game() -> None
 
 def test_continue_after_empty_antes_again() -> None:
     s = session(GutsRules(continue_after_empty=True), 3)
-    start(s, ["As Kd", "Ks Kd", "7s 2d"])
+    start(s, ["As Kd", "Ks Kh", "7s 2d"])
     declare_all(s, ["in", "out", "out"])
     assert not s.is_over and s.table.pot == 0
     s.start_deal()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from guts.cards import Card, Deck, DeckKind, deck_cards, parse_cards
 from guts.games.base import Event
 from guts.games.staged import StagedRules, StagedSession
 from guts.games.staged.events import CardsDealt, CardsShown, PointScored
@@ -21,28 +20,10 @@ def session(
     )
 
 
-def stacked(rules: StagedRules, hands: Sequence[str], rest: Sequence[Card] | None = None) -> Deck:
-    """A deck dealing ``hands`` (one string per seat in turn order) stage by stage, one
-    card at a time round by round, then the rest of ``rest`` (the pack in new-deck order)."""
-    parsed = [list(parse_cards(h)) for h in hands]
-    order: list[Card] = []
-    for stage in rules.stages():
-        for _ in range(stage.deal):
-            for hand in parsed:
-                if hand:
-                    order.append(hand.pop(0))
-    assert not any(parsed), "more cards given than the stages deal"
-    used = set(order)
-    pack = rest if rest is not None else deck_cards(DeckKind.STANDARD)
-    order += [c for c in pack if c not in used]
-    return Deck(order)
-
-
 def start(s: StagedSession, hands: Sequence[str]) -> None:
     """Start a deal giving seat i the cards ``hands[i]`` (whatever the dealer)."""
     order = [seat for seat in s.table.turn_order() if s.table.credit or s.table.stack(seat) > 0]
-    rest = s.unscored_cards() if s.rules.is_toh else None
-    s.start_deal(stacked(s.rules, [hands[seat] for seat in order], rest))
+    s.start_deal(s.stacked({seat: hands[seat] for seat in order}))
 
 
 def declare(s: StagedSession, choices: Sequence[str]) -> None:

@@ -50,7 +50,7 @@ def test_nuts_everyone_puts_in_the_amount_and_declares_at_once() -> None:
     ],
 )
 def test_nuts_two_cards_lowest_wins_pairs_strong(a: str, b: str, winner: int) -> None:
-    assert _compare_at(NUTS, 1, a + " 4h 5h 6h", b + " 7c 8c 9c") == (winner,)
+    assert _compare_at(NUTS, 1, a + " Jh Qh Th", b + " Js Qs Ts") == (winner,)
 
 
 def test_nuts_pairs_bad_reading() -> None:
