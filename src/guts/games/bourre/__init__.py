@@ -15,10 +15,9 @@ from __future__ import annotations
 from guts.games.bourre.bots import Bot, RandomBot, SensibleBot, play_session
 from guts.games.bourre.deal import BourreDeal, Phase
 from guts.games.bourre.rules import PRESETS, BourreRules, EndPot, LonePlayer, preset
-from guts.games.bourre.session import BourreSession, new_session
+from guts.games.bourre.session import FAMILY, BourreSession, new_session
 from guts.games.bourre.stock import DrawRules, TrumpCard
 from guts.games.bourre.tricks import RenegeMode, TrickRules
-from guts.games.family import Family
 
 __all__ = [
     "FAMILY",
@@ -40,6 +39,3 @@ __all__ = [
     "play_session",
     "preset",
 ]
-
-FAMILY: Family[BourreRules, BourreSession] = Family("bourre", BourreRules, PRESETS, BourreSession)
-"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""

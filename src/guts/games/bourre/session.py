@@ -26,8 +26,9 @@ from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Event
 from guts.games.bourre.deal import BourreDeal
 from guts.games.bourre.events import Acted, Moved, SessionEnded, Shuffled, StockSeed
-from guts.games.bourre.rules import BourreRules, EndPot, preset
+from guts.games.bourre.rules import PRESETS, BourreRules, EndPot
 from guts.games.bourre.stock import HAND
+from guts.games.family import Family
 from guts.games.session import RecordedSession
 from guts.table import POT, Reason, Table
 
@@ -211,14 +212,8 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
             self.stop(event.reason)
 
 
-def new_session(
-    name: str,
-    players: Sequence[str | tuple[str, int]],
-    *,
-    options: Mapping[str, str] | None = None,
-    buy_in: int = 0,
-    rng: Random | None = None,
-    button: int = 0,
-) -> BourreSession:
-    """A session of preset ``name`` (with ``options``, name -> string) for ``players``."""
-    return BourreSession(preset(name, options), players, buy_in=buy_in, rng=rng, button=button)
+FAMILY: Family[BourreRules, BourreSession] = Family("bourre", BourreRules, PRESETS, BourreSession)
+"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""
+
+new_session = FAMILY.new_session
+"""A session of a preset (with options, name -> string) for players."""

@@ -13,11 +13,10 @@ from __future__ import annotations
 from guts.games.draw.bots import RandomBot, SensibleBot, play_session
 from guts.games.draw.deal import DrawDeal, Phase
 from guts.games.draw.phh import PhhError, deal_to_phh, deal_to_phh_fields
-from guts.games.draw.presets import PRESETS, new_session, preset
+from guts.games.draw.presets import FAMILY, PRESETS, new_session, preset
 from guts.games.draw.rules import BetsFrom, DrawFrom, DrawRules, Openers
 from guts.games.draw.session import PROGRESSION, DrawSession
 from guts.games.draw.words import tell
-from guts.games.family import Family
 
 __all__ = [
     "FAMILY",
@@ -40,6 +39,3 @@ __all__ = [
     "preset",
     "tell",
 ]
-
-FAMILY: Family[DrawRules, DrawSession] = Family("draw", DrawRules, PRESETS, DrawSession)
-"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""

@@ -10,15 +10,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from random import Random
 
 from guts.betting import Limit
 from guts.games.draw.rules import BetsFrom, DrawFrom, DrawRules, Openers
 from guts.games.draw.session import DrawSession
+from guts.games.family import Family
 
-__all__ = ["PRESETS", "new_session", "preset"]
+__all__ = ["FAMILY", "PRESETS", "new_session", "preset"]
 
 _BASE = DrawRules()
 _JACKS = replace(_BASE, openers=Openers.JACKS)
@@ -96,21 +95,12 @@ PRESETS: dict[str, tuple[DrawRules, str]] = {
 """Name -> (rules, one-line description)."""
 
 
-def preset(name: str, options: Mapping[str, str] | None = None) -> DrawRules:
-    """The rules of a named game with ``options`` (name -> string) applied; an unknown
-    game raises OptionError listing the presets, a bad option one naming the option."""
-    return DrawRules.from_preset(PRESETS, name, options)
+FAMILY: Family[DrawRules, DrawSession] = Family("draw", DrawRules, PRESETS, DrawSession)
+"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""
 
+preset = FAMILY.rules
+"""The rules of a preset with options (name -> string) applied (OptionError names an
+unknown preset or a bad option)."""
 
-def new_session(
-    name: str,
-    players: Sequence[str | tuple[str, int]],
-    *,
-    buy_in: int = 0,
-    options: Mapping[str, str] | None = None,
-    rng: Random | None = None,
-    button: int = 0,
-) -> DrawSession:
-    """A session of the named game with ``options`` (name -> string) applied."""
-    rules = preset(name, options)
-    return DrawSession(rules, players, buy_in=buy_in, rng=rng, button=button)
+new_session = FAMILY.new_session
+"""A session of a preset (with options) for players."""

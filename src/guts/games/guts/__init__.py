@@ -26,9 +26,8 @@ see; ``events`` is the full record (hidden events included: filter with
 
 from __future__ import annotations
 
-from guts.games.family import Family
 from guts.games.guts.deal import GutsDeal, Phase
-from guts.games.guts.presets import PRESETS, new_session, preset
+from guts.games.guts.presets import FAMILY, PRESETS, new_session, preset
 from guts.games.guts.rules import (
     Declare,
     EveryoneOut,
@@ -60,6 +59,3 @@ __all__ = [
     "new_session",
     "preset",
 ]
-
-FAMILY: Family[GutsRules, GutsSession] = Family("guts", GutsRules, PRESETS, GutsSession)
-"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""

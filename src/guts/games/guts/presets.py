@@ -7,10 +7,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from random import Random
 
+from guts.games.family import Family
 from guts.games.guts.rules import (
     Declare,
     EveryoneOut,
@@ -20,7 +19,7 @@ from guts.games.guts.rules import (
 )
 from guts.games.guts.session import GutsSession
 
-__all__ = ["PRESETS", "new_session", "preset"]
+__all__ = ["FAMILY", "PRESETS", "new_session", "preset"]
 
 _BASE = GutsRules()
 _FOUR_TWO = replace(
@@ -109,19 +108,12 @@ PRESETS: dict[str, tuple[GutsRules, str]] = {
 """Preset name -> (rules, one-line description)."""
 
 
-def preset(name: str, options: Mapping[str, str] | None = None) -> GutsRules:
-    """The rules of preset ``name`` with ``options`` (name -> string) applied."""
-    return GutsRules.from_preset(PRESETS, name, options)
+FAMILY: Family[GutsRules, GutsSession] = Family("guts", GutsRules, PRESETS, GutsSession)
+"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""
 
+preset = FAMILY.rules
+"""The rules of a preset with options (name -> string) applied (OptionError names an
+unknown preset or a bad option)."""
 
-def new_session(
-    name: str,
-    players: list[str | tuple[str, int]],
-    *,
-    options: Mapping[str, str] | None = None,
-    buy_in: int = 0,
-    rng: Random | None = None,
-    button: int = 0,
-) -> GutsSession:
-    """A session of preset ``name`` (with ``options``) for ``players``."""
-    return GutsSession(preset(name, options), players, buy_in=buy_in, rng=rng, button=button)
+new_session = FAMILY.new_session
+"""A session of a preset (with options) for players."""

@@ -16,10 +16,9 @@ machinery is the Guts family's: its declaration rounds, events, ledger and views
 
 from __future__ import annotations
 
-from guts.games.family import Family
 from guts.games.staged.bots import RandomBot, SensibleBot, make_bot, play_session
 from guts.games.staged.deal import Phase, StagedDeal
-from guts.games.staged.presets import PRESETS, new_session, preset
+from guts.games.staged.presets import FAMILY, PRESETS, new_session, preset
 from guts.games.staged.rules import (
     Declare,
     Game,
@@ -53,6 +52,3 @@ __all__ = [
     "play_session",
     "preset",
 ]
-
-FAMILY: Family[StagedRules, StagedSession] = Family("staged", StagedRules, PRESETS, StagedSession)
-"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""

@@ -7,15 +7,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from random import Random
 
-from guts.errors import OptionError
+from guts.games.family import Family
 from guts.games.staged.rules import Declare, Game, LowPairs, Payment, StagedRules
 from guts.games.staged.session import StagedSession
 
-__all__ = ["PRESETS", "new_session", "preset"]
+__all__ = ["FAMILY", "PRESETS", "new_session", "preset"]
 
 _357 = StagedRules()
 _NAPALM = StagedRules(game=Game.NAPALM)
@@ -70,26 +68,12 @@ PRESETS: dict[str, tuple[StagedRules, str]] = {
 """Preset name -> (rules, one-line description)."""
 
 
-def preset(name: str, options: Mapping[str, str] | None = None) -> StagedRules:
-    """The rules of preset ``name`` with ``options`` (name -> string) applied."""
-    try:
-        rules = PRESETS[name][0]
-    except KeyError:
-        allowed = ", ".join(PRESETS)
-        raise OptionError(f"unknown staged game {name!r}; presets: {allowed}") from None
-    return StagedRules.from_options(rules, options or {})
+FAMILY: Family[StagedRules, StagedSession] = Family("staged", StagedRules, PRESETS, StagedSession)
+"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""
 
+preset = FAMILY.rules
+"""The rules of a preset with options (name -> string) applied (OptionError names an
+unknown preset or a bad option)."""
 
-def new_session(
-    name: str,
-    players: Sequence[str | tuple[str, int]],
-    *,
-    options: Mapping[str, str] | None = None,
-    buy_in: int = 0,
-    rng: Random | None = None,
-    button: int | None = None,
-) -> StagedSession:
-    """A session of preset ``name`` (with ``options``) for ``players``."""
-    return StagedSession(
-        preset(name, options), list(players), buy_in=buy_in, rng=rng, button=button
-    )
+new_session = FAMILY.new_session
+"""A session of a preset (with options) for players."""
