@@ -21,9 +21,9 @@ and :meth:`Table.from_ledger` rebuilds a table exactly by replaying its transfer
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from enum import StrEnum
-from typing import TypeAlias
+from typing import ClassVar, TypeAlias
 
 from guts.errors import GutsError, OptionError
 
@@ -111,15 +111,38 @@ class OddChipRule(StrEnum):
             raise OptionError(f"odd-chips: unknown value {text!r}; allowed: {allowed}") from None
 
 
-@dataclass(frozen=True, slots=True)
 class Place:
-    """Somewhere chips lie that is not a seat: the pot, the reserve, the bank, or a hold."""
+    """Somewhere chips lie that is not a seat: the pot, the reserve, the bank, or a hold.
 
+    A place is an interned value: ``Place("pot") is POT``, so places compare and hash by
+    identity, as fast as seats. Immutable.
+    """
+
+    __slots__ = ("name",)
     name: str
+    _interned: ClassVar[dict[str, Place]] = {}
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name or self.name != self.name.strip():
-            raise TableError(f"a place needs a non-blank name without outer spaces: {self.name!r}")
+    def __new__(cls, name: str) -> Place:
+        place = cls._interned.get(name) if type(name) is str else None
+        if place is None:
+            if not isinstance(name, str) or not name or name != name.strip():
+                raise TableError(f"a place needs a non-blank name without outer spaces: {name!r}")
+            place = object.__new__(cls)
+            object.__setattr__(place, "name", name)
+            place = cls._interned.setdefault(name, place)
+        return place
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[Place], tuple[str]]:
+        return (Place, (self.name,))
+
+    def __repr__(self) -> str:
+        return f"Place(name={self.name!r})"
 
     def __str__(self) -> str:
         return self.name
@@ -331,7 +354,10 @@ class Table:
 
     def stack(self, seat: int) -> int:
         """The chips in front of ``seat`` (negative only in a credit game)."""
-        return self._stacks[self._seat(seat)]
+        stacks = self._stacks
+        if type(seat) is int and 0 <= seat < len(stacks):
+            return stacks[seat]
+        return stacks[self._seat(seat)]
 
     @property
     def button(self) -> int:
@@ -349,7 +375,8 @@ class Table:
 
     def turn_order(self) -> tuple[int, ...]:
         """Every seat from the dealer's left clockwise, ending with the dealer."""
-        return tuple(self.left_of(self._button, k) for k in range(1, len(self._names) + 1))
+        count, button = len(self._names), self._button
+        return tuple((button + k) % count for k in range(1, count + 1))
 
     # -- places -----------------------------------------------------------------------------
 
@@ -385,7 +412,12 @@ class Table:
         if _check_amount(amount) == 0:
             return 0
         paid = amount if self._credit else min(amount, self._stacks[seat])
-        self._record(Transfer(seat, to, paid, reason, note, amount - paid))
+        if _plain(reason, note) and to != seat:
+            # checked above: a seat paying at most its stack (or on credit) to a place on
+            # the table or another seat, for a reason that is not a buy-in or cash-out
+            self._apply(_checked_transfer(seat, to, paid, reason, note, amount - paid))
+        else:
+            self._record(Transfer(seat, to, paid, reason, note, amount - paid))
         return paid
 
     def pay_each(
@@ -416,7 +448,11 @@ class Table:
         self._seat(seat)
         amount = self.chips_in(place) if amount is None else _check_amount(amount)
         if amount:
-            self._record(Transfer(place, seat, amount, reason, note))
+            if _plain(reason, note):
+                self._check_funds(place, amount)
+                self._apply(_checked_transfer(place, seat, amount, reason, note, 0))
+            else:
+                self._record(Transfer(place, seat, amount, reason, note))
         return amount
 
     def move(
@@ -427,7 +463,11 @@ class Table:
         self._place(destination)
         amount = self.chips_in(source) if amount is None else _check_amount(amount)
         if amount:
-            self._record(Transfer(source, destination, amount, reason, note))
+            if _plain(reason, note) and source is not destination:
+                self._check_funds(source, amount)
+                self._apply(_checked_transfer(source, destination, amount, reason, note, 0))
+            else:
+                self._record(Transfer(source, destination, amount, reason, note))
         return amount
 
     def split(
@@ -463,9 +503,13 @@ class Table:
             order.sort(key=lambda seat: (seat - self._button - 1) % len(self._names))
         extra = 0 if rule is OddChipRule.LEAVE_IN_POT else odd
         shares = {seat: share + (1 if k < extra else 0) for k, seat in enumerate(order)}
+        plain = _plain(reason, note)  # the shares add up to no more than the place holds
         for seat, chips in shares.items():
             if chips:
-                self._record(Transfer(place, seat, chips, reason, note))
+                if plain:
+                    self._apply(_checked_transfer(place, seat, chips, reason, note, 0))
+                else:
+                    self._record(Transfer(place, seat, chips, reason, note))
         return shares
 
     def apply_pot_limit(self, limit: int, *, pot: Place = POT, reserve: Place = RESERVE) -> int:
@@ -685,7 +729,7 @@ class Table:
 
     def _check_funds(self, source: Party, amount: int) -> None:
         if isinstance(source, Place):
-            held = self.chips_in(source)
+            held = self._places.get(self._place(source), 0)
             if amount > held:
                 raise ChipError(f"the {source} holds {held} chips; cannot take {amount}")
 
@@ -720,17 +764,55 @@ class Table:
             raise ChipError(f"{name} may fall short only at table stakes, paying all {stack}")
 
     def _apply(self, t: Transfer) -> None:
-        for party, delta in ((t.source, -t.amount), (t.destination, t.amount)):
-            if isinstance(party, Place):
-                if party != BANK:
-                    self._places[party] = self._places.get(party, 0) + delta
-            else:
-                self._stacks[party] += delta
-        if t.source == BANK:
-            self._bought[t.destination] += t.amount  # type: ignore[index]
-        elif t.destination == BANK:
-            self._bought[t.source] -= t.amount  # type: ignore[index]
+        source, destination, amount = t.source, t.destination, t.amount
+        places = self._places
+        if isinstance(source, Place):
+            if source is not BANK:
+                places[source] = places.get(source, 0) - amount
+        else:
+            self._stacks[source] -= amount
+        if isinstance(destination, Place):
+            if destination is not BANK:
+                places[destination] = places.get(destination, 0) + amount
+        else:
+            self._stacks[destination] += amount
+        if source is BANK:
+            self._bought[destination] += amount  # type: ignore[index]
+        elif destination is BANK:
+            self._bought[source] -= amount  # type: ignore[index]
         self._ledger.append(t)
+
+
+_new = object.__new__
+_set = object.__setattr__
+_BUY_IN, _CASH_OUT = Reason.BUY_IN, Reason.CASH_OUT
+
+
+def _plain(reason: object, note: object) -> bool:
+    """True for a reason and note every movement on the table accepts (a Reason other
+    than buy-in and cash-out, a plain string): :class:`Transfer` would accept them."""
+    return (
+        type(reason) is Reason
+        and reason is not _BUY_IN
+        and reason is not _CASH_OUT
+        and type(note) is str
+    )
+
+
+def _checked_transfer(
+    source: Party, destination: Party, amount: int, reason: Reason, note: str, shortfall: int
+) -> Transfer:
+    """The transfer ``Transfer(source, destination, amount, reason, note, shortfall)`` for
+    fields the table has already checked (what ``Transfer.__post_init__`` checks: distinct
+    parties, amounts, a Reason and a string), without checking them again."""
+    transfer: Transfer = _new(Transfer)
+    _set(transfer, "source", source)
+    _set(transfer, "destination", destination)
+    _set(transfer, "amount", amount)
+    _set(transfer, "reason", reason)
+    _set(transfer, "note", note)
+    _set(transfer, "shortfall", shortfall)
+    return transfer
 
 
 def _seat_entry(player: object, buy_in: int) -> tuple[str, int]:
