@@ -89,7 +89,8 @@ def test_same_seed_same_game(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_a_person_plays_bourre_with_scripted_answers() -> None:
     game = find_game("bourre")
-    # Keep answering: "1" is always a legal first choice; a bad answer gets a new prompt.
+    # Keep answering "1": the first choice, the first card to discard, the first card
+    # that may be played (only those are numbered); a bad answer gets a new prompt.
     answers = io.StringIO("nonsense\n" + "1\n" * 200)
     output = io.StringIO()
     console = Console(file=output, width=120)
@@ -97,7 +98,7 @@ def test_a_person_plays_bourre_with_scripted_answers() -> None:
     session = play(game, config, lambda kind, g, s: policy_for(kind, g.family, s),
                    console, answers)
     text = output.getvalue()
-    assert "'nonsense' is not one of" in text
+    assert "✗ 'nonsense' is not a choice here: choose play" in text  # (or fold)
     assert "your cards:" in text and session.deal_over
 
 
@@ -155,7 +156,7 @@ def test_a_person_plays_two_card_guts_end_to_end() -> None:
                    lambda kind, g, s: policy_for(kind, g.family, s),
                    Console(file=output, width=160), answers)
     text = output.getvalue()
-    assert "'maybe' is not one of: in, out" in text
+    assert "✗ 'maybe' is not a choice here: choose in or out" in text
     assert "your cards:" in text and "pot" in text
     assert "You: in" in text
     assert session.is_over and "Chips" in text

@@ -7,20 +7,31 @@ a spectator in watch mode). Ctrl-C or the end of input leaves cleanly with a sum
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from random import Random
 from typing import IO, Any, Protocol
 
 from rich.console import Console
 from rich.table import Table as RichTable
+from rich.text import Text
 
-from guts.cards import format_cards, parse_cards
 from guts.catalog import Game
-from guts.errors import OptionError
+from guts.errors import IllegalAction, OptionError
 from guts.games.base import Decision, Session
 from guts.grammar import agree, who
 from guts.narrate import Narrator
+from guts.prompts import (
+    checker,
+    committed_chips,
+    help_lines,
+    read_answer,
+    summary,
+    wants_help,
+)
+from guts.screen import WIDTH, colour_cards, decision_panel, indented, prompt_word, refusal
 
 __all__ = [
     "BOT_NAMES",
@@ -130,51 +141,37 @@ def match_action(answer: str, actions: Sequence[str]) -> str | None:
 
 
 class Terminal:
-    """Console output plus line input (any text stream, for scripted tests)."""
+    """Console output plus line input: the keyboard (with line editing) when standard
+    input is a terminal, otherwise its lines, or any text stream (scripted tests); input
+    that is not typed at a terminal is echoed after the prompt, so a transcript reads as
+    a session."""
 
     def __init__(self, console: Console, source: IO[str] | None) -> None:
         self.console = console
         self.source = source
+        self.interactive = source is None and _stdin_is_a_terminal()
+        if self.interactive:
+            with suppress(ImportError):
+                import readline  # noqa: F401  (line editing and history for input())
 
     def ask(self, prompt: str) -> str:
         """One line of input; EOFError at the end."""
-        self.console.print(prompt, end="")
-        if self.source is None:
-            return input()
-        line = self.source.readline()
+        if self.interactive:
+            self.console.file.flush()
+            return input(prompt)
+        self.console.print(prompt, end="", markup=False, highlight=False)
+        line = (self.source or sys.stdin).readline()
         if not line:
             raise EOFError
         self.console.print(line.rstrip("\n"), markup=False, highlight=False)
         return line
 
 
-def _status(view: Mapping[str, Any]) -> str:
-    """The seat's situation: its cards, what is on the table, the chips."""
-    parts = []
-    if view.get("hand"):
-        parts.append("your cards: " + _show(view["hand"]))
-    if view.get("community"):
-        parts.append("table: " + _show(view["community"]))
-    if view.get("trump"):
-        parts.append(f"trump: {_show([view['trump']]) if isinstance(view['trump'], str) else ''}")
-    parts.append(f"pot {view.get('pot', 0)}")
-    for key in ("reserve", "aside"):
-        if view.get(key):
-            parts.append(f"{key} {view[key]}")
-    names, stacks = view.get("players"), view.get("stacks")
-    if isinstance(names, list) and isinstance(stacks, list):
-        parts.append("stacks: " + ", ".join(f"{n} {s}" for n, s in zip(names, stacks,
-                                                                          strict=False)))
-    return " | ".join(parts)
-
-
-def _show(cards: object) -> str:
-    if isinstance(cards, list | tuple) and all(isinstance(c, str) for c in cards):
-        try:
-            return format_cards(parse_cards([str(c) for c in cards]))
-        except ValueError:
-            return " ".join(str(c) for c in cards)
-    return str(cards)
+def _stdin_is_a_terminal() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _summary(console: Console, session: Session, start: Sequence[int]) -> None:
@@ -279,27 +276,40 @@ def _narrate_new(
     for event in events[seen:]:
         line = narrator.tell(event)
         if line:
-            console.print(line, markup=False, highlight=False)
+            console.print(_told(line))
     return len(events)
 
 
+def _told(line: str) -> Text:
+    """A narrated line, its cards in colour, the deal and stage headings in bold."""
+    text = colour_cards(line)
+    if line.startswith("— "):
+        text.stylize("bold")
+    return text
+
+
 def _ask(terminal: Terminal, session: Session, decision: Decision) -> str:
+    """Show the person what is being decided and read answers until one is legal; help
+    lists the accepted forms, a refusal is one line saying what was wrong."""
+    console = terminal.console
     view = session.view(decision.seat)
-    terminal.console.print(f"[bold]{_status(view)}[/bold]")
-    choices = ", ".join(f"{i}) {a}" for i, a in enumerate(decision.actions, start=1))
-    prompt = decision.prompt or "your decision"
+    committed = committed_chips(view, decision.seat)
+    rules = getattr(session, "rules", None)
+    width = min(console.width, WIDTH)
+    for line in decision_panel(decision, view, rules=rules, width=width, committed=committed):
+        console.print(line)
+    check = checker(session, decision)
     while True:
-        if len(decision.actions) > 12:
-            options = ", ".join(decision.actions[:12]) + ", ..."
-        else:
-            options = choices
-        answer = terminal.ask(f"{prompt} [{options}]: ")
-        action = match_action(answer, decision.actions)
-        if action is None and session.can_act(decision.seat, answer.strip()):
-            action = answer.strip()
-        if action is not None:
-            return action
-        terminal.console.print(
-            f"[red]{answer.strip()!r} is not one of: {', '.join(decision.actions[:12])}"
-            f"{' ...' if len(decision.actions) > 12 else ''}[/red]"
-        )
+        answer = terminal.ask(f"{prompt_word(decision)}> ")
+        if wants_help(answer):
+            for told in help_lines(decision, committed):
+                console.print(indented(Text(told, style="cyan")))
+            continue
+        try:
+            return read_answer(decision, answer, check, committed=committed)
+        except IllegalAction as refused:
+            if not answer.strip():  # Enter alone: only where it can mean one thing
+                console.print(indented(Text(f"{summary(decision, committed)} (h for help)",
+                                            style="dim")))  # fmt: skip
+                continue
+            console.print(indented(refusal(str(refused), decision, width, committed)))
