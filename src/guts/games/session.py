@@ -43,13 +43,10 @@ class MovedEvent(Event):
     @classmethod
     def from_transfer(cls, transfer: Transfer) -> Self:
         """The event that records ``transfer`` (places by name, seats by number)."""
-
-        def party(value: int | Place) -> int | str:
-            return value.name if isinstance(value, Place) else value
-
+        source, destination = transfer.source, transfer.destination
         return cls(
-            source=party(transfer.source),
-            destination=party(transfer.destination),
+            source=source.name if isinstance(source, Place) else source,
+            destination=destination.name if isinstance(destination, Place) else destination,
             amount=transfer.amount,
             reason=transfer.reason.value,
             note=transfer.note,
