@@ -31,7 +31,7 @@ from guts.prompts import (
     summary,
     wants_help,
 )
-from guts.screen import WIDTH, colour_cards, decision_panel, indented, prompt_word, refusal
+from guts.screen import WIDTH, colour_cards, decision_panel, prompt_word, refusal, show
 
 __all__ = [
     "BOT_NAMES",
@@ -296,20 +296,19 @@ def _ask(terminal: Terminal, session: Session, decision: Decision) -> str:
     committed = committed_chips(view, decision.seat)
     rules = getattr(session, "rules", None)
     width = min(console.width, WIDTH)
-    for line in decision_panel(decision, view, rules=rules, width=width, committed=committed):
-        console.print(line)
+    show(console, decision_panel(decision, view, rules=rules, width=width, committed=committed))
     check = checker(session, decision)
     while True:
         answer = terminal.ask(f"{prompt_word(decision)}> ")
         if wants_help(answer):
             for told in help_lines(decision, committed):
-                console.print(indented(Text(told, style="cyan")))
+                show(console, [Text(told, style="cyan")], heading=False)
             continue
         try:
             return read_answer(decision, answer, check, committed=committed)
         except IllegalAction as refused:
             if not answer.strip():  # Enter alone: only where it can mean one thing
-                console.print(indented(Text(f"{summary(decision, committed)} (h for help)",
-                                            style="dim")))  # fmt: skip
+                said = Text(f"{summary(decision, committed)} (h for help)", style="dim")
+                show(console, [said], heading=False)
                 continue
-            console.print(indented(refusal(str(refused), decision, width, committed)))
+            show(console, [refusal(str(refused), decision, width, committed)], heading=False)

@@ -213,7 +213,14 @@ def _read_choice(options: Choose, text: str, check: Check) -> str:
             raise IllegalAction(f"there is no choice {said}: choose 1 to {len(words)}")
     cards = _card_words(words)
     if cards is not None:
-        return check(_pick_card(text, cards, cards))
+        picked = _pick_card(text, cards, cards)
+        try:
+            card = parse_card(picked)
+        except GutsError:
+            return check(picked)
+        if card not in cards:
+            raise IllegalAction(f"you hold no {card}: choose {_choices(options)}")
+        return check(words[cards.index(card)])
     lead = _lead(words)
     forms = {word: _forms(word, lead) for word in words}
     for word, word_forms in forms.items():

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rich.padding import Padding
+from rich.console import Console
 from rich.text import Text
 
 from guts.cards import Card, Suit, parse_card
@@ -35,9 +35,9 @@ __all__ = [
     "decision_panel",
     "fit",
     "hand_text",
-    "indented",
     "prompt_word",
     "refusal",
+    "show",
     "status_segments",
 ]
 
@@ -229,7 +229,7 @@ def refusal(message: str, decision: Decision, width: int = WIDTH,
             committed: int | None = None) -> Text:
     """A refused answer in one line: what was wrong, then the short forms that work (or
     only the pointer to help, or nothing, as the width allows)."""
-    line = Text("✗ ", style="bold red").append(message, style="red")
+    line = Text().append("✗ ", style="bold red").append(message, style="red")
     room = width - len(INDENT) - line.cell_len
     for hint in (f" ({short_forms(decision, committed)}; h for help)", " (h for help)"):
         if len(hint) <= room:
@@ -263,29 +263,39 @@ def decision_panel(
     rules: object = None,
     width: int = WIDTH,
     committed: int | None = None,
-) -> list[Text | Padding]:
-    """The lines shown when a person must decide: whose turn and what is decided, the
-    status, the hand (numbered where cards are chosen) and the legal choices with the
-    short forms."""
+) -> list[Text]:
+    """The lines shown when a person must decide: first the heading (whose turn, what is
+    decided), then, to be indented under it (:func:`show`), the status, the hand
+    (numbered where cards are chosen) and the legal choices with the short forms."""
     seat = decision.seat
     names = [str(n) for n in view.get("players", [])]
     name = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
     whose = "Your turn" if name == "You" else f"{name}, your turn"
-    header = Text("▶ ", style="bold cyan").append(whose, style="bold cyan")
+    header = Text().append("▶ " + whose, style="bold cyan")
     header.append(_title(decision), style="bold")
-    lines = []
+    lines = [header]
     if decision.simultaneous:
         lines.append(Text("everyone chooses at once: no one sees a choice until all have "
                           "chosen", style="italic"))  # fmt: skip
-    lines += fit(status_segments(view, seat, rules), width - len(INDENT))
+    room = width - len(INDENT)
+    lines += fit(status_segments(view, seat, rules), room)
     lines += _hand_lines(decision, view)
-    lines.append(_choices_line(decision, committed))
-    return [header, *(indented(line) for line in lines)]
+    lines += _choices_lines(decision, committed, room)
+    return lines
 
 
-def indented(line: Text) -> Padding:
-    """``line`` indented by :data:`INDENT`, its wrapped lines too."""
-    return Padding(line, (0, 0, 0, len(INDENT)), expand=False)
+def show(console: Console, lines: Sequence[Text], *, heading: bool = True) -> None:
+    """Print ``lines``: the first as a heading (with ``heading``), the others indented by
+    :data:`INDENT`, wrapped at the console's width with their wrapped parts indented too
+    (and no trailing spaces)."""
+    width = max(console.width - len(INDENT), 20)
+    for index, line in enumerate(lines):
+        if index == 0 and heading:
+            console.print(line)
+            continue
+        for part in line.wrap(console, width):
+            part.rstrip()
+            console.print(Text(INDENT).append_text(part), soft_wrap=True)
 
 
 def _hand_lines(decision: Decision, view: Mapping[str, Any]) -> list[Text]:
@@ -324,9 +334,9 @@ def _all_cards(words: Sequence[str]) -> bool:
     return True
 
 
-def _choices_line(decision: Decision, committed: int | None) -> Text:
+def _choices_lines(decision: Decision, committed: int | None, room: int) -> list[Text]:
     """The legal choices (the words of a choice with their short keys in brackets), then
-    the short forms."""
+    the short forms, on the same line where they fit."""
     options = decision.options
     line = Text()
     if isinstance(options, Choose) and not _all_cards(options.words):
@@ -344,8 +354,10 @@ def _choices_line(decision: Decision, committed: int | None) -> Text:
     if isinstance(options, Choose) and not _all_cards(options.words):
         count = len(options.words)
         forms = f"or 1-{count}" if count > 1 else "or Enter"
-    line.append(f"  ({forms}; h for help)", style="dim")
-    return line
+    hint = Text(f"({forms}; h for help)", style="dim")
+    if line.cell_len + 2 + hint.cell_len <= room:
+        return [line.append("  ").append_text(hint)]
+    return [line, hint]
 
 
 def _capital(text: str) -> str:
