@@ -52,6 +52,8 @@ _DECKS = {0: DeckKind.STANDARD, 1: DeckKind.ONE_JOKER, 2: DeckKind.TWO_JOKERS}
 _BOOLEANS = {"yes": True, "no": False}
 _NO_WILDS = Wilds()
 _BLOCK = 1 << 16
+_EVALUATIONS_KEPT = 1 << 16
+"""The most evaluations a ranking keeps (all 2,862 two-card sequences fit)."""
 
 
 class _Shape(NamedTuple):
@@ -227,7 +229,31 @@ class _SmallRanking(Ranking):
         return self._substitute(naturals, len(wild), len(bugs))[0]
 
     def evaluate(self, cards: Sequence[Card]) -> Evaluation:
-        """Category, playing cards (most significant first), wild stand-ins, words."""
+        """Category, playing cards (most significant first), wild stand-ins, words.
+
+        An evaluation depends only on the cards in their order, so each one made is kept
+        (up to :data:`_EVALUATIONS_KEPT` of them) and a repeated hand is one lookup.
+        """
+        hand = cards if type(cards) is tuple else tuple(cards)
+        key = 0
+        for card in hand:
+            if type(card) is not Card:
+                key = -1
+                break
+            key = (key << 6) + card.code + 1  # digits 1-54 base 64: one key per sequence
+        kept = self._evaluations
+        if key >= 0:
+            found = kept.get(key)
+            if found is not None:
+                return found
+        evaluation = self._evaluate(hand)
+        if key >= 0:
+            if len(kept) >= _EVALUATIONS_KEPT:
+                kept.clear()
+            kept[key] = evaluation
+        return evaluation
+
+    def _evaluate(self, cards: Sequence[Card]) -> Evaluation:
         hand = self.check(cards)
         naturals, wild, bugs = self._split(hand)
         strength, subs = self._substitute(naturals, len(wild), len(bugs))
@@ -292,6 +318,10 @@ class _SmallRanking(Ranking):
         return {key: value for key, value in self.__dict__.items() if not key.startswith("_")}
 
     # -- internals -----------------------------------------------------------------
+
+    @cached_property
+    def _evaluations(self) -> dict[int, Evaluation]:
+        return {}
 
     @cached_property
     def _levels(self) -> dict[Category, int]:
