@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
-from guts.server.actor import Client
-from guts.server.protocol import SERVER
+from guts.server.actor import Client, TableActor, Tables
+from guts.server.protocol import SERVER, AddBot, Start
 
 
 class Recorder(Client):
@@ -24,3 +25,65 @@ class Recorder(Client):
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [frame for frame in self.frames if frame["type"] == kind]
+
+
+class NullStorage:
+    """A storage that keeps nothing (for actors rebuilt from a record to try things on)."""
+
+    def __init__(self, stored: Any = None) -> None:
+        self.stored = stored
+        self.appended: list[Any] = []
+
+    async def append(self, table_id: str, action: Any, **_: Any) -> None:
+        self.appended.append(action)
+
+    async def load(self, table_id: str) -> Any:
+        return self.stored
+
+
+def _busy(actor: TableActor) -> bool:
+    step = actor.next_step()
+    return actor.queued > 0 or (step is not None and step < 60)
+
+
+async def settle(actor: TableActor, rounds: int = 100_000) -> None:
+    """Wait until the table has nothing left to do by itself (bots, deals, stops) but
+    what it would do after a pause of a minute or more (the tests' "later")."""
+    for _ in range(rounds):
+        if not await actor.query(lambda: _busy(actor)):
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(f"table {actor.id} is still busy after {rounds} rounds")
+
+
+async def bot_table(
+    tables: Tables,
+    preset: str,
+    bots: int = 4,
+    options: dict[str, str] | None = None,
+    *,
+    kind: str = "random",
+    start: bool = True,
+) -> tuple[TableActor, str]:
+    """A table of ``bots`` bots (started, unless not ``start``) and its host secret."""
+    actor, secret = await tables.create(preset, dict(options or {}), 50, auto_approve=True)
+    for _ in range(bots):
+        await actor.call(AddBot(type="add_bot", secret=secret, bot=kind))  # type: ignore[arg-type]
+    if start:
+        await actor.call(Start(type="start", secret=secret))
+    return actor, secret
+
+
+def sit(actor: TableActor, client: Client, seat_id: int | None) -> None:
+    """Attach ``client`` as the holder of lobby seat ``seat_id`` (None: a spectator), as
+    a resumed connection would be, without a snapshot."""
+    client.seat_id = seat_id
+    client.ready = True
+    actor.clients.add(client)
+
+
+def views(actor: TableActor) -> list[Any]:
+    """Every seat's view and the public view of the table's session."""
+    session = actor.session
+    assert session is not None
+    return [*(session.view(s) for s in range(len(session.table.names))), session.public_view()]
