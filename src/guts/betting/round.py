@@ -125,6 +125,10 @@ class BettingRound:
         self._events: list[dict[str, Any]] = []
         self._actions: list[tuple[int, Action]] = []
         self._over = False
+        self._in_hand: tuple[int, ...] | None = None  # in_hand, until the next fold
+        self._changes = 0  # bumped by every change of the round's own state
+        self._legal_for: tuple[int, int, int] | None = None  # (seat, changes, ledger size)
+        self._legal_kept: Legal | None = None
         start = self._post_blinds(blinds) if blinds else 0
         self._turn = self._next_from(start)
         if self._turn is None:
@@ -193,7 +197,11 @@ class BettingRound:
     @property
     def in_hand(self) -> tuple[int, ...]:
         """Seats of ``order`` still in the hand, in acting order."""
-        return tuple(seat for seat in self._order if seat not in self._folded)
+        live = self._in_hand
+        if live is None:
+            folded = self._folded
+            live = self._in_hand = tuple(seat for seat in self._order if seat not in folded)
+        return live
 
     @property
     def all_in(self) -> frozenset[int]:
@@ -236,11 +244,13 @@ class BettingRound:
         problem = self._problem(seat, action)
         if problem is not None:
             raise IllegalAction(problem)
+        self._changes += 1
         self._apply(seat, action)
         self._actions.append((seat, action))
         self._turn = self._next_from(self._order.index(seat) + 1)
         if self._turn is None:
             self._finish()
+        self._changes += 1
 
     # -- rules ----------------------------------------------------------------------------
 
@@ -248,30 +258,39 @@ class BettingRound:
         return f"seat {seat} ({self._table.names[seat]})"
 
     def _stack(self, seat: int) -> int:
-        return max(self._table.stack(seat), 0)
+        stack = self._table.stack(seat)
+        return stack if stack > 0 else 0
 
     def _others_can_act(self, seat: int) -> bool:
-        return any(o != seat and o not in self._folded and self._stack(o) for o in self._order)
+        stack, folded = self._table.stack, self._folded
+        for other in self._order:
+            if other != seat and other not in folded and stack(other) > 0:
+                return True
+        return False
 
     def _others_can_answer(self, seat: int) -> bool:
         """True if another seat in the hand could put in more than the current bet, so
         that a bet or raise by ``seat`` could be called (at least in part) beyond it."""
-        return any(
-            o != seat and o not in self._folded and self._bets[o] + self._stack(o) > self._current
-            for o in self._order
-        )
+        stack, folded, bets, current = self._table.stack, self._folded, self._bets, self._current
+        for other in self._order:
+            if other != seat and other not in folded:
+                chips = stack(other)
+                if bets[other] + (chips if chips > 0 else 0) > current:
+                    return True
+        return False
 
     def _needs_to_act(self, seat: int) -> bool:
-        if seat in self._folded or not self._stack(seat) or len(self.in_hand) < 2:
+        if seat in self._folded or self._table.stack(seat) <= 0 or len(self.in_hand) < 2:
             return False
         if self._bets[seat] < self._current:
             return True
         return self._faced[seat] is None and self._others_can_act(seat)
 
     def _next_from(self, index: int) -> int | None:
-        n = len(self._order)
+        order = self._order
+        n = len(order)
         for k in range(n):
-            seat = self._order[(index + k) % n]
+            seat = order[(index + k) % n]
             if self._needs_to_act(seat):
                 return seat
         return None
@@ -322,6 +341,16 @@ class BettingRound:
         return min(low, all_in), min(high, all_in)
 
     def _legal(self, seat: int) -> Legal:
+        """What ``seat`` may do now: kept until the round or the table changes (a Legal is
+        immutable), since a turn asks for it several times."""
+        stamp = (seat, self._changes, self._table.ledger_size)
+        if stamp == self._legal_for and self._legal_kept is not None:
+            return self._legal_kept
+        legal = self._legal_kept = self._work_out_legal(seat)
+        self._legal_for = stamp
+        return legal
+
+    def _work_out_legal(self, seat: int) -> Legal:
         owe = self._current - self._bets[seat]
         call = min(owe, self._stack(seat))
         if self._no_raise_why(seat) is not None:
@@ -337,17 +366,16 @@ class BettingRound:
             return f"{action!r} is not a betting action"
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self._bets:
             return f"seat {seat!r} is not in this betting round (seats {list(self._order)})"
-        who = self._who(seat)
         if self._turn is None:
-            return f"{who} cannot {action}: the betting round is over"
+            return f"{self._who(seat)} cannot {action}: the betting round is over"
         if seat != self._turn:
             turn = self._turn
-            return (f"{who} cannot {action}: it is {self._who(turn)}'s turn "
+            return (f"{self._who(seat)} cannot {action}: it is {self._who(turn)}'s turn "
                     f"(who may {self._legal(turn)})")  # fmt: skip
         legal = self._legal(seat)
         if legal.allows(action):
             return None
-        return f"{who} cannot {action}: {self._detail(legal, action)}; legal: {legal}"
+        return f"{self._who(seat)} cannot {action}: {self._detail(legal, action)}; legal: {legal}"
 
     def _detail(self, legal: Legal, action: Action) -> str:
         owe = self._current - self._bets[legal.seat]
@@ -397,6 +425,7 @@ class BettingRound:
         event: dict[str, Any] = {"event": str(action).split()[0], "seat": seat}
         if isinstance(action, Fold):
             self._folded.add(seat)
+            self._in_hand = None
         elif isinstance(action, Check):
             self._checked.add(seat)
         elif isinstance(action, Call):
