@@ -24,14 +24,13 @@ JSON a server sends (:meth:`Decision.to_dict`). The kinds:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import combinations
-from typing import Any, TypeAlias
+from typing import Any, Generic, TypeAlias, TypeVar, overload
 
 from guts.betting.actions import Action, Bet, Call, Check, Fold, Legal, Raise
-from guts.cards import Card, parse_card, parse_cards
+from guts.cards import Card, DeckKind, deck_cards, parse_card, parse_cards
 from guts.errors import GutsError, IllegalAction
 
 __all__ = [
@@ -66,6 +65,9 @@ def _words(text: str) -> list[str]:
 # -- betting ---------------------------------------------------------------------------------
 
 _BET_WORDS = {"f": "fold", "k": "check", "c": "call", "b": "bet", "r": "raise"}
+_NATURAL_CODES = frozenset(card.ascii for card in deck_cards(DeckKind.STANDARD))
+_SIMPLE: dict[str, Action] = {"fold": Fold(), "check": Check(), "call": Call()}
+"""The actions without an amount (immutable, so one of each serves every reading)."""
 
 
 def _chips(word: str, text: str) -> int:
@@ -86,9 +88,8 @@ def betting_action(text: str) -> Action:
     (Raise(to=40), Bet(amount=10), Call())
     """
     words = [_BET_WORDS.get(w, w) for w in _words(check_action(text))]
-    simple: dict[str, Action] = {"fold": Fold(), "check": Check(), "call": Call()}
-    if len(words) == 1 and words[0] in simple:
-        return simple[words[0]]
+    if len(words) == 1 and words[0] in _SIMPLE:
+        return _SIMPLE[words[0]]
     if len(words) == 3 and words[:2] == ["raise", "to"]:
         words = ["raise", words[2]]
     if len(words) == 2 and words[0] in ("bet", "raise"):
@@ -218,11 +219,21 @@ class Discard:
 
     def actions(self) -> tuple[str, ...]:
         """Every legal discard, spelled out (built only when asked for)."""
-        return tuple(self.text(s) for s in self.sets())
+        hand, words = self.hand, []
+        for n in sorted(self.counts):
+            if n == 0:
+                words.append(self.pat)
+            else:
+                words += ["discard " + " ".join(cards) for cards in combinations(hand, n)]
+        words += [self.text(s) for s in self.extra if len(s) not in self.counts]
+        return tuple(words)
 
     def cards(self, text: str) -> tuple[str, ...]:
         """The codes (in hand order) a draw action throws: ``stand pat``, ``pat``,
         ``discard 7h 2c``, the bare cards, ``discard all``; IllegalAction otherwise."""
+        quick = self._spelled(text)
+        if quick is not None:
+            return quick
         words = _words(text)
         if words in (["pat"], ["stand"], ["stand", "pat"], ["discard"], ["-"], ["0"]):
             return ()
@@ -237,6 +248,25 @@ class Discard:
         except GutsError as error:
             raise IllegalAction(f"not a draw ({self.describe()}): {error}") from None
         return self._in_hand(named, text)
+
+    def _spelled(self, text: str) -> tuple[str, ...] | None:
+        """What :meth:`cards` reads in ``text`` when it is spelled as :meth:`text` writes a
+        discard (``stand pat``, or ``discard`` and distinct codes of the hand in hand
+        order, no joker), read without parsing; None for any other spelling."""
+        if text == "stand pat":
+            return ()
+        if not text.startswith("discard ") or "Jk" in self.hand:
+            return None
+        codes = tuple(text[8:].split(" "))
+        hand, at = self.hand, -1
+        for code in codes:
+            if code not in hand or code not in _NATURAL_CODES:
+                return None
+            index = hand.index(code)
+            if index <= at:
+                return None
+            at = index
+        return codes
 
     def _in_hand(self, named: tuple[Card, ...], text: str) -> tuple[str, ...]:
         hand = [parse_card(code) for code in self.hand]
@@ -327,6 +357,34 @@ class PlayCard:
 Options: TypeAlias = Choose | Wager | Discard | PlayCard
 """Any kind of choice."""
 
+T = TypeVar("T")
+
+
+class _kept(Generic[T]):  # a decorator, named like cached_property
+    """A property computed on first read and kept in the instance's ``__dict__``, as
+    :func:`functools.cached_property` does, without the lock Python 3.11 takes on every
+    first read (a decision's actions are read once per decision)."""
+
+    def __init__(self, function: Callable[[Any], T]) -> None:
+        self._function = function
+        self._name = function.__name__
+        self.__doc__ = function.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> _kept[T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> T: ...
+
+    def __get__(self, instance: object, owner: type | None = None) -> T | _kept[T]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self._name] = self._function(instance)
+        return value
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -354,7 +412,7 @@ class Decision:
         """``choose``, ``bet``, ``draw`` or ``play``."""
         return self.options.kind
 
-    @cached_property
+    @_kept
     def actions(self) -> tuple[str, ...]:
         """Representative legal actions: every one, except bet sizes (least, middle, most;
         any size in the range is legal)."""
