@@ -4,6 +4,7 @@ terminal shows of it (guts.screen): forms, refusals, help, the status line, colo
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 
@@ -20,6 +21,7 @@ from guts.prompts import (
     checker,
     choice_keys,
     committed_chips,
+    decision_from_dict,
     help_lines,
     read_answer,
     short_forms,
@@ -136,7 +138,9 @@ def test_betting_short_forms_and_bare_numbers(decision: Decision, typed: str, ac
 
 
 def test_betting_refusals_state_the_exact_range() -> None:
-    assert refused(FACING, "k", committed=2) == "legal now: fold, call 2, raise to 4..37"
+    assert refused(FACING, "k", committed=2) == (
+        "you cannot check: 2 to call; legal now: fold, call 2, raise to 4..37"
+    )
     assert refused(FACING, "50", committed=2) == "legal now: fold, call 2, raise to 4..37"
     assert refused(FACING, "r", committed=2) == "raise to how much? 4..37"
     assert refused(FACING, "raise by 5", committed=2) == "say the total: raise to N (4..37)"
@@ -254,7 +258,8 @@ def test_help_lists_the_forms_of_each_kind() -> None:
 @pytest.mark.parametrize("name", sorted(games()))
 def test_every_representative_action_reads_back(name: str) -> None:
     """The terminal's reading never loses an action the engine offers: each of a decision's
-    representative actions, typed as it is spelled, means itself."""
+    representative actions, typed as it is spelled, means itself; a decision sent as JSON
+    and rebuilt reads the same."""
     game = find_game(name)
     players = 4 if name != "trips-to-win" else 5
     session = game.new_session([(f"P{i}", 100) for i in range(players)], rng=random.Random(7))
@@ -270,10 +275,15 @@ def test_every_representative_action_reads_back(name: str) -> None:
         for decision in session.pending():
             check = checker(session, decision)
             committed = committed_chips(session.view(decision.seat), decision.seat)
+            remote = decision_from_dict(json.loads(json.dumps(decision.to_dict())))
             for action in decision.actions[:40]:
                 assert read_answer(decision, action, check, committed=committed) == (
                     decision.canonical(action)
                 ), (name, action)
+                assert read_answer(remote, action, committed=committed) == (
+                    read_answer(decision, action, committed=committed)
+                )
+            assert help_lines(remote, committed) == help_lines(decision, committed)
             kinds.add(decision.kind)
             session.act(decision.seat, bots[decision.seat].choose(
                 session.view(decision.seat), decision, rng))  # fmt: skip

@@ -8,7 +8,9 @@ table and any other client (a server's players send the same text):
   raises :class:`~guts.errors.IllegalAction` with one line saying what was wrong;
 - :func:`summary` states the choice with its exact range (``fold, call 2, or raise to
   4..6``); :func:`help_lines` lists every accepted form for that decision;
-- :func:`choice_keys` gives the shortest unique prefix of each word of a choice.
+- :func:`choice_keys` gives the shortest unique prefix of each word of a choice;
+- :func:`decision_from_dict` rebuilds a decision sent as JSON, so a remote client reads
+  answers exactly as the terminal does.
 
 The forms, by kind:
 
@@ -41,6 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias
 
+from guts.betting.actions import Legal
 from guts.cards import Card, parse_card
 from guts.errors import GutsError, IllegalAction
 from guts.games.decision import Choose, Decision, Discard, PlayCard, Wager
@@ -51,6 +54,7 @@ __all__ = [
     "checker",
     "choice_keys",
     "committed_chips",
+    "decision_from_dict",
     "help_lines",
     "read_answer",
     "short_forms",
@@ -92,6 +96,41 @@ def checker(session: _Acting, decision: Decision) -> Check:
                 raise refused from None
 
     return check
+
+
+def decision_from_dict(data: Mapping[str, Any]) -> Decision:
+    """The decision :meth:`~guts.games.decision.Decision.to_dict` described, for a client
+    that receives decisions as JSON (a server's players) and reads answers like the
+    terminal does; malformed data raises IllegalAction.
+
+    >>> decision = Decision.choose(2, ("in", "out"), "declare in or out")
+    >>> read_answer(decision_from_dict(decision.to_dict()), "o")
+    'out'
+    """
+    try:
+        seat, kind, options = int(data["seat"]), str(data["kind"]), data["options"]
+        simultaneous = bool(data.get("simultaneous", False))
+        if kind == "choose":
+            return Decision.choose(seat, tuple(options["words"]), str(data.get("prompt", "")),
+                                   simultaneous)  # fmt: skip
+        if kind == "bet":
+            legal = Legal(seat, bool(options["can_fold"]), bool(options["can_check"]),
+                          int(options["call_amount"]), options.get("min_bet"),
+                          options.get("max_bet"), options.get("min_raise_to"),
+                          options.get("max_raise_to"))  # fmt: skip
+            return Decision(seat, Wager(legal, options.get("stack")), "", simultaneous)
+        if kind == "draw":
+            extra = tuple(tuple(cards) for cards in options.get("extra", ()))
+            discard = Discard(tuple(options["hand"]), tuple(options["counts"]), extra,
+                              str(options.get("pat", "stand pat")))  # fmt: skip
+            return Decision(seat, discard, "", simultaneous)
+        if kind == "play":
+            why_not = tuple((str(k), str(v)) for k, v in dict(options.get("why_not", {})).items())
+            play = PlayCard(tuple(options["hand"]), tuple(options["allowed"]), why_not)
+            return Decision(seat, play, "", simultaneous)
+    except (KeyError, TypeError, ValueError) as error:
+        raise IllegalAction(f"not a decision: {error}") from None
+    raise IllegalAction(f"not a decision: unknown kind {kind!r}")
 
 
 def wants_help(text: str) -> bool:
@@ -327,6 +366,8 @@ def _read_bet(options: Wager, text: str, check: Check, committed: int | None) ->
         return check(_all_in(options, sizes))
     if words == ["call"] and not legal.can_call and legal.can_check:
         return check("check")
+    if words == ["check"] and not legal.can_check and legal.can_call:
+        raise IllegalAction(f"you cannot check: {legal.call_amount} to call; legal now: {legal}")
     if words[0] in ("bet", "raise") and len(words) <= 3 and sizes is not None:
         rest = words[1:]
         if rest[:1] == ["to"]:

@@ -163,7 +163,8 @@ def status_segments(
     view: Mapping[str, Any], seat: int | None, rules: object = None
 ) -> list[Text]:
     """The seat's situation in short segments: the deal, the pot, trump, wild cards, the
-    table's cards, the chips of each player, legs or points, tricks, the trick so far."""
+    table's cards, the chips of each player (and who has folded), legs or points, tricks,
+    the trick so far."""
     names = [str(n) for n in view.get("players", [])]
     segments: list[Text] = []
     if isinstance(view.get("deal"), int) and view["deal"]:
@@ -191,10 +192,15 @@ def status_segments(
         if other != seat and _cards(cards) and other < len(names):
             segments.append(Text(f"{names[other]} shows ").append_text(hand_text(_cards(cards))))
     stacks = view.get("stacks")
+    folded = view.get("folded")
+    gone = set(folded) if isinstance(folded, list) else set()
     if isinstance(stacks, list):
         for index, (name, stack) in enumerate(zip(names, stacks, strict=False)):
             segment = Text(f"{name} ", style="bold" if index == seat else "")
-            segments.append(segment.append(str(stack)))
+            segment.append(str(stack))
+            if index in gone:
+                segment.append(" (folded)", style="dim")
+            segments.append(segment)
     segments += _scores(view, names)
     trick = view.get("trick")
     if isinstance(trick, list) and trick:
