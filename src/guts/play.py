@@ -3,6 +3,11 @@
 :func:`play` drives any family's session: it starts deals, asks the bots and the person
 for their decisions, and narrates every event the viewer may see (the person's seat, or
 a spectator in watch mode). Ctrl-C or the end of input leaves cleanly with a summary.
+
+When the person must decide, a panel says whose turn it is and what is decided, with a
+status line (:mod:`guts.screen`), and what they type is read from the decision's
+structured options (:mod:`guts.prompts`): short forms, cards or positions, ``help`` at
+any prompt, and a one-line refusal saying what was wrong.
 """
 
 from __future__ import annotations
