@@ -61,6 +61,38 @@ class EndedEvent(Event):
     reason: str
 
 
+class _Record:
+    """A session's events: the list it keeps, and how far the ledger is mirrored in it.
+
+    It holds nothing of the session itself (see :attr:`RecordedSession._emit`).
+    """
+
+    __slots__ = ("events", "moved", "synced", "table")
+
+    def __init__(
+        self, events: list[Event], table: Table, moved: type[MovedEvent], synced: int
+    ) -> None:
+        self.events = events
+        self.table = table
+        self.moved = moved
+        self.synced = synced
+
+    def emit(self, event: Event) -> None:
+        """Append ``event``, after a ``Moved`` event for each transfer not yet mirrored."""
+        if self.table.ledger_size != self.synced:
+            self.sync()
+        self.events.append(event)
+
+    def sync(self) -> None:
+        """Append a ``Moved`` event for each transfer not yet mirrored."""
+        table = self.table
+        size = table.ledger_size
+        if size != self.synced:
+            moved = self.moved.from_transfer
+            self.events.extend([moved(transfer) for transfer in table.ledger_since(self.synced)])
+            self.synced = size
+
+
 class PlayedDeal(Protocol):
     """What a session needs of its deal."""
 
@@ -141,7 +173,9 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         self._players = [(seat.name, seat.stack) for seat in table.seats]
         self._first_button = table.button
         self._events: list[Event] = []
-        self._synced = 0 if record_buy_ins else table.ledger_size
+        self._record = _Record(
+            self._events, table, self.moved_event, 0 if record_buy_ins else table.ledger_size
+        )
         self._deal: DealT | None = None
         self._deals = 0
         self._over = ""
@@ -197,8 +231,8 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         if deal is None or self._over:
             return ()
         # Decisions are immutable, so the deal's are kept until anything changes: every
-        # change goes through an action (_apply), an event (_emit) or a ledger transfer,
-        # and the stamp also notes the deal, the events and the ledger's length.
+        # change is an action (_apply drops them), an event or a ledger transfer, and
+        # the stamp notes the deal, the number of events and the ledger's length.
         stamp = (deal, len(self._events), self._table.ledger_size)
         if stamp != self._pending_stamp:
             self._pending_stamp = None
@@ -257,21 +291,19 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         self._over = reason
         self._emit(self.ended_event(reason=reason))
 
-    def _emit(self, event: Event) -> None:
-        self._pending_stamp = None
-        if self._table.ledger_size != self._synced:
-            self._sync()
-        self._events.append(event)
+    @property
+    def _emit(self) -> Callable[[Event], None]:
+        """Record an event (after the transfers not yet mirrored): what deals are given.
+
+        It is the record's method, not the session's, so that a session and its deal do
+        not hold each other and a finished session is freed at once (a reference cycle
+        waits for the garbage collector, with everything the session recorded).
+        """
+        return self._record.emit
 
     def _sync(self) -> None:
-        self._pending_stamp = None
-        table = self._table
-        size = table.ledger_size
-        if size == self._synced:
-            return
-        moved = self.moved_event.from_transfer
-        self._events.extend(moved(transfer) for transfer in table.ledger_since(self._synced))
-        self._synced = size
+        """Mirror the ledger's new transfers as ``Moved`` events."""
+        self._record.sync()
 
     # -- views -----------------------------------------------------------------------------
 
