@@ -1,0 +1,161 @@
+"""A simulation's report: one JSON object, or tables for the terminal.
+
+:func:`report` turns a :class:`~guts.sim.summary.Summary` into plain JSON values: the
+run (game, options, players, bots, buy-in, seed, plan), then per seat and per bot kind
+the mean net per deal and per session with 95% intervals and the risk of ruin, how long
+sessions lasted, the pots and the outcomes. It holds the exact sums too, so reports of
+runs with different seeds can be merged. Nothing in it depends on how the run was
+executed, so the same run gives the same bytes. :func:`render` prints it as tables.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from guts.sim.outcomes import OUTCOMES
+from guts.sim.runner import SimSpec
+from guts.sim.stats import Histogram, Interval, wilson
+from guts.sim.summary import SeatStats, Summary
+
+__all__ = ["render", "report"]
+
+
+def report(spec: SimSpec, summary: Summary, plan: dict[str, int]) -> dict[str, Any]:
+    """The JSON report of ``summary``, a run of ``spec`` with ``plan`` (``{"sessions": S}``
+    or ``{"deals": D}``)."""
+    names = spec.names
+    return {
+        "game": spec.preset,
+        "family": spec.game.family,
+        "options": dict(spec.options),
+        "players": spec.players,
+        "bots": list(spec.seat_bots),
+        "buy_in": spec.buy_in,
+        "seed": spec.seed,
+        "max_deals": spec.max_deals,
+        "plan": plan,
+        "sessions": summary.sessions,
+        "deals": summary.deals,
+        "stopped_at_max_deals": summary.capped,
+        "seats": [
+            {"seat": seat, "name": names[seat], "bot": spec.seat_bots[seat], **_seat(stats)}
+            for seat, stats in enumerate(summary.seats)
+        ],
+        "by_bot": {
+            kind: {"seats": stats.seats, **_seat(stats)} for kind, stats in summary.kinds.items()
+        },
+        "session_deals": summary.lengths.moments().to_json() | _spread(summary.lengths),
+        "pots": summary.pots.to_json(),
+        "outcomes": summary.outcomes.to_json(),
+        "left_on_table": {"mean": summary.left.to_json()["mean"]} | _spread(summary.left),
+    }
+
+
+def _spread(histogram: Histogram) -> dict[str, Any]:
+    """The median, the 90th percentile and the largest of ``histogram``."""
+    return {"median": histogram.quantile(0.5), "p90": histogram.quantile(0.9),
+            "max": histogram.max}  # fmt: skip
+
+
+def _seat(stats: SeatStats) -> dict[str, Any]:
+    """A seat's (or a bot kind's, per seat) nets and risk of ruin."""
+    per = stats.seats
+    net = stats.net
+    per_deal = net.interval()
+    per_session = net.x_moments()
+    bust = wilson(stats.busts.total, stats.busts.n * per)
+    return {
+        "net_per_deal": _scaled_interval(per_deal, net.ratio, per),
+        "net_per_session": _scaled_interval(per_session.interval(), per_session.mean, per),
+        "bust": {
+            "count": stats.busts.total,
+            "share": None if bust is None else bust.estimate,
+            "ci95": None if bust is None else [bust.low, bust.high],
+        },
+        "exact": {"net": net.sums(), "busts": stats.busts.sums()},
+    }
+
+
+def _scaled_interval(
+    interval: Interval | None, estimate: Fraction | None, per: int
+) -> dict[str, Any]:
+    if interval is None:
+        return {"mean": None if estimate is None else float(estimate / per), "ci95": None}
+    return {
+        "mean": interval.estimate / per,
+        "ci95": [interval.low / per, interval.high / per],
+    }
+
+
+def _money(value: float | None, ci: list[float] | None = None, sign: str = "+") -> str:
+    """``+1.234 ± 0.567`` (the intervals of means are symmetric)."""
+    if value is None:
+        return "-"
+    text = f"{value:{sign}.3f}"
+    if ci is not None:
+        text += f" ± {(ci[1] - ci[0]) / 2:.3f}"
+    return text
+
+
+def _share(entry: dict[str, Any]) -> str:
+    if entry["share"] is None:
+        return "-"
+    low, high = entry["ci95"]
+    return f"{100 * entry['share']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)"
+
+
+def render(data: dict[str, Any], console: Console) -> None:
+    """Print the report ``data`` (from :func:`report`) as tables."""
+    options = ", ".join(f"{k}={v}" for k, v in data["options"].items())
+    console.print(
+        f"[bold]{data['game']}[/bold]{f' ({options})' if options else ''}: "
+        f"{data['sessions']:,} sessions, {data['deals']:,} deals, {data['players']} players "
+        f"buying in for {data['buy_in']}, seed {data['seed']}"
+    )
+    seats = Table(title="Per seat: mean net ± 95% interval, share of sessions gone bust")
+    for column in ("seat", "bot", "per deal", "per session", "went bust"):
+        seats.add_column(column, justify="left" if column in ("seat", "bot") else "right")
+    for row in data["seats"]:
+        seats.add_row(row["name"], row["bot"], *_cells(row))
+    console.print(seats)
+    kinds = Table(title="Per bot kind, per seat it plays")
+    for column in ("bot", "seats", "per deal", "per session", "went bust"):
+        kinds.add_column(column, justify="left" if column == "bot" else "right")
+    for kind, row in data["by_bot"].items():
+        kinds.add_row(kind, str(row["seats"]), *_cells(row))
+    console.print(kinds)
+    length, capped = data["session_deals"], data["stopped_at_max_deals"]
+    console.print(
+        f"deals per session: {_money(length['mean'], length['ci95'], '')}, "
+        f"median {length['median']}, 90% at most {length['p90']}, longest {length['max']}"
+        + (f"; {capped:,} stopped at {data['max_deals']} deals" if capped else "")
+    )
+    pots = data["pots"]
+    if pots["n"]:
+        console.print(
+            f"pots: mean {pots['mean']:.2f}, median {pots['median']}, 90% at most "
+            f"{pots['p90']}, 99% at most {pots['p99']}, largest {pots['max']}"
+        )
+    outcomes = data["outcomes"]
+    if outcomes:
+        order = [name for name in OUTCOMES if name in outcomes]
+        order += [name for name in outcomes if name not in order]
+        console.print(
+            "outcomes: " + ", ".join(f"{name} {_share(outcomes[name])}" for name in order)
+        )
+    left = data["left_on_table"]
+    if left["max"]:
+        console.print(f"chips left in the pot when sessions ended: up to {left['max']}")
+
+
+def _cells(row: dict[str, Any]) -> list[str]:
+    deal, session = row["net_per_deal"], row["net_per_session"]
+    return [
+        _money(deal["mean"], deal["ci95"]),
+        _money(session["mean"], session["ci95"]),
+        _share(row["bust"]),
+    ]

@@ -1,0 +1,113 @@
+"""The summary of many simulated sessions: exact, and merged by adding.
+
+A :class:`Summary` counts sessions (:class:`~guts.sim.runner.SessionResult`) into exact
+integer statistics (:mod:`guts.sim.stats`): per seat and per bot kind the nets (per
+session, and per deal as a ratio over sessions) and how often a stack went bust; how
+many deals sessions lasted; the pot of every deal; the outcome of every settlement.
+Two summaries of disjoint sets of sessions merge into the summary of all of them, equal
+whatever the split, so a run's result does not depend on its workers.
+
+>>> from guts.sim.runner import SessionResult
+>>> one = SessionResult(2, (3, -3), (False, True), 0, False, (2, 4), ("showdown",))
+>>> two = SessionResult(1, (-1, 1), (False, False), 0, False, (2,), ("uncontested",))
+>>> a, b, both = Summary.empty(("sensible", "random")), Summary.empty(("sensible", "random")),\
+ Summary.empty(("sensible", "random"))
+>>> a.add(one); b.add(two); both.add(one); both.add(two)
+>>> a.merge(b) == both, both.seats[1].busts.total, both.pots.max
+(True, 1, 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Self
+
+from guts.sim.runner import SessionResult
+from guts.sim.stats import Histogram, Moments, Ratio, Tally
+
+__all__ = ["SeatStats", "Summary"]
+
+
+@dataclass
+class SeatStats:
+    """One seat, or all the seats a bot kind plays (``seats`` of them): per session, the
+    seats' total net against the deals played (:attr:`net`) and how many went bust."""
+
+    seats: int = 1
+    net: Ratio = field(default_factory=Ratio)
+    busts: Moments = field(default_factory=Moments)
+
+    def add(self, net: int, deals: int, busts: int) -> None:
+        """Count one session."""
+        self.net.add(net, deals)
+        self.busts.add(busts)
+
+    def merge(self, other: SeatStats) -> Self:
+        """Add ``other``'s sessions; returns self."""
+        if other.seats != self.seats:
+            raise ValueError(f"cannot merge stats of {other.seats} seats into {self.seats}")
+        self.net.merge(other.net)
+        self.busts.merge(other.busts)
+        return self
+
+
+@dataclass
+class Summary:
+    """Everything counted over a set of sessions played with ``bots`` (one per seat)."""
+
+    bots: tuple[str, ...]
+    seats: list[SeatStats]
+    kinds: dict[str, SeatStats]
+    lengths: Histogram = field(default_factory=Histogram)
+    capped: int = 0
+    left: Histogram = field(default_factory=Histogram)
+    pots: Histogram = field(default_factory=Histogram)
+    outcomes: Tally = field(default_factory=Tally)
+
+    @classmethod
+    def empty(cls, bots: tuple[str, ...]) -> Summary:
+        """The summary of no sessions, for seats played by ``bots``."""
+        kinds = {kind: SeatStats(seats=bots.count(kind)) for kind in sorted(set(bots))}
+        return cls(bots, [SeatStats() for _ in bots], kinds)
+
+    @property
+    def sessions(self) -> int:
+        """How many sessions were counted."""
+        return self.lengths.n
+
+    @property
+    def deals(self) -> int:
+        """How many deals they played."""
+        return sum(length * times for length, times in self.lengths.counts.items())
+
+    def add(self, result: SessionResult) -> None:
+        """Count one session."""
+        if len(result.nets) != len(self.bots):
+            raise ValueError(f"a session of {len(result.nets)} seats, not {len(self.bots)}")
+        deals = result.deals
+        self.lengths.add(deals)
+        self.capped += result.capped
+        self.left.add(result.left)
+        for seat, stats in enumerate(self.seats):
+            stats.add(result.nets[seat], deals, int(result.busted[seat]))
+        for kind, stats in self.kinds.items():
+            mine = [seat for seat, bot in enumerate(self.bots) if bot == kind]
+            stats.add(sum(result.nets[s] for s in mine), deals, sum(result.busted[s] for s in mine))
+        for pot in result.pots:
+            self.pots.add(pot)
+        self.outcomes.add_all(result.outcomes)
+
+    def merge(self, other: Summary) -> Self:
+        """Add ``other``'s sessions (played with the same bots); returns self."""
+        if other.bots != self.bots:
+            raise ValueError(f"cannot merge sessions of bots {other.bots} into {self.bots}")
+        for mine, theirs in zip(self.seats, other.seats, strict=True):
+            mine.merge(theirs)
+        for kind, stats in self.kinds.items():
+            stats.merge(other.kinds[kind])
+        self.lengths.merge(other.lengths)
+        self.capped += other.capped
+        self.left.merge(other.left)
+        self.pots.merge(other.pots)
+        self.outcomes.merge(other.outcomes)
+        return self
