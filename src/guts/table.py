@@ -104,6 +104,8 @@ class OddChipRule(StrEnum):
     @classmethod
     def parse(cls, text: str) -> OddChipRule:
         """The rule named ``text``; an unknown name raises OptionError naming the choices."""
+        if type(text) is cls:
+            return text  # a rule is its own name
         try:
             return cls(text.strip().lower())
         except ValueError:
@@ -328,7 +330,8 @@ class Table:
         self._ledger: list[Transfer] = []
         self._button = self._seat(button)
         for seat, (_, amount) in enumerate(entries):
-            self.buy_in(seat, amount)
+            if amount:  # checked by _seat_entry: the bank to a seat, by buy-in
+                self._apply(_checked_transfer(BANK, seat, amount, Reason.BUY_IN, "", 0))
 
     # -- seats and the button -------------------------------------------------------------
 
@@ -538,7 +541,10 @@ class Table:
         """``seat`` buys ``amount`` chips from the bank (a rebuy, in the middle of a session)."""
         self._seat(seat)
         if _check_amount(amount):
-            self._record(Transfer(BANK, seat, amount, Reason.BUY_IN, note))
+            if type(note) is str:
+                self._apply(_checked_transfer(BANK, seat, amount, Reason.BUY_IN, note, 0))
+            else:
+                self._record(Transfer(BANK, seat, amount, Reason.BUY_IN, note))
 
     def cash_out(self, seat: int, amount: int | None = None, note: str = "") -> int:
         """``seat`` returns ``amount`` chips (its whole stack, if None) to the bank.

@@ -27,7 +27,6 @@ True
 
 from __future__ import annotations
 
-import inspect
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
@@ -36,7 +35,7 @@ from types import NoneType, UnionType
 from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from guts.errors import GutsError, IllegalAction
-from guts.games.decision import Decision
+from guts.games.decision import Decision, quick_init
 from guts.table import Table
 
 __all__ = [
@@ -200,64 +199,12 @@ def _shown(value: object) -> str:
 
 def register_event(cls: E) -> E:
     """Class decorator: make ``cls`` readable by :meth:`Event.from_dict` under its kind
-    (and give it a quicker ``__init__``, see :func:`_quick_init`)."""
+    (and give it a quicker ``__init__``, see :func:`~guts.games.decision.quick_init`)."""
     if cls.kind in _EVENTS and _EVENTS[cls.kind] is not cls:
         raise EventError(f"event kind {cls.kind!r} is already registered")
-    _quick_init(cls)
+    quick_init(cls)
     _EVENTS[cls.kind] = cls
     return cls
-
-
-def _quick_init(cls: type[Event]) -> None:
-    """Replace the ``__init__`` of the frozen dataclass ``cls`` by one with the same
-    signature that stores the fields straight in the instance's ``__dict__``, instead of
-    one ``object.__setattr__`` call per field (about half the cost of making an event).
-
-    Done only where that is exactly equivalent: a frozen dataclass without slots whose
-    every field is an ``__init__`` parameter without a default factory; ``__post_init__``
-    still runs last. Any other class keeps the dataclass's own ``__init__``.
-    """
-    params = getattr(cls, "__dataclass_params__", None)
-    init = cls.__dict__.get("__init__")
-    if params is None or not params.frozen or init is None:
-        return
-    if any("__slots__" in vars(base) for base in cls.__mro__[:-1]):
-        return
-    names = [item.name for item in fields(cls)]
-    signature = inspect.signature(init)
-    arguments = list(signature.parameters.values())[1:]
-    if sorted(names) != sorted(arg.name for arg in arguments) or any(
-        not item.init or item.default_factory is not MISSING for item in fields(cls)
-    ):
-        return
-    defaults: dict[str, Any] = {}
-    parts: list[str] = []
-    star = False
-    for arg in arguments:
-        if arg.kind is arg.KEYWORD_ONLY and not star:
-            parts.append("*")
-            star = True
-        elif arg.kind is not arg.POSITIONAL_OR_KEYWORD and arg.kind is not arg.KEYWORD_ONLY:
-            return
-        if arg.default is arg.empty:
-            parts.append(arg.name)
-        else:
-            defaults[f"_default_{arg.name}"] = arg.default
-            parts.append(f"{arg.name}=_default_{arg.name}")
-    if "self" in names or "_instance_dict" in names:
-        return
-    body = "    _instance_dict = self.__dict__\n"
-    body += "".join(f"    _instance_dict[{name!r}] = {name}\n" for name in names)
-    if hasattr(cls, "__post_init__"):
-        body += "    self.__post_init__()\n"
-    source = f"def __init__(self, {', '.join(parts)}) -> None:\n{body}"
-    namespace: dict[str, Any] = dict(defaults)
-    exec(compile(source, "<string>", "exec"), namespace)  # the code built just above
-    quick = namespace["__init__"]
-    quick.__qualname__ = init.__qualname__
-    quick.__module__ = init.__module__
-    quick.__doc__ = init.__doc__
-    setattr(cls, "__init__", quick)  # noqa: B010  # mypy forbids assigning a method
 
 
 def event_kinds() -> tuple[str, ...]:

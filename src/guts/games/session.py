@@ -170,7 +170,7 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
     def __init__(self, rules: RulesT, table: Table, *, record_buy_ins: bool) -> None:
         self.rules = rules
         self._table = table
-        self._players = [(seat.name, seat.stack) for seat in table.seats]
+        self._players = [(name, table.stack(seat)) for seat, name in enumerate(table.names)]
         self._first_button = table.button
         self._events: list[Event] = []
         self._record = _Record(
