@@ -372,6 +372,153 @@ def export_command(
     console.print(f"{len(texts)} PHH file(s) written to {folder}")
 
 
+@app.command("simulate")
+def simulate_command(
+    game: Annotated[str, typer.Argument(help="A game from `guts games`.")],
+    players: Annotated[int, typer.Option("--players", "-n", help="Players at the table.")] = 4,
+    bots: Annotated[
+        str, typer.Option("--bots", help="Bot kinds, one per seat, cycled: sensible,random.")
+    ] = "sensible",
+    sessions: Annotated[
+        int | None, typer.Option("--sessions", help="Play N whole sessions.")
+    ] = None,
+    deals: Annotated[
+        int | None, typer.Option("--deals", help="Play sessions until N deals are played.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for a repeatable run.")] = None,
+    option: OptionOpt = None,
+    buy_in: Annotated[int, typer.Option("--buy-in", help="Chips each player buys in for.")] = 100,
+    max_deals: Annotated[
+        int, typer.Option("--max-deals", help="Stop a session after N deals.")
+    ] = 1000,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")] = 1,
+    executor: Annotated[
+        str, typer.Option("--executor", help="Where batches run: process, dask or ray.")
+    ] = "process",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Address of a Dask or Ray cluster.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Simulate sessions of GAME between bots: nets, busts, session lengths, pots, outcomes."""
+    from guts.sim import SimSpec, open_executor, render, report, simulate
+    from guts.sim.seeding import new_seed
+
+    if (sessions is None) == (deals is None):
+        raise OptionError("give either --sessions N or --deals N (not both)")
+    if workers < 1:
+        raise OptionError(f"--workers must be at least 1, not {workers}")
+    spec = SimSpec.make(
+        game, players=players, bots=bots, options=parse_key_values(option or []),
+        buy_in=buy_in, seed=new_seed() if seed is None else seed, max_deals=max_deals,
+    )  # fmt: skip
+    plan = {"sessions": sessions} if sessions is not None else {"deals": deals or 0}
+    unit, total = next(iter(plan.items()))
+    show = sys.stderr.isatty() and not as_json
+    with (
+        open_executor(executor, workers, scheduler) as pool,
+        Progress(
+            "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+            TimeRemainingColumn(), console=Console(stderr=True), disable=not show,
+            transient=True,
+        ) as bar,
+    ):  # fmt: skip
+        task = bar.add_task(f"{game}: {unit}", total=total)
+
+        def progress(sessions_done: int, deals_done: int) -> None:
+            bar.update(task, completed=sessions_done if unit == "sessions" else deals_done)
+
+        summary = simulate(spec, sessions=sessions, deals=deals, executor=pool,
+                           workers=workers, progress=progress)  # fmt: skip
+    data = report(spec, summary, plan)
+    if as_json:
+        print(json.dumps(data))
+        return
+    render(data, console)
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="The port to listen on.")] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option("--database", help="A database URL (else GUTS_DATABASE_URL, else a "
+                     "SQLite file in the user data directory)."),
+    ] = None,
+    public_url: Annotated[
+        str | None, typer.Option("--public-url", help="The base of the links handed out.")
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option("--bot-delay", help="Seconds before a bot acts.")
+    ] = 0.6,
+    deal_delay: Annotated[
+        float, typer.Option("--deal-delay", help="Seconds between deals.")
+    ] = 1.5,
+) -> None:
+    """Run the online table server: migrate the database, rebuild the open tables, serve."""
+    try:
+        from guts.server.actor import Settings
+        from guts.server.app import serve
+    except ImportError as error:
+        raise OptionError(f"guts serve needs the server extra ({error.name} is missing): "
+                          "pip install 'guts[server]'") from None  # fmt: skip
+    if not 0 <= port <= 65535:
+        raise OptionError(f"--port must be between 0 and 65535, not {port}")
+    if bot_delay < 0 or deal_delay < 0:
+        raise OptionError("--bot-delay and --deal-delay cannot be negative")
+    from guts.server.storage import database_url
+
+    serve(host, port, database_url(database), public_url=public_url,
+          settings=Settings(bot_delay=bot_delay, deal_delay=deal_delay))  # fmt: skip
+
+
+@app.command("host")
+def host_command(
+    preset: Annotated[str, typer.Argument(help="A game from `guts games`.")],
+    option: OptionOpt = None,
+    buy_in: Annotated[int, typer.Option("--buy-in", help="Each player's buy-in.")] = 100,
+    bots: Annotated[int, typer.Option("--bots", help="Seat this many bots.")] = 0,
+    bot: Annotated[str, typer.Option("--bot", help="The bots' kind.")] = "sensible",
+    auto_approve: Annotated[
+        bool, typer.Option("--auto-approve", help="Seat players without the host's approval.")
+    ] = False,
+    start: Annotated[bool, typer.Option("--start", help="Start the game at once.")] = False,
+    server: Annotated[
+        str, typer.Option("--server", help="The server's URL.")
+    ] = "http://127.0.0.1:8000",
+    json_out: Annotated[bool, typer.Option("--json", help="Print the links as JSON.")] = False,
+) -> None:
+    """Open a table on a guts server and print its join link and host link."""
+    try:
+        import httpx
+    except ImportError:
+        raise OptionError("guts host needs the server extra: pip install 'guts[server]'") from None
+    body = {"preset": preset, "options": parse_key_values(option or []), "buy_in": buy_in,
+            "bots": bots, "bot": bot, "auto_approve": auto_approve, "start": start}  # fmt: skip
+    url = server.rstrip("/") + "/api/tables"
+    try:
+        response = httpx.post(url, json=body, timeout=30)
+    except httpx.HTTPError as error:
+        raise OptionError(f"cannot reach a guts server at {server} ({error}): "
+                          "start one with `guts serve`") from None  # fmt: skip
+    try:
+        answer = response.json()
+    except ValueError:
+        answer = {}
+    if response.status_code != 201:
+        why = answer.get("message") if isinstance(answer, dict) else None
+        raise OptionError(f"the server refused the table: {why or response.status_code}")
+    links = {key: answer[key] for key in ("table_id", "join_url", "host_url")}
+    if json_out:
+        print(json.dumps(links))
+        return
+    console.print(f"Table {links['table_id']} of {preset} is open.", highlight=False)
+    console.print(f"Send the players this link: {links['join_url']}", highlight=False)
+    console.print(f"Keep the host link (it holds the host secret): {links['host_url']}",
+                  highlight=False)  # fmt: skip
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the CLI; user errors print one line on stderr and exit with status 2."""
     try:

@@ -101,7 +101,8 @@ def test_histogram_quantiles_and_merge(xs: list[int], cut: int) -> None:
     assert histogram(xs[:cut]).merge(histogram(xs[cut:])) == whole
     ordered = sorted(xs)
     for q in (0.0, 0.25, 0.5, 0.9, 0.99, 1.0):
-        assert whole.quantile(q) == ordered[max(1, math.ceil(q * len(xs))) - 1]
+        rank = max(1, math.ceil(Fraction(str(q)) * len(xs)))
+        assert whole.quantile(q) == ordered[rank - 1]
     assert whole.max == max(xs) and whole.min == min(xs)
     assert whole.moments() == moments_of(xs)
     assert whole.to_json()["counts"] == [[x, xs.count(x)] for x in sorted(set(xs))]

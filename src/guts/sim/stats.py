@@ -237,11 +237,12 @@ class Histogram:
         return moments
 
     def quantile(self, q: float) -> int | None:
-        """The smallest value with at least ``q`` of the counts at or below it."""
+        """The smallest value with at least a share ``q`` of the counts at or below it."""
         total = self.n
         if not total:
             return None
-        need = max(1, math.ceil(Fraction(q) * total))
+        share = Fraction(q).limit_denominator(10**6)  # 0.9 is nine tenths, not 0.9000...02
+        need = max(1, math.ceil(share * total))
         seen = 0
         for x in sorted(self.counts):
             seen += self.counts[x]
