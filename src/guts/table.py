@@ -410,6 +410,21 @@ class Table:
         At table stakes the payment is cut to the stack and the shortfall is recorded;
         ``amount - pay(...)`` is what the seat could not pay.
         """
+        stacks = self._stacks
+        if (
+            type(seat) is int
+            and 0 <= seat < len(stacks)
+            and type(amount) is int
+            and amount > 0
+            and (
+                (type(to) is Place and to is not BANK)
+                or (type(to) is int and 0 <= to < len(stacks) and to != seat)
+            )
+            and _plain(reason, note)
+        ):  # the usual payment, checked here at once: the same as the path below
+            paid = amount if self._credit else min(amount, stacks[seat])
+            self._apply(_checked_transfer(seat, to, paid, reason, note, amount - paid))
+            return paid
         self._seat(seat)
         self._party(to)  # a place on the table or a seat: chips leave only by cash_out
         if _check_amount(amount) == 0:

@@ -354,11 +354,11 @@ class BettingRound:
         owe = self._current - self._bets[seat]
         call = min(owe, self._stack(seat))
         if self._no_raise_why(seat) is not None:
-            return Legal(seat, True, owe <= 0, max(call, 0))
+            return _legal(seat, True, owe <= 0, max(call, 0), None, None, None, None)
         low, high = self._range(seat)
         if self._current == 0:
-            return Legal(seat, True, True, 0, min_bet=low, max_bet=high)
-        return Legal(seat, True, owe <= 0, max(call, 0), min_raise_to=low, max_raise_to=high)
+            return _legal(seat, True, True, 0, low, high, None, None)
+        return _legal(seat, True, owe <= 0, max(call, 0), None, None, low, high)
 
     def _problem(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not take ``action`` now, or None if it may."""
@@ -422,7 +422,8 @@ class BettingRound:
         return self._order.index(posters[-1]) + 1
 
     def _apply(self, seat: int, action: Action) -> None:
-        event: dict[str, Any] = {"event": str(action).split()[0], "seat": seat}
+        word = _EVENT_WORDS.get(type(action)) or str(action).split()[0]
+        event: dict[str, Any] = {"event": word, "seat": seat}
         if isinstance(action, Fold):
             self._folded.add(seat)
             self._in_hand = None
@@ -470,6 +471,34 @@ class BettingRound:
         self._over = True
         end = {"event": "end", "pot": self._table.chips_in(self._pot)}
         self._events.append(end | {"opener": self._opener, "last_aggressor": self._aggressor})
+
+
+_EVENT_WORDS: dict[type, str] = {Fold: "fold", Check: "check", Call: "call", Bet: "bet",
+                                  Raise: "raise"}  # fmt: skip
+"""The first word of each action's text, the kind of its event."""
+
+_LEGALS: dict[tuple[object, ...], Legal] = {}
+"""Each Legal made, by its fields (immutable, so one object serves every equal one)."""
+
+
+def _legal(
+    seat: int,
+    can_fold: bool,
+    can_check: bool,
+    call_amount: int,
+    min_bet: int | None,
+    max_bet: int | None,
+    min_raise_to: int | None,
+    max_raise_to: int | None,
+) -> Legal:
+    """``Legal(...)`` of these fields, the same object for the same fields."""
+    key = (seat, can_fold, can_check, call_amount, min_bet, max_bet, min_raise_to, max_raise_to)
+    legal = _LEGALS.get(key)
+    if legal is None:
+        if len(_LEGALS) >= 1 << 12:
+            _LEGALS.clear()
+        legal = _LEGALS[key] = Legal(*key)
+    return legal
 
 
 def _check_order(table: Table, order: Sequence[int]) -> tuple[int, ...]:

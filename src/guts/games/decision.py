@@ -210,12 +210,14 @@ class Wager:
         words = ["fold"] if legal.can_fold else []
         if legal.can_check:
             words.append("check")
-        if legal.can_call:
+        if legal.call_amount > 0:  # can_call
             words.append("call")
-        if legal.min_bet is not None and legal.max_bet is not None:
-            words += [f"bet {n}" for n in _sizes(legal.min_bet, legal.max_bet)]
-        if legal.min_raise_to is not None and legal.max_raise_to is not None:
-            words += [f"raise {n}" for n in _sizes(legal.min_raise_to, legal.max_raise_to)]
+        low, high = legal.min_bet, legal.max_bet
+        if low is not None and high is not None:
+            words += [f"bet {low}"] if low == high else [f"bet {n}" for n in _sizes(low, high)]
+        low, high = legal.min_raise_to, legal.max_raise_to
+        if low is not None and high is not None:
+            words += [f"raise {low}"] if low == high else [f"raise {n}" for n in _sizes(low, high)]
         return tuple(words)
 
     def action(self, text: str) -> Action:

@@ -48,7 +48,7 @@ class MovedEvent(Event):
             source=source.name if isinstance(source, Place) else source,
             destination=destination.name if isinstance(destination, Place) else destination,
             amount=transfer.amount,
-            reason=transfer.reason.value,
+            reason=transfer.reason._value_,
             note=transfer.note,
             shortfall=transfer.shortfall,
         )
