@@ -907,6 +907,11 @@ class TableActor:
                 self._state.client_seqs[command.seat_id] = (command.client_seq, expected)
             self._state.seq = expected
 
+    def check(self) -> None:
+        """Check that every session's chips add up to its ledger (GutsError if not)."""
+        for session in self._state.sessions:
+            session.table.check_invariant()
+
     async def reload(self) -> None:
         """Rebuild from the database (after a failed commit) and resend every snapshot."""
         stored = await self.storage.load(self.id)
@@ -958,6 +963,7 @@ class Tables:
                 return None
             actor = TableActor(stored.table, self.storage, self.settings)
             actor.load(stored)
+            actor.check()
             self.actors[table_id] = actor
             actor.start()
             return actor

@@ -51,9 +51,11 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
     "ClientMessage",
+    "CreateTable",
     "ErrorCode",
     "ProtocolError",
     "ServerMessage",
+    "TableCreated",
     "check_nickname",
     "protocol_document",
     "read_message",
@@ -77,7 +79,8 @@ ErrorCode = Literal[
     "not-now",
     "taken",
     "no-such-seat",
-    "duplicate",
+    "no-such-table",
+    "rate-limited",
     "internal",
 ]
 """What an ``error`` message is about."""
@@ -417,6 +420,39 @@ ServerMessage = Annotated[
 SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
+# -- HTTP -----------------------------------------------------------------------------
+
+
+class CreateTable(_Message):
+    """``POST /api/tables``: open a table of ``preset`` with ``options`` (as
+    ``guts rules`` lists them), each player's ``buy_in``, ``bots`` bots of kind ``bot``
+    seated, seats approved without the host when ``auto_approve``, and the game started
+    at once when ``start`` (with the bots seated by then)."""
+
+    preset: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    options: dict[
+        Annotated[str, StringConstraints(max_length=64)],
+        Annotated[str, StringConstraints(max_length=200)],
+    ] = Field(default_factory=dict, max_length=64)
+    buy_in: Chips = 100
+    bots: Annotated[int, Field(ge=0, le=16)] = 0
+    bot: BotKind = "sensible"
+    auto_approve: bool = False
+    start: bool = False
+
+
+class TableCreated(_Message):
+    """The answer to ``POST /api/tables``: the link to send the players, and the host's
+    link, whose ``#host=`` fragment holds the host secret (a fragment never reaches a
+    server's logs). ``ws_url`` is the table's websocket."""
+
+    table_id: str
+    join_url: str
+    host_url: str
+    ws_url: str
+    host_secret: str
+
+
 # -- the document ---------------------------------------------------------------------
 
 
@@ -455,14 +491,26 @@ def protocol_document() -> str:
     lines += ["## Server to client", ""]
     for model in SERVER_MESSAGES:
         lines += _describe(model)
+    lines += [
+        "## HTTP",
+        "",
+        "`POST /api/tables` takes a `CreateTable` object and answers `201` with a",
+        "`TableCreated` one; `GET /api/tables/{table_id}` gives the table's public summary",
+        "(its game, status, seats, stacks and pot, and `seq`). A refused request is answered",
+        "with `400` (`404` for an unknown table) and an `error` object as above.",
+        "",
+    ]
+    for model in (CreateTable, TableCreated):
+        lines += _describe(model, f"`{model.__name__}`")
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _describe(model: type[_Message]) -> list[str]:
-    kind = model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
+def _describe(model: type[_Message], title: str = "") -> list[str]:
+    if not title:
+        title = f"`{model.model_fields['type'].annotation.__args__[0]}`"  # type: ignore[union-attr]
     doc = " ".join((model.__doc__ or "").split())
     schema = json.dumps(model.model_json_schema(), indent=2, sort_keys=True)
-    return [f"### `{kind}`", "", doc, "", "```json", schema, "```", ""]
+    return [f"### {title}", "", doc, "", "```json", schema, "```", ""]
 
 
 if __name__ == "__main__":

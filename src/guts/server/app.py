@@ -1,0 +1,373 @@
+"""The HTTP and websocket routes (Starlette), and ``guts serve``.
+
+``POST /api/tables`` opens a table, ``GET /api/tables/{id}`` is its public summary, and
+``/ws/{id}`` its websocket, over which clients speak the protocol of
+:mod:`guts.server.protocol`. The routes only relay: every message goes to the table's
+actor (:mod:`guts.server.actor`), which answers on the connection. One structured line
+(JSON) is logged per request, connection and error; a client never sees a stack trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import socket
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from guts.catalog import find_game
+from guts.errors import GutsError
+from guts.play import check_bot_kind
+from guts.server.actor import Client, Settings, Tables
+from guts.server.protocol import (
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    AddBot,
+    CreateTable,
+    ProtocolError,
+    Start,
+    read_message,
+)
+from guts.server.storage import Storage
+
+__all__ = ["JsonLines", "create_app", "serve"]
+
+log = logging.getLogger("guts.server")
+
+Scope = MutableMapping[str, Any]
+ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
+                   Awaitable[None]]  # fmt: skip
+
+MAX_QUEUED = 1000
+"""A client that falls this many messages behind is disconnected (it resumes)."""
+RATE = 20.0
+BURST = 60.0
+"""Each connection may send ``RATE`` messages a second, ``BURST`` at once."""
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object per log line: the time, level, message and any ``extra`` fields
+    (an exception on the same line, as a string)."""
+
+    FIELDS = ("event", "method", "path", "status", "ms", "table", "tables", "client", "code",
+              "seq", "messages")  # fmt: skip
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "at": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname.lower(),
+            "message": record.getMessage(),
+        }
+        for name in self.FIELDS:
+            if hasattr(record, name):
+                line[name] = getattr(record, name)
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, default=str)
+
+
+class _Connection(Client):
+    """A websocket client: messages wait in its outbox for the writer task."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.overflowed = False
+        self.allowance = BURST
+        self.checked = time.monotonic()
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.overflowed:
+            return
+        if self.outbox.qsize() >= MAX_QUEUED:
+            self.overflowed = True
+            self.outbox.put_nowait(None)  # the writer stops and the connection closes
+            return
+        self.outbox.put_nowait(message)
+
+    def within_rate(self) -> bool:
+        """Take one message from the connection's allowance (False: over the limit)."""
+        now = time.monotonic()
+        self.allowance = min(BURST, self.allowance + (now - self.checked) * RATE)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+
+def _error(code: str, message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+
+
+def _tables(request: Request | WebSocket) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
+
+
+async def create_table(request: Request) -> Response:
+    """``POST /api/tables``."""
+    body = await request.body()
+    if len(body) > MAX_MESSAGE_BYTES:
+        return _error("too-large", f"a request has at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        wanted = CreateTable.model_validate_json(body)
+    except ValidationError as error:
+        problem = error.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(part) for part in problem["loc"]) or "the body"
+        return _error("invalid", f"{where}: {problem['msg']}"[:200])
+    try:
+        game = find_game(wanted.preset)
+        game.rules(wanted.options)
+        if wanted.bots:
+            check_bot_kind(wanted.bot, game.family)
+        if wanted.start:  # the engine's own checks of the players, before anything is made
+            bots = [(f"Bot {n}", wanted.buy_in) for n in range(wanted.bots)]
+            game.new_session(bots, options=wanted.options)
+    except GutsError as error:
+        return _error("invalid", str(error)[:300])
+    tables = _tables(request)
+    actor, secret = await tables.create(
+        wanted.preset, dict(wanted.options), wanted.buy_in, auto_approve=wanted.auto_approve
+    )
+    try:
+        for _ in range(wanted.bots):
+            await actor.call(AddBot(type="add_bot", secret=secret, bot=wanted.bot))
+        if wanted.start:
+            await actor.call(Start(type="start", secret=secret))
+    except ProtocolError as error:
+        return _error(error.code, error.message)
+    base = str(request.app.state.public_url or request.base_url).rstrip("/")
+    ws_base = base.replace("https://", "wss://").replace("http://", "ws://")
+    created = {
+        "table_id": actor.id,
+        "join_url": f"{base}/t/{actor.id}",
+        "host_url": f"{base}/t/{actor.id}#host={secret}",
+        "ws_url": f"{ws_base}/ws/{actor.id}",
+        "host_secret": secret,
+    }
+    log.info("table created", extra={"event": "table", "table": actor.id})
+    return JSONResponse(created, status_code=201)
+
+
+async def table_summary(request: Request) -> Response:
+    """``GET /api/tables/{table_id}``: what anyone with the link may know."""
+    actor = await _tables(request).get(request.path_params["table_id"])
+    if actor is None:
+        return _error("no-such-table", "no table has that id", 404)
+    return JSONResponse(await actor.query(actor.summary))
+
+
+async def table_page(request: Request) -> Response:
+    """``GET /t/{table_id}``: the join link (the browser page is still to come)."""
+    actor = await _tables(request).get(request.path_params["table_id"])
+    if actor is None:
+        return PlainTextResponse("No table has that id.\n", status_code=404)
+    summary = await actor.query(actor.summary)
+    return PlainTextResponse(
+        f"A table of {summary['preset']} ({summary['status']}).\n"
+        f"Its websocket is /ws/{summary['id']}; docs/protocol.md says what to send.\n"
+    )
+
+
+async def health(request: Request) -> Response:
+    """``GET /healthz``: the server is up; how many tables it holds, and the ids of the
+    tables whose record would not replay at startup (left closed)."""
+    tables = _tables(request)
+    broken: list[str] = request.app.state.broken
+    return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION,
+                         "tables": len(tables.actors), "broken": broken})  # fmt: skip
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    """``/ws/{table_id}``: read the client's messages, hand them to the table's actor, and
+    write what the actor sends back."""
+    table_id = websocket.path_params["table_id"]
+    where = {"table": table_id, "client": _peer(websocket)}
+    actor = await _tables(websocket).get(table_id)
+    await websocket.accept()
+    version = websocket.query_params.get("v")
+    refusal = None
+    if actor is None:
+        refusal = ProtocolError("no-such-table", "no table has that id")
+    elif version not in (None, str(PROTOCOL_VERSION)):
+        refusal = ProtocolError("invalid", f"this server speaks protocol {PROTOCOL_VERSION}, "
+                                           f"not {version[:20]}")  # fmt: skip
+    if refusal is not None or actor is None:
+        if refusal is not None:
+            await websocket.send_text(json.dumps(refusal.to_dict()))
+        await websocket.close(code=4404 if actor is None else 4400)
+        log.info("connection refused", extra={"event": "refused", **where})
+        return
+    client = _Connection()
+    actor.attach(client)
+    writer = asyncio.create_task(_write(websocket, client))
+    log.info("connected", extra={"event": "connect", **where})
+    messages = 0
+    try:
+        while True:
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            messages += 1
+            text = received.get("text")
+            data = text if text is not None else received.get("bytes") or b""
+            if not client.within_rate():
+                client.send(ProtocolError("rate-limited", "too many messages: slow down")
+                            .to_dict())  # fmt: skip
+                continue
+            try:
+                message = read_message(data)
+            except ProtocolError as error:
+                client.send(error.to_dict())
+                continue
+            actor.post(message, client)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        actor.detach(client)
+        client.outbox.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await writer
+        log.info("disconnected", extra={"event": "disconnect", "messages": messages, **where})
+
+
+async def _write(websocket: WebSocket, client: _Connection) -> None:
+    while True:
+        message = await client.outbox.get()
+        if message is None:
+            break
+        try:
+            await websocket.send_text(json.dumps(message))
+        except Exception:  # the client is gone; the reader sees the disconnect
+            return
+    with contextlib.suppress(Exception):
+        await websocket.close(code=1008 if client.overflowed else 1000)
+
+
+def _peer(connection: Request | WebSocket) -> str:
+    peer = connection.client
+    return f"{peer.host}:{peer.port}" if peer else "?"
+
+
+class _Logged:
+    """ASGI middleware: one log line per HTTP request (method, path, status, time); an
+    exception becomes a plain 500 with no detail for the client, and a logged error."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        began = time.perf_counter()
+        status = {"code": 500, "started": False}
+
+        async def sending(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                status["code"], status["started"] = message["status"], True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:
+            log.exception("request failed", extra={"event": "error", "path": scope["path"]})
+            if not status["started"]:
+                await _error("internal", "the server failed; nothing was changed", 500)(
+                    scope, receive, send
+                )
+        finally:
+            ms = round((time.perf_counter() - began) * 1000, 1)
+            log.info("request", extra={"event": "request", "method": scope["method"],
+                                       "path": scope["path"], "status": status["code"],
+                                       "ms": ms})  # fmt: skip
+
+
+def create_app(
+    database: str | None = None,
+    *,
+    settings: Settings | None = None,
+    public_url: str | None = None,
+    announce: Callable[[Storage], None] | None = None,
+) -> Starlette:
+    """The server's ASGI app on ``database`` (see
+    :func:`guts.server.storage.database_url`): migrated and with its open tables rebuilt
+    at startup; ``public_url`` is the base of the links it hands out (the request's own
+    base when None); ``announce`` is called once the server is ready."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        storage = await Storage.open(database)
+        tables = Tables(storage, settings)
+        broken = await tables.open_all()
+        app.state.tables = tables
+        app.state.broken = broken
+        log.info("ready", extra={"event": "ready", "tables": len(tables.actors)})
+        if announce is not None:
+            announce(storage)
+        try:
+            yield
+        finally:
+            await tables.close()
+            await storage.close()
+
+    app = Starlette(
+        routes=[
+            Route("/api/tables", create_table, methods=["POST"]),
+            Route("/api/tables/{table_id}", table_summary, methods=["GET"]),
+            Route("/t/{table_id}", table_page, methods=["GET"]),
+            Route("/healthz", health, methods=["GET"]),
+            WebSocketRoute("/ws/{table_id}", table_socket),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.public_url = public_url
+    app.add_middleware(_Logged)
+    return app
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    database: str | None = None,
+    *,
+    settings: Settings | None = None,
+    public_url: str | None = None,
+) -> None:
+    """Run the server until interrupted: migrate, rebuild the open tables, print the
+    URL to open, log one JSON line per request, connection and error on stderr."""
+    import uvicorn
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonLines())
+    root = logging.getLogger("guts.server")
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+    root.propagate = False
+    url = public_url or f"http://{host}:{port}"
+    shown: list[str] = []
+
+    def announce(storage: Storage) -> None:
+        shown.append(storage.engine.url.render_as_string(hide_password=True))
+
+    class Announcing(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:  # listening: now the URL may be opened
+                print(f"guts server ready at {url}/ (database {shown[0]})", flush=True)
+
+    app = create_app(database, settings=settings, public_url=public_url, announce=announce)
+    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
+                            ws_max_size=2 * MAX_MESSAGE_BYTES, lifespan="on")  # fmt: skip
+    Announcing(config).run()

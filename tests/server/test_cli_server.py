@@ -1,0 +1,95 @@
+"""``guts host`` and ``guts serve`` on the command line (``guts host`` against the app in
+process; the crash tests run ``guts serve`` itself as a subprocess)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from guts.cli import main
+from guts.server.actor import Settings
+from guts.server.app import create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as stop:
+        code = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def server(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """The app in process, answering the CLI's HTTP requests to http://testserver."""
+    with TestClient(create_app(sqlite_url, settings=Settings(0, 3600))) as client:
+
+        def post(url: str, **kwargs: Any) -> httpx.Response:
+            assert url.startswith("http://testserver/")
+            kwargs.pop("timeout", None)
+            return client.post(url.removeprefix("http://testserver"), **kwargs)
+
+        monkeypatch.setattr(httpx, "post", post)
+        yield client
+
+
+def test_host_prints_the_links_as_json(capsys: pytest.CaptureFixture[str],
+                                       server: TestClient) -> None:  # fmt: skip
+    code, out, err = run(capsys, "host", "two-card-guts", "--bots", "3", "--bot", "random",
+                         "--start", "--json", "--server", "http://testserver",
+                         "-o", "continue-after-empty=yes")  # fmt: skip
+    assert code == 0, err
+    links = json.loads(out)
+    assert sorted(links) == ["host_url", "join_url", "table_id"]
+    assert links["host_url"].startswith(links["join_url"] + "#host=")
+    summary = server.get(f"/api/tables/{links['table_id']}").json()
+    assert summary["status"] == "playing" and len(summary["seats"]) == 3
+    assert summary["options"] == {"continue-after-empty": "yes"}
+
+
+def test_host_prints_the_links_for_people(capsys: pytest.CaptureFixture[str],
+                                          server: TestClient) -> None:  # fmt: skip
+    code, out, _ = run(capsys, "host", "bourre", "--buy-in", "40", "--auto-approve",
+                       "--server", "http://testserver/")  # fmt: skip
+    assert code == 0
+    assert "Send the players this link: http://testserver/t/" in out
+    assert "#host=" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["no-such-game"], "unknown game"),
+    (["two-card-guts", "-o", "ghost=sometimes"], "ghost"),
+    (["two-card-guts", "-o", "ghost"], "KEY=VALUE"),
+    (["jacks-or-better", "--bots", "2", "--start"], "refused"),
+    (["five-card-draw", "--bots", "1", "--bot", "threshold"], "refused"),
+])  # fmt: skip
+def test_host_refusals_are_one_line(capsys: pytest.CaptureFixture[str], server: TestClient,
+                                    args: list[str], message: str) -> None:  # fmt: skip
+    code, out, err = run(capsys, "host", *args, "--server", "http://testserver")
+    assert code == 2 and out == ""
+    assert err.startswith("guts: ") and message in err and err.count("\n") == 1
+
+
+def test_host_without_a_server_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "host", "two-card-guts", "--server", "http://127.0.0.1:9")
+    assert code == 2 and "cannot reach a guts server" in err and "guts serve" in err
+
+
+def test_serve_refuses_bad_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "serve", "--port", "70000")
+    assert code == 2 and "--port" in err
+    code, _, err = run(capsys, "serve", "--bot-delay", "-1")
+    assert code == 2 and "negative" in err
+    code, _, err = run(capsys, "serve", "--database", "guts.db", "--port", "8001")
+    assert code == 2 and "not a database URL" in err
