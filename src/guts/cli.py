@@ -461,6 +461,8 @@ def serve_command(
         from guts.server.actor import Settings
         from guts.server.app import serve
     except ImportError as error:
+        if (error.name or "guts").startswith("guts"):
+            raise  # a bug of guts itself, not a missing extra
         raise OptionError(f"guts serve needs the server extra ({error.name} is missing): "
                           "pip install 'guts[server]'") from None  # fmt: skip
     if not 0 <= port <= 65535:

@@ -6,8 +6,9 @@ import asyncio
 import json
 from typing import Any
 
-from guts.server.actor import Client, TableActor, Tables
+from guts.server.actor import Client, TableActor
 from guts.server.protocol import SERVER, AddBot, Start
+from guts.server.tables import Tables
 
 
 class Recorder(Client):

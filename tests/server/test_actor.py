@@ -12,7 +12,7 @@ from server_helpers import NullStorage, Recorder, bot_table, settle, sit, views
 
 from guts.catalog import replay_record
 from guts.errors import GutsError
-from guts.server.actor import Settings, TableActor, Tables
+from guts.server.actor import Settings, TableActor
 from guts.server.protocol import (
     Act,
     AddBot,
@@ -25,6 +25,7 @@ from guts.server.protocol import (
     Start,
 )
 from guts.server.storage import Storage
+from guts.server.tables import Tables
 
 FAST = Settings(bot_delay=0, deal_delay=0)
 ONE_OF_EACH = ["two-card-guts", "simultaneous-guts", "three-five-seven", "toh",
@@ -222,11 +223,11 @@ def test_resume_sends_what_was_missed_or_a_snapshot(sqlite_url: str) -> None:
         await settle(actor)
         session = actor.session
         assert session is not None
-        first_deal = next(e.seq for e in actor._state.log if e.kind == "deal")
+        first_deal = next(e.seq for e in actor.state.log if e.kind == "deal")
         catching_up = Recorder()
         await actor.call(Resume(type="resume", last_seq=first_deal - 1), catching_up)
         (frame,) = catching_up.frames
-        start = next(e.start for e in actor._state.log if e.seq == first_deal)
+        start = next(e.start for e in actor.state.log if e.seq == first_deal)
         assert frame["type"] == "event" and frame["seq"] == actor.seq
         assert frame["events"] == [e.to_dict() for e in session.events[start:]
                                    if e.audience is None]  # fmt: skip
@@ -252,7 +253,7 @@ def test_the_host_ends_the_night_when_the_deal_is_over(sqlite_url: str) -> None:
         await actor.call(End(type="end", secret=secret))
         await settle(actor)
         assert actor.status == "over" and actor.session is not None
-        assert actor.session.is_over and [e.kind for e in actor._state.log[-2:]] == ["end", "stop"]
+        assert actor.session.is_over and [e.kind for e in actor.state.log[-2:]] == ["end", "stop"]
         with refused("not-now"):
             await actor.call(End(type="end", secret=secret))
         stored = await storage.table(actor.id)
@@ -276,12 +277,12 @@ def test_the_night_goes_on_with_a_new_session_when_one_ends(
         tables = Tables(storage, FAST)
         actor, secret = await bot_table(tables, preset, options=options, kind="sensible")
         for _ in range(200):  # draw sessions end when a pot is won: play a few
-            if len(actor._state.sessions) >= 3:
+            if len(actor.state.sessions) >= 3:
                 break
             await actor.query(lambda: None)
         await actor.call(End(type="end", secret=secret))
         await settle(actor)
-        sessions = actor._state.sessions
+        sessions = actor.state.sessions
         assert len(sessions) >= 3 and actor.status == "over"
         for earlier, later in zip(sessions, sessions[1:], strict=False):
             assert earlier.is_over and later.table.names == earlier.table.names
@@ -296,8 +297,8 @@ def test_the_night_goes_on_with_a_new_session_when_one_ends(
         await tables.close()
         again = Tables(storage, FAST)
         rebuilt = await again.get(actor.id)
-        assert rebuilt is not None and len(rebuilt._state.sessions) == len(sessions)
-        for mine, theirs in zip(rebuilt._state.sessions, sessions, strict=True):
+        assert rebuilt is not None and len(rebuilt.state.sessions) == len(sessions)
+        for mine, theirs in zip(rebuilt.state.sessions, sessions, strict=True):
             assert mine.events == theirs.events
             assert replay_record(json.loads(json.dumps(theirs.record()))).events == mine.events
         await again.close()

@@ -18,9 +18,10 @@ from server_helpers import NullStorage, Recorder, bot_table, settle, sit
 
 from guts.catalog import games
 from guts.games.base import Event
-from guts.server.actor import Settings, TableActor, Tables
+from guts.server.actor import Settings, TableActor
 from guts.server.protocol import Act, Join, Resume, Start
 from guts.server.storage import Storage
+from guts.server.tables import Tables
 
 FAST = Settings(bot_delay=0, deal_delay=0)
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])[cdhs♣♦♥♠](?![0-9A-Za-z])")
@@ -52,7 +53,7 @@ class Attacker(Recorder):
 
     def _catch_up(self) -> None:
         """The cards of every event this seat may see so far, in every session."""
-        for index, session in enumerate(self.actor._state.sessions):
+        for index, session in enumerate(self.actor.state.sessions):
             events = session.events
             for event in events[self._read.get(index, 0) :]:
                 if event.visible_to(self.number):
@@ -66,7 +67,7 @@ class Attacker(Recorder):
         leaked = cards_in(text) - self.shown
         assert not leaked, f"seat {self.number} is sent {sorted(leaked)}: {text[:300]}"
         assert '"deck"' not in text and "shuffled" not in text
-        state = self.actor._state
+        state = self.actor.state
         session = state.session
         if message["type"] == "event":
             assert session is not None
@@ -128,7 +129,7 @@ async def _frames_after(stored: Any, seat_ids: list[int], acting: int, action: s
             sit(copy, listener, seat_id)
     actor_client = Recorder()
     sit(copy, actor_client, acting)
-    last = copy._state.client_seqs.get(acting, (0, 0))[0]
+    last = copy.state.client_seqs.get(acting, (0, 0))[0]
     copy.start()
     await copy.call(Act(type="act", seat=acting, action=action, client_seq=last + 1),
                     actor_client)  # fmt: skip

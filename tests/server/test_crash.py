@@ -178,7 +178,7 @@ def fresh(stored: StoredTable, seq: int | None = None) -> TableActor:
     actor = TableActor(stored.table, NullStorage(), None)  # type: ignore[arg-type]
     actor.load(StoredTable(stored.table, stored.seats, actions))
     actor.check()  # the ledger of every session adds up
-    for session in actor._state.sessions:
+    for session in actor.state.sessions:
         assert replay_record(json.loads(json.dumps(session.record()))).events == session.events
     REPLAYED[stored.table.id, len(actions)] = actor
     return actor

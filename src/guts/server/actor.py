@@ -23,14 +23,14 @@ import hmac
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from guts.catalog import Game, find_game
+from guts.catalog import Game
 from guts.errors import GutsError
 from guts.games.session import RecordedSession
-from guts.play import BOT_NAMES, Policy, check_bot_kind, policy_for
+from guts.play import BOT_NAMES, check_bot_kind
 from guts.server.barrier import disclose
 from guts.server.commands import (
     ActCommand,
@@ -44,9 +44,7 @@ from guts.server.commands import (
     RefuseCommand,
     StartCommand,
     StopCommand,
-    read_command,
 )
-from guts.server.dealer import Dealer
 from guts.server.protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -60,10 +58,10 @@ from guts.server.protocol import (
     Resume,
     Start,
 )
-from guts.server.storage import ActionRow, SeatRow, Storage, StoredTable, TableRow
-from guts.table import Table
+from guts.server.state import Logged, TableState
+from guts.server.storage import ActionRow, Storage, StoredTable, TableRow
 
-__all__ = ["Client", "Settings", "TableActor", "Tables", "digest", "new_table_id"]
+__all__ = ["Client", "Settings", "TableActor", "digest"]
 
 log = logging.getLogger("guts.server")
 
@@ -72,10 +70,6 @@ Message = Join | Resume | Act | Chat | Start | AddBot | Approve | Refuse | End
 
 MAX_SEATS = 32
 """The most seats (asked for, given or refused) a table keeps."""
-TAKES_TABLE = frozenset({"guts", "staged"})
-"""The families whose sessions take over a table (stacks, pot, button). Draw and Bourré
-count their players before they look for a table (``len(Table)``), so their next
-session gets a fresh table."""
 MAX_CATCH_UP = 1000
 """A client that missed more commands than this gets a snapshot instead."""
 
@@ -83,11 +77,6 @@ MAX_CATCH_UP = 1000
 def digest(secret: str) -> str:
     """The SHA-256 of a secret or token, as stored (they carry 128 bits or more)."""
     return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def new_table_id() -> str:
-    """An unguessable table id: 128 random bits, URL-safe."""
-    return secrets.token_urlsafe(16)
 
 
 @dataclass(frozen=True)
@@ -111,40 +100,6 @@ class Client:
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` for the client."""
         self.outbox.put_nowait(message)
-
-
-@dataclass
-class Seat:
-    """A seat of the lobby: asked for, given or refused; ``number`` its seat in the game."""
-
-    seat_id: int
-    nickname: str
-    kind: str
-    token_hash: str | None
-    buy_in: int
-    status: str
-    number: int | None = None
-
-    def row(self) -> SeatRow:
-        return SeatRow(
-            self.seat_id,
-            self.nickname,
-            self.kind,
-            self.token_hash,
-            self.buy_in,
-            self.status,
-            self.number,
-        )
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "seat_id": self.seat_id,
-            "nickname": self.nickname,
-            "kind": self.kind,
-            "buy_in": self.buy_in,
-            "status": self.status,
-            "seat": self.number,
-        }
 
 
 @dataclass
@@ -183,49 +138,6 @@ class _Close:
 _Item = _Inbound | _Query | _Attach | _Detach | _Auto | _Close
 
 
-@dataclass
-class _Logged:
-    """One committed command: its sequence number, kind, and the engine events it made
-    (``events[start:end]`` of session number ``session``, -1 before the start)."""
-
-    seq: int
-    kind: str
-    session: int
-    start: int
-    end: int
-
-
-@dataclass
-class _State:
-    """Everything a table's commands build (rebuilt from scratch on load)."""
-
-    seats: dict[int, Seat] = field(default_factory=dict)
-    sessions: list[RecordedSession[Any, Any]] = field(default_factory=list)
-    status: str = "lobby"
-    ending: bool = False
-    seq: int = 0
-    client_seqs: dict[int, tuple[int, int]] = field(default_factory=dict)
-    log: list[_Logged] = field(default_factory=list)
-
-    @property
-    def session(self) -> RecordedSession[Any, Any] | None:
-        """The session in play (or the last one), None before the start."""
-        return self.sessions[-1] if self.sessions else None
-
-    def mark(self) -> tuple[int, int]:
-        """Where the next events will start: the session's number and its event count."""
-        session = self.session
-        return len(self.sessions) - 1, 0 if session is None else len(session.events)
-
-    def logged(self, seq: int, kind: str, mark: tuple[int, int]) -> _Logged:
-        """The log entry of a command applied since ``mark``."""
-        number, start = mark
-        if len(self.sessions) - 1 != number:  # it began a new session
-            number, start = len(self.sessions) - 1, 0
-        session = self.session
-        return _Logged(seq, kind, number, start, 0 if session is None else len(session.events))
-
-
 class TableActor:
     """The owner of one table: its engine session, its seats and its clients."""
 
@@ -233,11 +145,9 @@ class TableActor:
         self.row = row
         self.storage = storage
         self.settings = settings or Settings()
-        self.game: Game = find_game(row.preset)
         self.clients: set[Client] = set()
-        self._state = _State()
-        self._dealer = Dealer()
-        self._policies: dict[int, Policy] = {}
+        self.state = TableState(row)
+        """What the table's commands have built (read it only between commands)."""
         self._bot_rng = random.SystemRandom()
         self._inbox: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -254,18 +164,22 @@ class TableActor:
         return self.row.id
 
     @property
+    def game(self) -> Game:
+        return self.state.game
+
+    @property
     def seq(self) -> int:
         """The sequence number of the last committed command."""
-        return self._state.seq
+        return self.state.seq
 
     @property
     def session(self) -> RecordedSession[Any, Any] | None:
         """The engine session (None before the start); read it only between commands."""
-        return self._state.session
+        return self.state.session
 
     @property
     def status(self) -> str:
-        return self._state.status
+        return self.state.status
 
     @property
     def buy_in(self) -> int:
@@ -381,7 +295,7 @@ class TableActor:
             await self._host(message)
 
     def _resume(self, message: Resume, client: Client) -> None:
-        state = self._state
+        state = self.state
         if message.token is not None:
             wanted = digest(message.token)
             found = [
@@ -402,10 +316,10 @@ class TableActor:
         else:
             client.send(self._event_frame(client, missed))
 
-    def _missed(self, last_seq: int | None) -> list[_Logged] | None:
+    def _missed(self, last_seq: int | None) -> list[Logged] | None:
         """The commands after ``last_seq`` if they can be sent as events (None: send a
         snapshot instead)."""
-        state = self._state
+        state = self.state
         if last_seq is None or not 0 <= last_seq <= state.seq or state.session is None:
             return None
         missed = [entry for entry in state.log if entry.seq > last_seq]
@@ -418,7 +332,7 @@ class TableActor:
         return missed
 
     async def _join(self, message: Join, client: Client) -> None:
-        state = self._state
+        state = self.state
         if client.seat_id is not None:
             raise ProtocolError("not-now", "this connection has a seat already")
         if state.status != "lobby":
@@ -449,7 +363,7 @@ class TableActor:
         client.send(self.snapshot(client))
 
     async def _act(self, message: Act, client: Client) -> None:
-        state = self._state
+        state = self.state
         seat = state.seats.get(client.seat_id) if client.seat_id is not None else None
         if seat is None:
             raise ProtocolError("not-seated", "only a seated player acts: join or resume first")
@@ -483,7 +397,7 @@ class TableActor:
         )
 
     def _chat(self, message: Chat, client: Client) -> None:
-        seat = self._state.seats.get(client.seat_id) if client.seat_id is not None else None
+        seat = self.state.seats.get(client.seat_id) if client.seat_id is not None else None
         if seat is None:
             raise ProtocolError("not-seated", "only a seated player chats: join or resume first")
         line = {
@@ -501,7 +415,7 @@ class TableActor:
             raise ProtocolError("not-host", "that is not this table's host secret")
 
     async def _host(self, message: Start | AddBot | Approve | Refuse | End) -> None:
-        state = self._state
+        state = self.state
         if isinstance(message, End):
             if state.status == "over" or state.ending:
                 raise ProtocolError("not-now", "the night is over already")
@@ -510,7 +424,7 @@ class TableActor:
         if isinstance(message, Start | AddBot) and state.status != "lobby":
             raise ProtocolError("not-now", "the game has started already")
         if isinstance(message, Start):
-            players = self._players()
+            players = [(seat.nickname, seat.buy_in) for seat in state.approved()]
             try:  # the engine's own checks (player counts...), on a throwaway session
                 self.game.new_session(players, options=self.row.options)
             except GutsError as error:
@@ -543,7 +457,7 @@ class TableActor:
                 await self._commit(RefuseCommand(seat_id=seat.seat_id))
 
     def _check_free(self, nickname: str) -> None:
-        state = self._state
+        state = self.state
         if len(state.seats) >= MAX_SEATS:
             raise ProtocolError("not-now", f"this table has {MAX_SEATS} seats already")
         taken = {s.nickname.casefold() for s in state.seats.values() if s.status != "refused"}
@@ -551,21 +465,17 @@ class TableActor:
             raise ProtocolError("taken", f"the nickname {nickname!r} is taken at this table")
 
     def _bot_name(self) -> str:
-        taken = {seat.nickname.casefold() for seat in self._state.seats.values()}
+        taken = {seat.nickname.casefold() for seat in self.state.seats.values()}
         for name in BOT_NAMES:
             if name.casefold() not in taken:
                 return name
         return f"Bot {len(taken) + 1}"
 
-    def _players(self) -> list[tuple[str, int]]:
-        approved = [s for s in self._state.seats.values() if s.status == "approved"]
-        return [(seat.nickname, seat.buy_in) for seat in sorted(approved, key=lambda s: s.seat_id)]
-
     # -- what the table does by itself -----------------------------------------------------
 
     def _automatic(self) -> float | None:
         """The delay before the next automatic step, or None if there is none now."""
-        state = self._state
+        state = self.state
         session = state.session
         if state.status != "playing" or session is None or self.stalled:
             return None
@@ -602,7 +512,7 @@ class TableActor:
             self._timer = loop.call_later(delay, self._inbox.put_nowait, _Auto())
 
     async def _auto(self) -> None:
-        state = self._state
+        state = self.state
         session = state.session
         if self._automatic() is None or session is None:
             return
@@ -613,9 +523,9 @@ class TableActor:
                 await self._commit(DealCommand())
             return
         for decision in session.pending():
-            seat = self._seat_at(decision.seat)
+            seat = state.seat_at(decision.seat)
             if seat is not None and seat.kind != "person":
-                policy = self._policies[decision.seat]
+                policy = state.policies[decision.seat]
                 view = session.view(decision.seat)
                 action = session.canonical(
                     decision.seat, policy.choose(view, decision, self._bot_rng)
@@ -625,28 +535,22 @@ class TableActor:
                 )
                 return
 
-    def _seat_at(self, number: int) -> Seat | None:
-        for seat in self._state.seats.values():
-            if seat.number == number:
-                return seat
-        return None
-
     # -- applying and committing -----------------------------------------------------------
 
     async def _commit(self, command: Command) -> None:
         """Apply ``command``, commit it, then tell every client what it may see of it."""
-        state = self._state
+        state = self.state
         status = state.status
         mark = state.mark()
-        self._dealer.take()
+        state.dealer.take()
         try:
-            changed = self._apply(command)
+            changed = state.apply(command)
         except GutsError:
             raise  # the engine refused it and changed nothing
         except Exception:  # a bug: the state may be half changed, so rebuild it
             await self.reload()
             raise
-        draws = self._dealer.take()
+        draws = state.dealer.take()
         if draws:
             command = command.model_copy(update={"draws": draws})
         seq = state.seq + 1
@@ -664,128 +568,13 @@ class TableActor:
             raise ProtocolError(
                 "internal", "the table could not record that: nothing changed"
             ) from None
-        state.seq = seq
-        entry = state.logged(seq, command.kind, mark)
-        state.log.append(entry)
-        if isinstance(command, ActCommand) and command.client_seq is not None:
-            state.client_seqs[command.seat_id] = (command.client_seq, seq)
+        entry = state.committed(seq, command, mark)
         self._tell(entry, lobby=bool(changed))
-
-    def _apply(self, command: Command) -> list[int]:
-        """Apply ``command`` to the state (live or replaying); the seat ids whose rows it
-        changed. Raises GutsError (changing nothing) if the engine refuses it."""
-        state = self._state
-        if isinstance(command, JoinCommand | BotCommand):
-            approved = isinstance(command, BotCommand) or self.row.auto_approve
-            token = command.token_hash if isinstance(command, JoinCommand) else None
-            kind = command.bot if isinstance(command, BotCommand) else "person"
-            state.seats[command.seat_id] = Seat(
-                command.seat_id,
-                command.nickname,
-                kind,
-                token,
-                command.buy_in,
-                "approved" if approved else "requested",
-            )
-            return [command.seat_id]
-        if isinstance(command, ApproveCommand | RefuseCommand):
-            seat = state.seats[command.seat_id]
-            if isinstance(command, ApproveCommand):
-                seat.status, seat.buy_in = "approved", command.buy_in
-            else:
-                seat.status = "refused"
-            return [command.seat_id]
-        if isinstance(command, StartCommand):
-            return self._start()
-        if isinstance(command, EndCommand):
-            if state.session is None or state.session.is_over:
-                state.status = "over"
-            else:
-                state.ending = True
-            return []
-        session = state.session
-        if session is None:
-            raise CommandError(f"a {command.kind} command before the start")
-        if isinstance(command, DealCommand):
-            if session.is_over:  # the night goes on: a new session on the same table
-                session = self._new_session(session.table)
-            session.start_deal()
-            if session is not state.session:
-                self._begin(session)
-        elif isinstance(command, ActCommand):
-            session.act(command.seat, command.action)
-        else:
-            session.stop(command.reason)
-        self._update_status()
-        return []
-
-    def _start(self) -> list[int]:
-        state = self._state
-        approved = sorted(
-            (s for s in state.seats.values() if s.status == "approved"), key=lambda s: s.seat_id
-        )
-        players = [(seat.nickname, seat.buy_in) for seat in approved]
-        session = self.game.new_session(players, options=self.row.options, rng=self._dealer)
-        session.start_deal()
-        for number, seat in enumerate(approved):
-            seat.number = number
-        self._begin(session)
-        self._update_status()
-        return [seat.seat_id for seat in approved]
-
-    def _new_session(self, table: Table) -> RecordedSession[Any, Any]:
-        """The next session of the night: the same game on the same table, its stacks,
-        pot and button carried over (the engine's dealer's-choice way); for a family whose
-        sessions do not take over a table, a fresh one with each seat's stack and the next
-        dealer first (and :meth:`_update_status` lets the night go on only when that
-        loses nothing)."""
-        family = self.game.games_family
-        rules = family.rules(self.game.name, self.row.options)
-        make: Callable[..., RecordedSession[Any, Any]] = family.session_class
-        if self._takes_table():
-            return make(rules, table, rng=self._dealer, button=None)
-        players = [(seat.name, seat.stack) for seat in table.seats]
-        return make(rules, players, rng=self._dealer, button=table.button)
-
-    def _takes_table(self) -> bool:
-        """True if the family's sessions carry on a table (see :meth:`_new_session`)."""
-        return self.game.family in TAKES_TABLE
-
-    @staticmethod
-    def _fresh_table_loses_nothing(table: Table) -> bool:
-        return not any(table.places.values()) and all(s.stack >= 0 for s in table.seats)
-
-    def _begin(self, session: RecordedSession[Any, Any]) -> None:
-        self._state.sessions.append(session)
-        self._policies = {
-            seat.number: policy_for(seat.kind, self.game.family, session)
-            for seat in self._state.seats.values()
-            if seat.kind != "person" and seat.number is not None
-        }
-
-    def _update_status(self) -> None:
-        """The table is over when its session is and the night does not go on: the host
-        ended it, the rules' deal limit was reached, fewer than two have chips, or chips
-        were left in the pot (which a new session would not carry)."""
-        state = self._state
-        session = state.session
-        if session is None or not session.is_over:
-            state.status = "playing" if session is not None else state.status
-            return
-        table = session.table
-        with_chips = sum(seat.stack > 0 for seat in table.seats)
-        goes_on = (
-            not state.ending
-            and getattr(session.rules, "max_deals", None) is None
-            and (table.credit or with_chips >= 2)
-            and (self._takes_table() or self._fresh_table_loses_nothing(table))
-        )
-        state.status = "playing" if goes_on else "over"
 
     # -- telling -----------------------------------------------------------------------------
 
-    def _tell(self, entry: _Logged, *, lobby: bool) -> None:
-        state = self._state
+    def _tell(self, entry: Logged, *, lobby: bool) -> None:
+        state = self.state
         if lobby:
             seats = {
                 "type": "seats",
@@ -812,11 +601,10 @@ class TableActor:
             client.send(frames[seat])
 
     def _number(self, client: Client) -> int | None:
-        seat = self._state.seats.get(client.seat_id) if client.seat_id is not None else None
-        return None if seat is None else seat.number
+        return self.state.number(client.seat_id)
 
-    def _event_frame(self, client: Client, entries: Iterable[_Logged]) -> dict[str, Any]:
-        state = self._state
+    def _event_frame(self, client: Client, entries: Iterable[Logged]) -> dict[str, Any]:
+        state = self.state
         assert state.session is not None
         happened = [
             event
@@ -832,7 +620,7 @@ class TableActor:
 
     def snapshot(self, client: Client | None) -> dict[str, Any]:
         """Everything ``client`` (None: a spectator) may see now."""
-        state = self._state
+        state = self.state
         seat = state.seats.get(client.seat_id) if client and client.seat_id is not None else None
         you = (
             None
@@ -866,51 +654,31 @@ class TableActor:
             "options": dict(self.row.options),
             "buy_in": self.buy_in,
             "auto_approve": self.row.auto_approve,
-            "status": self._state.status,
+            "status": self.state.status,
         }
 
     def summary(self) -> dict[str, Any]:
         """The public summary of the HTTP route (call it through :meth:`query`)."""
-        session = self._state.session
+        session = self.state.session
         return {
             **self.info(),
-            "seq": self._state.seq,
+            "seq": self.state.seq,
             "protocol": PROTOCOL_VERSION,
-            "seats": [seat.public() for seat in self._state.seats.values()],
+            "seats": [seat.public() for seat in self.state.seats.values()],
             "stacks": None if session is None else [s.stack for s in session.table.seats],
             "pot": None if session is None else session.table.pot,
         }
 
     # -- rebuilding ---------------------------------------------------------------------------
 
-    def load(self, stored: StoredTable) -> None:
-        """Rebuild the table from its record: every stored command replayed in order, the
-        shuffles fed back. CommandError (or the engine's GutsError) if it does not replay."""
-        self.row = stored.table
-        self._state = _State()
-        self._policies = {}
-        for expected, action in enumerate(stored.actions, start=1):
-            if action.seq != expected:
-                raise CommandError(f"table {self.id}: command {expected} is missing")
-            command = read_command(action.payload)
-            mark = self._state.mark()
-            self._dealer.feed(getattr(command, "draws", ()))
-            try:
-                self._apply(command)
-                self._dealer.done()
-            except GutsError as error:
-                raise CommandError(
-                    f"table {self.id}: command {expected} ({command.kind}) does not replay: {error}"
-                ) from None
-            self._state.log.append(self._state.logged(expected, command.kind, mark))
-            if isinstance(command, ActCommand) and command.client_seq is not None:
-                self._state.client_seqs[command.seat_id] = (command.client_seq, expected)
-            self._state.seq = expected
-
     def check(self) -> None:
         """Check that every session's chips add up to its ledger (GutsError if not)."""
-        for session in self._state.sessions:
-            session.table.check_invariant()
+        self.state.check()
+
+    def load(self, stored: StoredTable) -> None:
+        """Rebuild the table from its record (see :meth:`TableState.replay`)."""
+        self.state = TableState.replay(stored)
+        self.row = stored.table
 
     async def reload(self) -> None:
         """Rebuild from the database (after a failed commit) and resend every snapshot."""
@@ -927,66 +695,3 @@ def _needs(client: Client | None) -> Client:
     if client is None:
         raise ProtocolError("not-seated", "this message needs a connection")
     return client
-
-
-class Tables:
-    """A server's tables: the open ones are rebuilt at startup, others loaded when asked."""
-
-    def __init__(self, storage: Storage, settings: Settings | None = None) -> None:
-        self.storage = storage
-        self.settings = settings or Settings()
-        self.actors: dict[str, TableActor] = {}
-        self._loading = asyncio.Lock()
-
-    async def open_all(self) -> list[str]:
-        """Rebuild every open table; the ids that would not replay (left out, logged)."""
-        broken = []
-        for table_id in await self.storage.table_ids():
-            try:
-                await self.get(table_id)
-            except GutsError:
-                log.exception("table %s does not replay", table_id)
-                broken.append(table_id)
-        return broken
-
-    async def get(self, table_id: str) -> TableActor | None:
-        """The actor of ``table_id`` (loaded and started if need be), None if no such table."""
-        actor = self.actors.get(table_id)
-        if actor is not None:
-            return actor
-        async with self._loading:
-            actor = self.actors.get(table_id)
-            if actor is not None:
-                return actor
-            stored = await self.storage.load(table_id)
-            if stored is None:
-                return None
-            actor = TableActor(stored.table, self.storage, self.settings)
-            actor.load(stored)
-            actor.check()
-            self.actors[table_id] = actor
-            actor.start()
-            return actor
-
-    async def create(
-        self, preset: str, options: dict[str, str], buy_in: int, *, auto_approve: bool
-    ) -> tuple[TableActor, str]:
-        """A new table and its host secret."""
-        secret = secrets.token_urlsafe(24)
-        row = TableRow(
-            new_table_id(), preset, options, {"buy_in": buy_in}, auto_approve, digest(secret)
-        )
-        await self.storage.create_table(row)
-        actor = TableActor(row, self.storage, self.settings)
-        self.actors[row.id] = actor
-        actor.start()
-        return actor, secret
-
-    async def close(self) -> None:
-        """Stop every actor (after the commands already queued)."""
-        await _gather(actor.close() for actor in self.actors.values())
-        self.actors.clear()
-
-
-async def _gather(waits: Iterable[Awaitable[None]]) -> None:
-    await asyncio.gather(*waits)

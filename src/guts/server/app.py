@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from guts.catalog import find_game
 from guts.errors import GutsError
 from guts.play import check_bot_kind
-from guts.server.actor import Client, Settings, Tables
+from guts.server.actor import Client, Settings
 from guts.server.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -40,6 +40,7 @@ from guts.server.protocol import (
     read_message,
 )
 from guts.server.storage import Storage
+from guts.server.tables import Tables
 
 __all__ = ["JsonLines", "create_app", "serve"]
 
