@@ -227,6 +227,17 @@ def test_another_protocol_version_is_refused(client: TestClient) -> None:
         assert error["code"] == "invalid" and "protocol 1" in error["message"]
 
 
+def test_a_page_of_another_site_may_not_open_a_table(client: TestClient) -> None:
+    table_id = open_table(client)["table_id"]
+    with client.websocket_connect(f"/ws/{table_id}",
+                                  headers={"origin": "https://evil.example"}) as ws:  # fmt: skip
+        assert receive(ws)["code"] == "bad-origin"
+    with client.websocket_connect(f"/ws/{table_id}",
+                                  headers={"origin": "http://testserver"}) as ws:  # fmt: skip
+        send(ws, {"type": "resume"})
+        assert receive(ws)["type"] == "snapshot"
+
+
 def test_a_flood_of_messages_is_rate_limited(client: TestClient) -> None:
     table_id = open_table(client)["table_id"]
     with client.websocket_connect(f"/ws/{table_id}") as ws:

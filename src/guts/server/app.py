@@ -199,7 +199,9 @@ async def table_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     version = websocket.query_params.get("v")
     refusal = None
-    if actor is None:
+    if not _same_origin(websocket):
+        refusal = ProtocolError("bad-origin", "a page of another site may not open this table")
+    elif actor is None:
         refusal = ProtocolError("no-such-table", "no table has that id")
     elif version not in (None, str(PROTOCOL_VERSION)):
         refusal = ProtocolError("invalid", f"this server speaks protocol {PROTOCOL_VERSION}, "
@@ -207,7 +209,11 @@ async def table_socket(websocket: WebSocket) -> None:
     if refusal is not None or actor is None:
         if refusal is not None:
             await websocket.send_text(json.dumps(refusal.to_dict()))
-        await websocket.close(code=4404 if actor is None else 4400)
+        await websocket.close(
+            code={"no-such-table": 4404, "bad-origin": 4403}.get(
+                refusal.code if refusal else "", 4400
+            )
+        )
         log.info("connection refused", extra={"event": "refused", **where})
         return
     client = _Connection()
@@ -254,6 +260,21 @@ async def _write(websocket: WebSocket, client: _Connection) -> None:
             return
     with contextlib.suppress(Exception):
         await websocket.close(code=1008 if client.overflowed else 1000)
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    """True unless a browser says the page opening the socket is of another site: its
+    ``Origin`` must name this server (as the client reached it, or its public URL).
+    Clients that are not browsers send no ``Origin``."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = websocket.headers.get("host", "")
+    public = websocket.app.state.public_url
+    allowed = {f"http://{host}", f"https://{host}"}
+    if public:
+        allowed.add(str(public).rstrip("/"))
+    return origin.rstrip("/") in allowed
 
 
 def _peer(connection: Request | WebSocket) -> str:

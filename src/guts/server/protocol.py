@@ -81,6 +81,7 @@ ErrorCode = Literal[
     "no-such-seat",
     "no-such-table",
     "rate-limited",
+    "bad-origin",
     "internal",
 ]
 """What an ``error`` message is about."""
