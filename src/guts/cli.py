@@ -521,6 +521,53 @@ def host_command(
                   highlight=False)  # fmt: skip
 
 
+@app.command("ledger")
+def ledger_command(
+    host_url: Annotated[str, typer.Argument(help="The table's host link (from guts host).")],
+    csv: Annotated[bool, typer.Option("--csv", help="Print the ledger as CSV.")] = False,
+) -> None:
+    """Print a table's ledger (each player's buy-in, cash-out, stack and net) and who
+    pays whom to settle it."""
+    from urllib.parse import urlsplit
+
+    try:
+        import httpx
+    except ImportError:
+        raise OptionError("guts ledger needs the server extra: pip install 'guts[server]'") \
+            from None
+    link = urlsplit(host_url)
+    secret = link.fragment.removeprefix("host=") if link.fragment.startswith("host=") else ""
+    table_id = link.path.rstrip("/").rpartition("/t/")[2] if "/t/" in link.path else ""
+    if not (link.scheme in ("http", "https") and link.netloc and table_id and secret):
+        raise OptionError("give the host link guts host printed: http://SERVER/t/TABLE#host=SECRET")
+    url = f"{link.scheme}://{link.netloc}/api/tables/{table_id}/ledger"
+    try:
+        response = httpx.get(url, params={"format": "csv"} if csv else None, timeout=30,
+                             headers={"authorization": f"Bearer {secret}"})  # fmt: skip
+    except httpx.HTTPError as error:
+        raise OptionError(f"cannot reach the server at {link.netloc} ({error})") from None
+    if response.status_code != 200:
+        try:
+            why = response.json().get("message")
+        except ValueError:
+            why = None
+        raise OptionError(f"the server refused: {why or response.status_code}")
+    if csv:
+        print(response.text, end="")
+        return
+    answer = response.json()
+    out = Table(title=f"Ledger of table {table_id} ({answer['status']})")
+    for column in ("player", "buy-in", "cash-out", "stack", "net"):
+        out.add_column(column, justify="left" if column == "player" else "right")
+    for row in answer["players"]:
+        out.add_row(row["player_nickname"], str(row["buy_in"]), str(row["buy_out"]),
+                    str(row["stack"]), f"{row['net']:+d}")  # fmt: skip
+    console.print(out)
+    for payment in answer["settlement"]:
+        console.print(f"{payment['from']} pays {payment['to']} {payment['amount']}",
+                      markup=False, highlight=False)  # fmt: skip
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the CLI; user errors print one line on stderr and exit with status 2."""
     try:

@@ -93,3 +93,29 @@ def test_serve_refuses_bad_flags(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "negative" in err
     code, _, err = run(capsys, "serve", "--database", "guts.db", "--port", "8001")
     assert code == 2 and "not a database URL" in err
+
+
+def test_ledger_prints_the_table_and_the_csv(capsys: pytest.CaptureFixture[str],
+                                             server: TestClient,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    def get(url: str, **kwargs: Any) -> httpx.Response:
+        kwargs.pop("timeout", None)
+        return server.get(url.removeprefix("http://testserver"), **kwargs)
+
+    monkeypatch.setattr(httpx, "get", get)
+    code, out, _ = run(capsys, "host", "two-card-guts", "--bots", "2", "--bot", "random",
+                       "--start", "--json", "--server", "http://testserver")  # fmt: skip
+    links = json.loads(out)
+    code, out, err = run(capsys, "ledger", links["host_url"])
+    assert code == 0, err
+    assert "Ann" in out and "Bob" in out and "net" in out
+    code, out, _ = run(capsys, "ledger", links["host_url"], "--csv")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == ("player_nickname,player_id,session_start_at,session_end_at,buy_in,"
+                        "buy_out,stack,net")  # fmt: skip
+    assert [line.split(",")[0] for line in lines[1:]] == ["Ann", "Bob"]
+    code, _, err = run(capsys, "ledger", links["join_url"])  # no secret in it
+    assert code == 2 and "host link" in err
+    code, _, err = run(capsys, "ledger", links["join_url"] + "#host=wrong")
+    assert code == 2 and "host secret" in err

@@ -410,8 +410,12 @@ class TableActor:
             if other.ready:
                 other.send(line)
 
+    def is_host(self, secret: str) -> bool:
+        """True if ``secret`` is this table's host secret (compared in constant time)."""
+        return hmac.compare_digest(digest(secret), self.row.host_secret_hash)
+
     def _check_host(self, secret: str) -> None:
-        if not hmac.compare_digest(digest(secret), self.row.host_secret_hash):
+        if not self.is_host(secret):
             raise ProtocolError("not-host", "that is not this table's host secret")
 
     async def _host(self, message: Start | AddBot | Approve | Refuse | End) -> None:
@@ -477,7 +481,11 @@ class TableActor:
         """The delay before the next automatic step, or None if there is none now."""
         state = self.state
         session = state.session
-        if state.status != "playing" or session is None or self.stalled:
+        if self.stalled:
+            return None
+        if state.leftover():
+            return 0.0
+        if state.status != "playing" or session is None:
             return None
         if session.deal_over:
             return 0.0 if state.ending else self.settings.deal_delay
@@ -515,6 +523,9 @@ class TableActor:
         state = self.state
         session = state.session
         if self._automatic() is None or session is None:
+            return
+        if state.leftover():
+            await self._commit(StopCommand(reason="the night is over: what is left is shared out"))
             return
         if session.deal_over:
             if state.ending:

@@ -30,6 +30,7 @@ from guts.catalog import find_game
 from guts.errors import GutsError
 from guts.play import check_bot_kind
 from guts.server.actor import Client, Settings
+from guts.server.ledger import ledger_rows, settlement, to_csv
 from guts.server.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -167,6 +168,28 @@ async def table_summary(request: Request) -> Response:
     if actor is None:
         return _error("no-such-table", "no table has that id", 404)
     return JSONResponse(await actor.query(actor.summary))
+
+
+async def table_ledger(request: Request) -> Response:
+    """``GET /api/tables/{table_id}/ledger`` (the host's: ``Authorization: Bearer
+    SECRET``): each player's buy-in, cash-out, stack and net, and the settlement; as CSV
+    with ``?format=csv``."""
+    actor = await _tables(request).get(request.path_params["table_id"])
+    if actor is None:
+        return _error("no-such-table", "no table has that id", 404)
+    scheme, _, secret = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not actor.is_host(secret.strip()):
+        return _error("not-host", "the ledger is the host's: send the host secret", 403)
+    joined, changed = await actor.storage.times(actor.id)
+    rows = await actor.query(lambda: ledger_rows(actor.state, joined, changed))
+    if request.query_params.get("format") == "csv":
+        return Response(to_csv(rows), media_type="text/csv; charset=utf-8",
+                        headers={"content-disposition":
+                                 f'attachment; filename="guts-{actor.id}-ledger.csv"'})  # fmt: skip
+    payments = [{"from": payer, "to": payee, "amount": amount}
+                for payer, payee, amount in settlement(rows)]  # fmt: skip
+    return JSONResponse({"table_id": actor.id, "status": actor.status, "players": rows,
+                         "settlement": payments})  # fmt: skip
 
 
 async def table_page(request: Request) -> Response:
@@ -348,6 +371,7 @@ def create_app(
         routes=[
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", table_summary, methods=["GET"]),
+            Route("/api/tables/{table_id}/ledger", table_ledger, methods=["GET"]),
             Route("/t/{table_id}", table_page, methods=["GET"]),
             Route("/healthz", health, methods=["GET"]),
             WebSocketRoute("/ws/{table_id}", table_socket),

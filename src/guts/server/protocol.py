@@ -497,8 +497,12 @@ def protocol_document() -> str:
         "",
         "`POST /api/tables` takes a `CreateTable` object and answers `201` with a",
         "`TableCreated` one; `GET /api/tables/{table_id}` gives the table's public summary",
-        "(its game, status, seats, stacks and pot, and `seq`). A refused request is answered",
-        "with `400` (`404` for an unknown table) and an `error` object as above.",
+        "(its game, status, seats, stacks and pot, and `seq`); `GET",
+        "/api/tables/{table_id}/ledger`, with the header `Authorization: Bearer SECRET` (the",
+        "host secret), gives each player's `buy_in`, `buy_out`, `stack` and `net` and the",
+        "settlement, or with `?format=csv` the CSV of PokerNow's columns. A refused request",
+        "is answered with `400` (`403` without the host secret, `404` for an unknown table)",
+        "and an `error` object as above.",
         "",
     ]
     for model in (CreateTable, TableCreated):

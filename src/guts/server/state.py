@@ -49,12 +49,16 @@ from guts.server.dealer import Dealer
 from guts.server.storage import SeatRow, StoredTable, TableRow
 from guts.table import Table
 
-__all__ = ["TAKES_TABLE", "Logged", "Seat", "TableState"]
+__all__ = ["SHARES_OUT", "TAKES_TABLE", "Logged", "Seat", "TableState"]
 
 TAKES_TABLE = frozenset({"guts", "staged"})
 """The families whose sessions take over a table (stacks, pot, button). Draw and Bourré
 count their players before they look for a table (``len(Table)``), so their next
 session gets a fresh table."""
+
+SHARES_OUT = frozenset({"guts", "staged", "draw"})
+"""The families whose sessions, once over, share out what is left in the pot when
+stopped; Bourré's rules say what becomes of its last pot (``end-pot``)."""
 
 
 @dataclass
@@ -116,6 +120,7 @@ class TableState:
         self.sessions: list[RecordedSession[Any, Any]] = []
         self.status = "lobby"
         self.ending = False
+        self.stopped = False
         self.seq = 0
         self.client_seqs: dict[int, tuple[int, int]] = {}
         """Each seat's last applied client sequence number, and the command it made."""
@@ -197,8 +202,22 @@ class TableState:
             session.act(command.seat, command.action)
         else:
             session.stop(command.reason)
+            self.stopped = True
         self._update_status()
         return []
+
+    def leftover(self) -> bool:
+        """True when the night is over with chips still on the table (a deal limit
+        reached with a pot), which stopping the session shares out."""
+        session = self.session
+        return (
+            self.status == "over"
+            and not self.stopped
+            and session is not None
+            and session.is_over
+            and self.game.family in SHARES_OUT
+            and any(session.table.places.values())
+        )
 
     def committed(self, seq: int, command: Command, mark: tuple[int, int]) -> Logged:
         """Note that ``command``, applied since ``mark``, is command ``seq`` of the record."""

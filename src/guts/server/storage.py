@@ -326,6 +326,21 @@ class Storage:
             tuple(ActionRow(a.seq, a.kind, a.payload) for a in actions),
         )
 
+    async def times(self, table_id: str) -> tuple[dict[int, datetime], datetime | None]:
+        """When each seat of the table was asked for, and when the table last changed
+        status (None if there is no such table)."""
+        async with self.engine.connect() as connection:
+            seats = await connection.execute(
+                sa.select(SEATS.c.seat_id, SEATS.c.created_at).where(SEATS.c.table_id == table_id)
+            )
+            joined = {row.seat_id: row.created_at for row in seats}
+            changed = (
+                await connection.execute(
+                    sa.select(TABLES.c.updated_at).where(TABLES.c.id == table_id)
+                )
+            ).scalar()
+        return joined, changed
+
     async def table_ids(self, statuses: Sequence[str] = OPEN_STATUSES) -> list[str]:
         """The tables whose status is one of ``statuses``, oldest first."""
         async with self.engine.connect() as connection:
