@@ -104,3 +104,23 @@ def test_bad_input_is_one_line_and_status_2(
     code, out, err = run(capsys, *args)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("guts: ") and message in err
+
+
+def test_a_progress_bar_on_a_terminal_and_none_with_json() -> None:
+    pexpect = pytest.importorskip("pexpect")
+    import re
+    import sys
+
+    def screen(*extra: str) -> str:
+        child = pexpect.spawn(sys.executable, ["-m", "guts", *RUN, "--sessions", "40", *extra],
+                              encoding="utf-8", timeout=60,
+                              env={"TERM": "xterm", "COLUMNS": "100", "PATH": ""})  # fmt: skip
+        text = child.read()
+        child.close()
+        assert child.exitstatus == 0
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", str(text))
+
+    shown = screen()
+    assert "40/40" in shown and "Per seat" in shown
+    with_json = screen("--json")
+    assert "40/40" not in with_json and with_json.lstrip().startswith("{")
