@@ -150,3 +150,17 @@ def test_draw_and_bourre_outcomes() -> None:
     hands = [HandResult(tricks=(), winner=None), HandResult(tricks=(), winner=2),
              HandResult(tricks=((0, 3), (1, 2)), winner=0)]  # fmt: skip
     assert settlements("bourre", hands) == [NOBODY_IN, UNCONTESTED, SHOWDOWN]
+
+
+def test_every_preset_simulates_with_one_settlement_a_deal_or_more() -> None:
+    from guts.catalog import games
+
+    for name, game in games().items():
+        spec = SimSpec.make(name, bots="random", buy_in=10, seed=1, max_deals=6)
+        for index in range(2):
+            result = play_session(spec, index)
+            assert sum(result.nets) + result.left == 0, name
+            if game.family == "staged":  # a settlement for each stage played
+                assert len(result.outcomes) >= result.deals, name
+            else:
+                assert len(result.outcomes) == result.deals, name
