@@ -67,6 +67,8 @@ def _seat(stats: SeatStats) -> dict[str, Any]:
     net = stats.net
     per_deal = net.interval()
     per_session = net.x_moments()
+    # the share of seat-sessions that went bust (for a bot kind, each of its seats in each
+    # session counts once)
     bust = wilson(stats.busts.total, stats.busts.n * per)
     return {
         "net_per_deal": _scaled_interval(per_deal, net.ratio, per),
@@ -83,12 +85,11 @@ def _seat(stats: SeatStats) -> dict[str, Any]:
 def _scaled_interval(
     interval: Interval | None, estimate: Fraction | None, per: int
 ) -> dict[str, Any]:
+    """An estimate and its interval divided by ``per`` seats."""
+    mean = None if estimate is None else float(estimate / per)
     if interval is None:
-        return {"mean": None if estimate is None else float(estimate / per), "ci95": None}
-    return {
-        "mean": interval.estimate / per,
-        "ci95": [interval.low / per, interval.high / per],
-    }
+        return {"mean": mean, "ci95": None}
+    return {"mean": mean, "ci95": [interval.low / per, interval.high / per]}
 
 
 def _money(value: float | None, ci: list[float] | None = None, sign: str = "+") -> str:
