@@ -32,7 +32,7 @@ async def _answers(url: str) -> str | None:
 
     try:
         connection = await asyncpg.connect(url, timeout=3)
-    except (OSError, asyncpg.PostgresError, asyncio.TimeoutError) as error:
+    except (TimeoutError, OSError, asyncpg.PostgresError) as error:
         return f"{url}: {error}"
     await connection.close()
     return None
@@ -56,8 +56,10 @@ def _find_postgres(tmp_root: Path) -> tuple[str, Any]:
     try:
         import pgserver
     except ImportError:
-        pytest.fail("no PostgreSQL for the tests: set GUTS_TEST_POSTGRES_URL, run one on "
-                    f"127.0.0.1:5432, or install pgserver ({'; '.join(problems)})")  # fmt: skip
+        pytest.fail(
+            "no PostgreSQL for the tests: set GUTS_TEST_POSTGRES_URL, run one on "
+            f"127.0.0.1:5432, or install pgserver ({'; '.join(problems)})"
+        )
     server = pgserver.get_server(tmp_root / "pgdata", cleanup_mode="stop")
     return server.get_uri(), server
 

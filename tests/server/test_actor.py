@@ -28,8 +28,15 @@ from guts.server.storage import Storage
 from guts.server.tables import Tables
 
 FAST = Settings(bot_delay=0, deal_delay=0)
-ONE_OF_EACH = ["two-card-guts", "simultaneous-guts", "three-five-seven", "toh",
-               "jacks-or-better", "wild-widow", "bourre"]  # fmt: skip
+ONE_OF_EACH = [
+    "two-card-guts",
+    "simultaneous-guts",
+    "three-five-seven",
+    "toh",
+    "jacks-or-better",
+    "wild-widow",
+    "bourre",
+]
 
 
 def test_every_family_replays_from_its_stored_commands(sqlite_url: str) -> None:
@@ -191,7 +198,10 @@ def test_a_retried_action_is_applied_once(sqlite_url: str) -> None:
         await actor.call(bob_acts.model_copy(update={"client_seq": 4}), bob)
         assert actor.seq == seq
         assert [(a["client_seq"], a["seq"], a["duplicate"]) for a in bob.of("ack")] == [
-            (5, seq, False), (5, seq, True), (4, None, True)]  # fmt: skip
+            (5, seq, False),
+            (5, seq, True),
+            (4, None, True),
+        ]
         await tables.close()
         again = Tables(storage, Settings(bot_delay=3600, deal_delay=3600))
         rebuilt = await again.get(actor.id)  # the client numbers are part of the record
@@ -202,8 +212,12 @@ def test_a_retried_action_is_applied_once(sqlite_url: str) -> None:
         with refused("illegal"):  # Ann (seat 0) is to act, so a new number is refused ...
             await rebuilt.call(bob_acts.model_copy(update={"client_seq": 6}), bob_again)
         await rebuilt.call(bob_acts, bob_again)  # ... but the old one is still known
-        assert bob_again.of("ack")[-1] == {"type": "ack", "client_seq": 5, "seq": seq,
-                                           "duplicate": True}  # fmt: skip
+        assert bob_again.of("ack")[-1] == {
+            "type": "ack",
+            "client_seq": 5,
+            "seq": seq,
+            "duplicate": True,
+        }
         await again.close()
         await storage.close()
 
@@ -214,8 +228,9 @@ def test_resume_sends_what_was_missed_or_a_snapshot(sqlite_url: str) -> None:
     async def run() -> None:
         storage = await Storage.open(sqlite_url)
         tables = Tables(storage, FAST)
-        actor, secret = await bot_table(tables, "jacks-or-better", options={"max-deals": "2"},
-                                        start=False)  # fmt: skip
+        actor, secret = await bot_table(
+            tables, "jacks-or-better", options={"max-deals": "2"}, start=False
+        )
         late = Recorder()
         await actor.call(Resume(type="resume", last_seq=0), late)  # no game yet: a snapshot
         assert late.frames[-1]["type"] == "snapshot" and late.frames[-1]["game"] is None
@@ -229,8 +244,9 @@ def test_resume_sends_what_was_missed_or_a_snapshot(sqlite_url: str) -> None:
         (frame,) = catching_up.frames
         start = next(e.start for e in actor.state.log if e.seq == first_deal)
         assert frame["type"] == "event" and frame["seq"] == actor.seq
-        assert frame["events"] == [e.to_dict() for e in session.events[start:]
-                                   if e.audience is None]  # fmt: skip
+        assert frame["events"] == [
+            e.to_dict() for e in session.events[start:] if e.audience is None
+        ]
         for last_seq in (None, 0, actor.seq + 1):  # before the start, or unknown: a snapshot
             fresh = Recorder()
             await actor.call(Resume(type="resume", last_seq=last_seq), fresh)
@@ -246,8 +262,9 @@ def test_the_host_ends_the_night_when_the_deal_is_over(sqlite_url: str) -> None:
     async def run() -> None:
         storage = await Storage.open(sqlite_url)
         tables = Tables(storage, Settings(bot_delay=0, deal_delay=3600))
-        actor, secret = await bot_table(tables, "two-card-guts",
-                                        options={"continue-after-empty": "yes"})  # fmt: skip
+        actor, secret = await bot_table(
+            tables, "two-card-guts", options={"continue-after-empty": "yes"}
+        )
         await settle(actor)  # the first deal is played, the next one waits
         assert actor.session is not None and not actor.session.is_over
         await actor.call(End(type="end", secret=secret))
@@ -265,10 +282,13 @@ def test_the_host_ends_the_night_when_the_deal_is_over(sqlite_url: str) -> None:
     asyncio.run(run())
 
 
-@pytest.mark.parametrize(("preset", "options"), [
-    ("five-card-draw", {}),  # each session on a fresh table with the stacks left
-    ("two-card-guts", {"credit": "yes"}),  # on the same table, debts and all
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("five-card-draw", {}),  # each session on a fresh table with the stacks left
+        ("two-card-guts", {"credit": "yes"}),  # on the same table, debts and all
+    ],
+)
 def test_the_night_goes_on_with_a_new_session_when_one_ends(
     sqlite_url: str, preset: str, options: dict[str, str]
 ) -> None:
@@ -320,8 +340,9 @@ def test_a_replayed_table_refuses_a_record_that_does_not_replay(sqlite_url: str)
         assert views(copy) == views(actor)
         start = next(a for a in stored.actions if a.kind == "start")
         broken = dict(start.payload, draws=[{"shuffle": [1, 0]}])  # not a deck's shuffle
-        actions = tuple(a if a is not start else type(a)(a.seq, a.kind, broken)
-                        for a in stored.actions)  # fmt: skip
+        actions = tuple(
+            a if a is not start else type(a)(a.seq, a.kind, broken) for a in stored.actions
+        )
         with pytest.raises(GutsError, match="does not replay"):
             copy.load(type(stored)(stored.table, stored.seats, actions))
         missing = tuple(a for a in stored.actions if a.seq != 2)

@@ -75,8 +75,10 @@ def test_a_table_is_opened_joined_approved_and_played(client: TestClient) -> Non
     summary = client.get(f"/api/tables/{table_id}").json()
     assert summary["status"] == "lobby" and [s["nickname"] for s in summary["seats"]] == ["Ann"]
     assert secret not in json.dumps(summary)
-    with client.websocket_connect(f"/ws/{table_id}?v=1") as jo, \
-            client.websocket_connect(f"/ws/{table_id}") as host:  # fmt: skip
+    with (
+        client.websocket_connect(f"/ws/{table_id}?v=1") as jo,
+        client.websocket_connect(f"/ws/{table_id}") as host,
+    ):
         send(host, {"type": "resume"})
         assert receive(host)["type"] == "snapshot"
         send(jo, {"type": "join", "nickname": "Jo", "buy_in": 25})
@@ -177,8 +179,10 @@ def test_bad_messages_get_an_error_and_change_nothing(client: TestClient) -> Non
 def test_a_seat_may_not_act_for_another_or_out_of_turn(client: TestClient) -> None:
     created = open_table(client, bots=1, bot="random", auto_approve=True)
     table_id, secret = created["table_id"], created["host_secret"]
-    with client.websocket_connect(f"/ws/{table_id}") as jo, \
-            client.websocket_connect(f"/ws/{table_id}") as cy:  # fmt: skip
+    with (
+        client.websocket_connect(f"/ws/{table_id}") as jo,
+        client.websocket_connect(f"/ws/{table_id}") as cy,
+    ):
         send(jo, {"type": "join", "nickname": "Jo"})
         until(jo, "snapshot")
         send(cy, {"type": "join", "nickname": "Cy"})
@@ -201,8 +205,9 @@ def test_a_seat_may_not_act_for_another_or_out_of_turn(client: TestClient) -> No
 
 def test_bad_requests_get_an_error(client: TestClient) -> None:
     def refused(body: Any, code: str, status: int = 400) -> None:
-        response = client.post("/api/tables", content=body if isinstance(body, bytes)
-                               else json.dumps(body).encode())  # fmt: skip
+        response = client.post(
+            "/api/tables", content=body if isinstance(body, bytes) else json.dumps(body).encode()
+        )
         assert response.status_code == status, response.text
         assert response.json()["code"] == code
 
@@ -229,11 +234,11 @@ def test_another_protocol_version_is_refused(client: TestClient) -> None:
 
 def test_a_page_of_another_site_may_not_open_a_table(client: TestClient) -> None:
     table_id = open_table(client)["table_id"]
-    with client.websocket_connect(f"/ws/{table_id}",
-                                  headers={"origin": "https://evil.example"}) as ws:  # fmt: skip
+    with client.websocket_connect(
+        f"/ws/{table_id}", headers={"origin": "https://evil.example"}
+    ) as ws:
         assert receive(ws)["code"] == "bad-origin"
-    with client.websocket_connect(f"/ws/{table_id}",
-                                  headers={"origin": "http://testserver"}) as ws:  # fmt: skip
+    with client.websocket_connect(f"/ws/{table_id}", headers={"origin": "http://testserver"}) as ws:
         send(ws, {"type": "resume"})
         assert receive(ws)["type"] == "snapshot"
 

@@ -31,8 +31,10 @@ CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])[cdhs♣♦♥♠](?![0-9A-
 def cards_in(text: str) -> set[str]:
     """Every card a text names, as its code (``10h`` read as ``Th``)."""
     suits = dict(zip("♣♦♥♠", "cdhs", strict=True))
-    return {("T" + m[-1] if m.startswith("10") else m[0]).upper()[0] + suits.get(m[-1], m[-1])
-            for m in CARD.findall(text)}  # fmt: skip
+    return {
+        ("T" + m[-1] if m.startswith("10") else m[0]).upper()[0] + suits.get(m[-1], m[-1])
+        for m in CARD.findall(text)
+    }
 
 
 def as_json(value: Any) -> Any:
@@ -114,8 +116,13 @@ def test_no_frame_shows_a_card_its_client_may_not_see(sqlite_url: str, preset: s
     asyncio.run(run())
 
 
-SIMULTANEOUS = ["simultaneous-guts", "hi-lo-guts", "no-peek-guts", "three-five-seven-simultaneous",
-                "nuts"]
+SIMULTANEOUS = [
+    "simultaneous-guts",
+    "hi-lo-guts",
+    "no-peek-guts",
+    "three-five-seven-simultaneous",
+    "nuts",
+]
 
 
 async def _frames_after(stored: Any, seat_ids: list[int], acting: int, action: str) -> list[str]:
@@ -131,15 +138,13 @@ async def _frames_after(stored: Any, seat_ids: list[int], acting: int, action: s
     sit(copy, actor_client, acting)
     last = copy.state.client_seqs.get(acting, (0, 0))[0]
     copy.start()
-    await copy.call(Act(type="act", seat=acting, action=action, client_seq=last + 1),
-                    actor_client)  # fmt: skip
+    await copy.call(Act(type="act", seat=acting, action=action, client_seq=last + 1), actor_client)
     await copy.close()
     return [json.dumps(listener.frames) for listener in others]
 
 
 @pytest.mark.parametrize("preset", SIMULTANEOUS)
-def test_a_simultaneous_choice_cannot_be_told_apart_by_others(sqlite_url: str,
-                                                               preset: str) -> None:  # fmt: skip
+def test_a_simultaneous_choice_cannot_be_told_apart_by_others(sqlite_url: str, preset: str) -> None:
     async def run() -> None:
         rng = random.Random(preset)
         storage = await Storage.open(sqlite_url)
@@ -161,13 +166,18 @@ def test_a_simultaneous_choice_cannot_be_told_apart_by_others(sqlite_url: str,
             if decision.simultaneous and len(pending) > 1 and len(decision.actions) > 1:
                 stored = await storage.load(actor.id)
                 first, second = decision.actions[:2]
-                seen = [await _frames_after(stored, numbers, decision.seat, a)
-                        for a in (first, second)]  # fmt: skip
+                seen = [
+                    await _frames_after(stored, numbers, decision.seat, a) for a in (first, second)
+                ]
                 assert seen[0] == seen[1], f"{first!r} and {second!r} can be told apart"
                 forks += 1
             acted[decision.seat] += 1
-            message = Act(type="act", seat=decision.seat, action=rng.choice(decision.actions),
-                          client_seq=acted[decision.seat])  # fmt: skip
+            message = Act(
+                type="act",
+                seat=decision.seat,
+                action=rng.choice(decision.actions),
+                client_seq=acted[decision.seat],
+            )
             await actor.call(message, players[decision.seat])
         assert forks > 0
         await tables.close()

@@ -44,11 +44,24 @@ def server(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestCli
         yield client
 
 
-def test_host_prints_the_links_as_json(capsys: pytest.CaptureFixture[str],
-                                       server: TestClient) -> None:  # fmt: skip
-    code, out, err = run(capsys, "host", "two-card-guts", "--bots", "3", "--bot", "random",
-                         "--start", "--json", "--server", "http://testserver",
-                         "-o", "continue-after-empty=yes")  # fmt: skip
+def test_host_prints_the_links_as_json(
+    capsys: pytest.CaptureFixture[str], server: TestClient
+) -> None:
+    code, out, err = run(
+        capsys,
+        "host",
+        "two-card-guts",
+        "--bots",
+        "3",
+        "--bot",
+        "random",
+        "--start",
+        "--json",
+        "--server",
+        "http://testserver",
+        "-o",
+        "continue-after-empty=yes",
+    )
     assert code == 0, err
     links = json.loads(out)
     assert sorted(links) == ["host_url", "join_url", "table_id"]
@@ -58,24 +71,37 @@ def test_host_prints_the_links_as_json(capsys: pytest.CaptureFixture[str],
     assert summary["options"] == {"continue-after-empty": "yes"}
 
 
-def test_host_prints_the_links_for_people(capsys: pytest.CaptureFixture[str],
-                                          server: TestClient) -> None:  # fmt: skip
-    code, out, _ = run(capsys, "host", "bourre", "--buy-in", "40", "--auto-approve",
-                       "--server", "http://testserver/")  # fmt: skip
+def test_host_prints_the_links_for_people(
+    capsys: pytest.CaptureFixture[str], server: TestClient
+) -> None:
+    code, out, _ = run(
+        capsys,
+        "host",
+        "bourre",
+        "--buy-in",
+        "40",
+        "--auto-approve",
+        "--server",
+        "http://testserver/",
+    )
     assert code == 0
     assert "Send the players this link: http://testserver/t/" in out
     assert "#host=" in out
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["no-such-game"], "unknown game"),
-    (["two-card-guts", "-o", "ghost=sometimes"], "ghost"),
-    (["two-card-guts", "-o", "ghost"], "KEY=VALUE"),
-    (["jacks-or-better", "--bots", "2", "--start"], "refused"),
-    (["five-card-draw", "--bots", "1", "--bot", "threshold"], "refused"),
-])  # fmt: skip
-def test_host_refusals_are_one_line(capsys: pytest.CaptureFixture[str], server: TestClient,
-                                    args: list[str], message: str) -> None:  # fmt: skip
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["no-such-game"], "unknown game"),
+        (["two-card-guts", "-o", "ghost=sometimes"], "ghost"),
+        (["two-card-guts", "-o", "ghost"], "KEY=VALUE"),
+        (["jacks-or-better", "--bots", "2", "--start"], "refused"),
+        (["five-card-draw", "--bots", "1", "--bot", "threshold"], "refused"),
+    ],
+)
+def test_host_refusals_are_one_line(
+    capsys: pytest.CaptureFixture[str], server: TestClient, args: list[str], message: str
+) -> None:
     code, out, err = run(capsys, "host", *args, "--server", "http://testserver")
     assert code == 2 and out == ""
     assert err.startswith("guts: ") and message in err and err.count("\n") == 1
@@ -95,16 +121,27 @@ def test_serve_refuses_bad_flags(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "not a database URL" in err
 
 
-def test_ledger_prints_the_table_and_the_csv(capsys: pytest.CaptureFixture[str],
-                                             server: TestClient,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_ledger_prints_the_table_and_the_csv(
+    capsys: pytest.CaptureFixture[str], server: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def get(url: str, **kwargs: Any) -> httpx.Response:
         kwargs.pop("timeout", None)
         return server.get(url.removeprefix("http://testserver"), **kwargs)
 
     monkeypatch.setattr(httpx, "get", get)
-    code, out, _ = run(capsys, "host", "two-card-guts", "--bots", "2", "--bot", "random",
-                       "--start", "--json", "--server", "http://testserver")  # fmt: skip
+    code, out, _ = run(
+        capsys,
+        "host",
+        "two-card-guts",
+        "--bots",
+        "2",
+        "--bot",
+        "random",
+        "--start",
+        "--json",
+        "--server",
+        "http://testserver",
+    )
     links = json.loads(out)
     code, out, err = run(capsys, "ledger", links["host_url"])
     assert code == 0, err
@@ -112,8 +149,9 @@ def test_ledger_prints_the_table_and_the_csv(capsys: pytest.CaptureFixture[str],
     code, out, _ = run(capsys, "ledger", links["host_url"], "--csv")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == ("player_nickname,player_id,session_start_at,session_end_at,buy_in,"
-                        "buy_out,stack,net")  # fmt: skip
+    assert lines[0] == (
+        "player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net"
+    )
     assert [line.split(",")[0] for line in lines[1:]] == ["Ann", "Bob"]
     code, _, err = run(capsys, "ledger", links["join_url"])  # no secret in it
     assert code == 2 and "host link" in err

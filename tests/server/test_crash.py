@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import random
+import select
 import signal
 import socket
 import subprocess
@@ -55,15 +56,30 @@ class Server:
         self.process: subprocess.Popen[str] | None = None
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "guts", "serve", "--port", str(self.port),
-                   "--database", self.database, "--bot-delay", "0.01", "--deal-delay", "0.02"]  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "guts",
+            "serve",
+            "--port",
+            str(self.port),
+            "--database",
+            self.database,
+            "--bot-delay",
+            "0.01",
+            "--deal-delay",
+            "0.02",
+        ]
+        environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with self.logs.open("a") as log:
-            self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log,
-                                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
+            self.process = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=log, text=True, env=environment
+            )
         assert self.process.stdout is not None
-        line = self.process.stdout.readline()  # blocks until the server is ready (or dies)
+        ready, _, _ = select.select([self.process.stdout], [], [], WAIT)
+        line = self.process.stdout.readline() if ready else ""  # the line once it listens
         assert line.startswith(f"guts server ready at {self.url}/"), (
-            f"the server did not start: {line!r}; see {self.logs}"
+            f"the server did not start: {line!r}; its log: {self.logs.read_text()[-2000:]}"
         )
 
     def kill(self) -> None:
@@ -71,6 +87,11 @@ class Server:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=WAIT)
         self.process = None
+
+    def stop(self) -> None:
+        """Kill the server if it runs (after a failed test: no server is left behind)."""
+        if self.process is not None:
+            self.kill()
 
     def get(self, path: str) -> Any:
         response = httpx.get(self.url + path, timeout=WAIT)
@@ -136,8 +157,14 @@ class Person:
                 self.receive()
             self.client_seq += 1
             action = self.rng.choice(self.decision["actions"])
-            self.send({"type": "act", "seat": self.decision["seat"], "action": action,
-                       "client_seq": self.client_seq})  # fmt: skip
+            self.send(
+                {
+                    "type": "act",
+                    "seat": self.decision["seat"],
+                    "action": action,
+                    "client_seq": self.client_seq,
+                }
+            )
             self.decision = None
             while True:
                 frame = self.receive()
@@ -188,20 +215,30 @@ def as_json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-PERSON_TABLES = [("two-card-guts", {"continue-after-empty": "yes"}), ("jacks-or-better", {}),
-                 ("three-five-seven", {})]  # fmt: skip
+PERSON_TABLES = [
+    ("two-card-guts", {"continue-after-empty": "yes"}),
+    ("jacks-or-better", {}),
+    ("three-five-seven", {}),
+]
 BOT_TABLES = [("bourre", {"max-deals": "60"}), ("hi-lo-guts", {"max-deals": "60"})]
 
 
 def crash_and_recover(database: str, logs: Path, seed: int, kills: int = 2) -> None:
-    rng = random.Random(seed)
     server = Server(database, logs)
+    try:
+        _crash_and_recover(server, database, random.Random(seed), kills)
+    finally:
+        server.stop()
+
+
+def _crash_and_recover(server: Server, database: str, rng: random.Random, kills: int) -> None:
     server.start()
     people: list[Person] = []
     bot_tables = []
     for preset, options in PERSON_TABLES:
-        created = server.post("/api/tables", {"preset": preset, "options": options, "bots": 3,
-                                              "auto_approve": True})  # fmt: skip
+        created = server.post(
+            "/api/tables", {"preset": preset, "options": options, "bots": 3, "auto_approve": True}
+        )
         person = Person(server, created["table_id"], "Jo", rng)
         with server.socket(created["table_id"]) as host:
             host.send(json.dumps({"type": "resume"}))
@@ -210,8 +247,10 @@ def crash_and_recover(database: str, logs: Path, seed: int, kills: int = 2) -> N
                 pass
         people.append(person)
     for preset, options in BOT_TABLES:
-        created = server.post("/api/tables", {"preset": preset, "options": options, "bots": 4,
-                                              "bot": "random", "start": True})  # fmt: skip
+        created = server.post(
+            "/api/tables",
+            {"preset": preset, "options": options, "bots": 4, "bot": "random", "start": True},
+        )
         bot_tables.append(created["table_id"])
     for _ in range(kills):
         for person in people:  # a random point of each person's session ...

@@ -31,8 +31,9 @@ def test_the_ledger_of_a_night_adds_up(sqlite_url: str) -> None:
         assert not any(session.table.places.values())  # what was left is shared out
         assert sum(row["net"] for row in rows) == 0
         assert all(row["stack"] == 0 and row["session_end_at"] for row in rows)  # cashed out
-        assert all(row["buy_out"] == s.stack for row, s in zip(rows, session.table.seats,
-                                                                  strict=True))  # fmt: skip
+        assert all(
+            row["buy_out"] == s.stack for row, s in zip(rows, session.table.seats, strict=True)
+        )
         read = list(csv.DictReader(io.StringIO(to_csv(rows))))
         assert tuple(read[0]) == COLUMNS and len(read) == 4
         await tables.close()
@@ -71,8 +72,10 @@ def test_the_settlement_squares_every_net_in_at_most_n_minus_one_payments() -> N
 
 
 def test_no_cell_is_read_as_a_formula() -> None:
-    rows = [{"player_nickname": name, "player_id": n, "net": 0}
-            for n, name in enumerate(["=HYPERLINK(\"x\")", "+1", "-1", "@SUM(A1)", "Jo"])]  # fmt: skip
+    rows = [
+        {"player_nickname": name, "player_id": n, "net": 0}
+        for n, name in enumerate(['=HYPERLINK("x")', "+1", "-1", "@SUM(A1)", "Jo"])
+    ]
     cells = [line.split(",")[0] for line in to_csv(rows).splitlines()[1:]]
     assert all(not cell.lstrip('"').startswith(("=", "+", "-", "@")) for cell in cells)
     assert cells[-1] == "Jo"

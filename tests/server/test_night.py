@@ -21,17 +21,30 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-NIGHTS = [("two-card-guts", "threshold"), ("three-five-seven", "sensible"),
-          ("toh", "random"), ("jacks-or-better", "sensible"), ("bourre", "random")]  # fmt: skip
+NIGHTS = [
+    ("two-card-guts", "threshold"),
+    ("three-five-seven", "sensible"),
+    ("toh", "random"),
+    ("jacks-or-better", "sensible"),
+    ("bourre", "random"),
+]
 
 
 @pytest.mark.parametrize(("preset", "bot"), NIGHTS)
 def test_a_night_of_people_and_bots(sqlite_url: str, preset: str, bot: str) -> None:
     rng = random.Random(preset)
     with TestClient(create_app(sqlite_url, settings=Settings(0, 0))) as client:
-        created = client.post("/api/tables", json={
-            "preset": preset, "options": {"max-deals": "3"}, "bots": 3, "bot": bot,
-            "auto_approve": True, "buy_in": 40}).json()  # fmt: skip
+        created = client.post(
+            "/api/tables",
+            json={
+                "preset": preset,
+                "options": {"max-deals": "3"},
+                "bots": 3,
+                "bot": bot,
+                "auto_approve": True,
+                "buy_in": 40,
+            },
+        ).json()
         table_id, secret = created["table_id"], created["host_secret"]
         decisions = 0
         with client.websocket_connect(f"/ws/{table_id}") as jo:
@@ -44,9 +57,16 @@ def test_a_night_of_people_and_bots(sqlite_url: str, preset: str, bot: str) -> N
                 decision = frame.get("decision")
                 if frame["type"] == "event" and decision is not None:
                     client_seq += 1
-                    jo.send_text(json.dumps({"type": "act", "seat": decision["seat"],
-                                             "action": rng.choice(decision["actions"]),
-                                             "client_seq": client_seq}))  # fmt: skip
+                    jo.send_text(
+                        json.dumps(
+                            {
+                                "type": "act",
+                                "seat": decision["seat"],
+                                "action": rng.choice(decision["actions"]),
+                                "client_seq": client_seq,
+                            }
+                        )
+                    )
                     decisions += 1
         actor = client.app.state.tables.actors[table_id]  # type: ignore[attr-defined]
         assert client.portal is not None
@@ -54,15 +74,23 @@ def test_a_night_of_people_and_bots(sqlite_url: str, preset: str, bot: str) -> N
         for session in sessions:
             session.table.check_invariant()
             assert replay_record(json.loads(json.dumps(session.record()))).events == session.events
-        ledger = client.get(f"/api/tables/{table_id}/ledger",
-                            headers={"authorization": f"Bearer {secret}"}).json()  # fmt: skip
+        ledger = client.get(
+            f"/api/tables/{table_id}/ledger", headers={"authorization": f"Bearer {secret}"}
+        ).json()
         table = sessions[-1].table
         left = sum(table.places.values())  # only a Bourre pot its end-pot rule keeps
         assert sum(row["net"] for row in ledger["players"]) == -left
         assert sum(row["buy_out"] for row in ledger["players"]) + left == 160
-        rows = list(csv.DictReader(io.StringIO(client.get(
-            f"/api/tables/{table_id}/ledger?format=csv",
-            headers={"authorization": f"Bearer {secret}"}).text)))  # fmt: skip
+        rows = list(
+            csv.DictReader(
+                io.StringIO(
+                    client.get(
+                        f"/api/tables/{table_id}/ledger?format=csv",
+                        headers={"authorization": f"Bearer {secret}"},
+                    ).text
+                )
+            )
+        )
         assert [row["player_nickname"] for row in rows][-1] == "Jo"
         assert sum(int(row["net"]) for row in rows) == -left
     assert decisions > 0

@@ -67,8 +67,9 @@ def test_malformed_messages_are_refused_with_a_code_and_one_line(text: Any, code
 
 
 def test_well_formed_messages_are_read() -> None:
-    assert read_message('{"type": "join", "nickname": "  Jo  "}') == Join(type="join",
-                                                                         nickname="Jo")  # fmt: skip
+    assert read_message('{"type": "join", "nickname": "  Jo  "}') == Join(
+        type="join", nickname="Jo"
+    )
     act = read_message(json.dumps({"type": "act", "seat": 2, "action": "r 20", "client_seq": 9}))
     assert act == Act(type="act", seat=2, action="r 20", client_seq=9)
     bot = read_message('{"type": "add_bot", "secret": "s"}')

@@ -9,8 +9,18 @@ import sys
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parents[2] / "src" / "guts"
-SERVER_DEPENDENCIES = ("starlette", "uvicorn", "sqlalchemy", "alembic", "aiosqlite", "asyncpg",
-                       "pydantic", "httpx", "websockets", "guts.server")  # fmt: skip
+SERVER_DEPENDENCIES = (
+    "starlette",
+    "uvicorn",
+    "sqlalchemy",
+    "alembic",
+    "aiosqlite",
+    "asyncpg",
+    "pydantic",
+    "httpx",
+    "websockets",
+    "guts.server",
+)
 
 
 def imports_of(path: Path) -> list[tuple[str, bool]]:
@@ -32,15 +42,17 @@ def test_nothing_outside_the_server_imports_it_but_the_cli_lazily() -> None:
         if "server" in path.relative_to(SOURCE).parts:
             continue
         for module, at_top in imports_of(path):
-            if module.startswith(SERVER_DEPENDENCIES):
-                if path.name != "cli.py" or at_top:
-                    wrong.append(f"{path.relative_to(SOURCE)} imports {module}")
+            if module.startswith(SERVER_DEPENDENCIES) and (path.name != "cli.py" or at_top):
+                wrong.append(f"{path.relative_to(SOURCE)} imports {module}")
     assert not wrong, "\n".join(wrong)
 
 
 def test_importing_guts_loads_no_server_dependency() -> None:
-    probe = ("import sys, guts, guts.cli, guts.catalog, guts.play; "
-             f"print(sorted(m for m in sys.modules if m.startswith({SERVER_DEPENDENCIES!r})))")  # fmt: skip
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            check=True).stdout.strip()  # fmt: skip
+    probe = (
+        "import sys, guts, guts.cli, guts.catalog, guts.play; "
+        f"print(sorted(m for m in sys.modules if m.startswith({SERVER_DEPENDENCIES!r})))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert loaded == "[]"

@@ -24,8 +24,9 @@ from guts.server.storage import (
 
 
 def table_row(table_id: str = "t1", status: str = "lobby") -> TableRow:
-    return TableRow(table_id, "two-card-guts", {"ante": "2"}, {"buy_in": 50}, False, "h" * 64,
-                    status)  # fmt: skip
+    return TableRow(
+        table_id, "two-card-guts", {"ante": "2"}, {"buy_in": 50}, False, "h" * 64, status
+    )
 
 
 def test_migrations_make_the_schema_of_the_models(database_url: str) -> None:
@@ -48,10 +49,13 @@ def test_commands_are_stored_in_order_with_their_seats(database_url: str) -> Non
         storage = await Storage.open(database_url)
         await storage.create_table(table_row())
         seat = SeatRow(0, "Jo", "person", "a" * 64, 50, "requested")
-        await storage.append("t1", ActionRow(1, "join", {"kind": "join", "n": [1, 2]}), seats=[seat])
+        await storage.append(
+            "t1", ActionRow(1, "join", {"kind": "join", "n": [1, 2]}), seats=[seat]
+        )
         approved = SeatRow(0, "Jo", "person", "a" * 64, 40, "approved", 0)
-        await storage.append("t1", ActionRow(2, "approve", {"kind": "approve"}), seats=[approved],
-                             status="playing")  # fmt: skip
+        await storage.append(
+            "t1", ActionRow(2, "approve", {"kind": "approve"}), seats=[approved], status="playing"
+        )
         stored = await storage.load("t1")
         assert stored is not None
         assert [a.seq for a in stored.actions] == [1, 2]
@@ -73,8 +77,7 @@ def test_a_taken_sequence_number_is_a_conflict_and_writes_nothing(database_url: 
         await storage.append("t1", ActionRow(1, "join", {"a": 1}))
         seat = SeatRow(0, "Jo", "person", None, 50, "approved")
         with pytest.raises(StorageConflict):
-            await storage.append("t1", ActionRow(1, "join", {"a": 2}), seats=[seat],
-                                 status="over")  # fmt: skip
+            await storage.append("t1", ActionRow(1, "join", {"a": 2}), seats=[seat], status="over")
         stored = await storage.load("t1")
         assert stored is not None
         assert stored.actions == (ActionRow(1, "join", {"a": 1}),)
