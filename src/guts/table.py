@@ -825,15 +825,34 @@ def _checked_transfer(
 ) -> Transfer:
     """The transfer ``Transfer(source, destination, amount, reason, note, shortfall)`` for
     fields the table has already checked (what ``Transfer.__post_init__`` checks: distinct
-    parties, amounts, a Reason and a string), without checking them again."""
-    transfer: Transfer = _new(Transfer)
+    parties, amounts, a Reason and a string), without checking them again.
+
+    Transfers are immutable values, so equal ones are one object (antes, bets and calls
+    of the same size repeat all the time): the ledger may hold it several times.
+    """
+    plain = (int, Place)  # (no int subclass may stand for an int in a kept one)
+    kept = type(source) in plain and type(destination) in plain and type(amount) is int
+    key = (source, destination, amount, reason, note, shortfall)
+    if kept:
+        transfer = _TRANSFERS.get(key)
+        if transfer is not None:
+            return transfer
+    transfer = _new(Transfer)
     _set(transfer, "source", source)
     _set(transfer, "destination", destination)
     _set(transfer, "amount", amount)
     _set(transfer, "reason", reason)
     _set(transfer, "note", note)
     _set(transfer, "shortfall", shortfall)
+    if kept:
+        if len(_TRANSFERS) >= _TRANSFERS_KEPT:
+            _TRANSFERS.clear()
+        _TRANSFERS[key] = transfer
     return transfer
+
+
+_TRANSFERS: dict[tuple[Party, Party, int, Reason, str, int], Transfer] = {}
+_TRANSFERS_KEPT = 1 << 12
 
 
 def _seat_entry(player: object, buy_in: int) -> tuple[str, int]:

@@ -88,9 +88,24 @@ class _Record:
         table = self.table
         size = table.ledger_size
         if size != self.synced:
-            moved = self.moved.from_transfer
-            self.events.extend([moved(transfer) for transfer in table.ledger_since(self.synced)])
+            moved, kept = self.moved, _MOVED
+            for transfer in table.ledger_since(self.synced):
+                # the table hands out one object per distinct transfer, and events are
+                # immutable values too: one event per transfer object and event class
+                entry = kept.get(id(transfer))
+                if entry is not None and entry[0] is transfer and entry[1] is moved:
+                    event = entry[2]
+                else:
+                    event = moved.from_transfer(transfer)
+                    if len(kept) >= _MOVED_KEPT:
+                        kept.clear()
+                    kept[id(transfer)] = (transfer, moved, event)  # it keeps the id taken
+                self.events.append(event)
             self.synced = size
+
+
+_MOVED: dict[int, tuple[Transfer, type[MovedEvent], MovedEvent]] = {}
+_MOVED_KEPT = 1 << 12
 
 
 class PlayedDeal(Protocol):
