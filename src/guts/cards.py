@@ -34,6 +34,7 @@ __all__ = [
     "format_cards",
     "parse_card",
     "parse_cards",
+    "shuffle",
 ]
 
 
@@ -339,21 +340,34 @@ _PLAIN_SHUFFLE = (
 )
 """True when ``Random.shuffle`` draws each index with ``getrandbits`` (as CPython's does),
 which :func:`_shuffle` repeats without a method call per card."""
-_BITS = tuple(n.bit_length() for n in range(64))
+_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+"""Per pack size: for each position from the last down, the position, how many cards it
+draws among, and the bits ``getrandbits`` takes for that."""
 
 
 def _shuffle(rng: Random, cards: list[Card]) -> None:
     """``rng.shuffle(cards)`` exactly (the same order, the same draws from ``rng``), for a
     plain ``random.Random``: CPython's Fisher-Yates with rejection sampling, inlined."""
+    plan = _PLANS.get(len(cards))
+    if plan is None:
+        plan = _PLANS[len(cards)] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1)
+        )
     getrandbits = rng.getrandbits
-    bits = _BITS
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = bits[n] if n < 64 else n.bit_length()
+    for i, n, k in plan:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+def shuffle(cards: list[Card], rng: Random) -> None:
+    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does (the same order,
+    the same draws from ``rng``), about twice as fast for a plain ``random.Random``."""
+    if type(rng) is Random and _PLAIN_SHUFFLE:
+        _shuffle(rng, cards)
+    else:
+        rng.shuffle(cards)
 
 
 class Deck:
@@ -374,10 +388,7 @@ class Deck:
     def shuffled(cls, kind: DeckKind = DeckKind.STANDARD, rng: Random | None = None) -> Deck:
         """A full pack of ``kind`` in random order."""
         cards = list(deck_cards(kind))
-        if type(rng) is Random and _PLAIN_SHUFFLE:
-            _shuffle(rng, cards)
-        else:
-            (rng if rng is not None else secrets.SystemRandom()).shuffle(cards)
+        shuffle(cards, rng if rng is not None else secrets.SystemRandom())
         return cls(cards, kind)
 
     @classmethod

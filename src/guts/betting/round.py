@@ -326,8 +326,14 @@ class BettingRound:
         all_in = self._bets[seat] + self._stack(seat)
         if self._current == 0:
             low = stakes.bet
-            high = {Limit.FIXED: low, Limit.SPREAD: stakes.max_bet or low,
-                    Limit.POT: max(self.pot_size, low), Limit.NO_LIMIT: all_in}[kind]  # fmt: skip
+            if kind is Limit.FIXED:
+                high = low
+            elif kind is Limit.SPREAD:
+                high = stakes.max_bet or low
+            elif kind is Limit.POT:
+                high = max(self.pot_size, low)
+            else:
+                high = {Limit.NO_LIMIT: all_in}[kind]  # a KeyError for any other kind
         elif kind is Limit.FIXED:
             low = high = self._full_level + stakes.bet
         elif kind is Limit.SPREAD:
@@ -362,7 +368,7 @@ class BettingRound:
 
     def _problem(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not take ``action`` now, or None if it may."""
-        if not isinstance(action, Fold | Check | Call | Bet | Raise):
+        if not isinstance(action, _ACTIONS):
             return f"{action!r} is not a betting action"
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self._bets:
             return f"seat {seat!r} is not in this betting round (seats {list(self._order)})"
@@ -473,6 +479,7 @@ class BettingRound:
         self._events.append(end | {"opener": self._opener, "last_aggressor": self._aggressor})
 
 
+_ACTIONS = (Fold, Check, Call, Bet, Raise)
 _EVENT_WORDS: dict[type, str] = {Fold: "fold", Check: "check", Call: "call", Bet: "bet",
                                   Raise: "raise"}  # fmt: skip
 """The first word of each action's text, the kind of its event."""
