@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass
 from enum import StrEnum
+from functools import cache
 from typing import ClassVar, TypeAlias
 
 from guts.errors import GutsError, OptionError
@@ -378,8 +379,7 @@ class Table:
 
     def turn_order(self) -> tuple[int, ...]:
         """Every seat from the dealer's left clockwise, ending with the dealer."""
-        count, button = len(self._names), self._button
-        return tuple((button + k) % count for k in range(1, count + 1))
+        return _turn_orders(len(self._names))[self._button]
 
     # -- places -----------------------------------------------------------------------------
 
@@ -853,6 +853,14 @@ def _checked_transfer(
 
 _TRANSFERS: dict[tuple[Party, Party, int, Reason, str, int], Transfer] = {}
 _TRANSFERS_KEPT = 1 << 12
+
+
+@cache
+def _turn_orders(count: int) -> tuple[tuple[int, ...], ...]:
+    """For each dealer of ``count`` seats, every seat from the dealer's left clockwise."""
+    return tuple(
+        tuple((button + k) % count for k in range(1, count + 1)) for button in range(count)
+    )
 
 
 def _seat_entry(player: object, buy_in: int) -> tuple[str, int]:

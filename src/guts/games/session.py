@@ -79,7 +79,7 @@ class _Record:
 
     def emit(self, event: Event) -> None:
         """Append ``event``, after a ``Moved`` event for each transfer not yet mirrored."""
-        if self.table.ledger_size != self.synced:
+        if len(self.table._ledger) != self.synced:  # the table's ledger_size, read quicker
             self.sync()
         self.events.append(event)
 
@@ -248,7 +248,7 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         # Decisions are immutable, so the deal's are kept until anything changes: every
         # change is an action (_apply drops them), an event or a ledger transfer, and
         # the stamp notes the deal, the number of events and the ledger's length.
-        stamp = (deal, len(self._events), self._table.ledger_size)
+        stamp = (deal, len(self._events), len(self._table._ledger))  # (ledger_size)
         if stamp != self._pending_stamp:
             self._pending_stamp = None
             self._pending = deal.pending()
@@ -263,6 +263,16 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
             self._after_step()
         finally:
             self._pending_stamp = None
+
+    def act(self, seat: int, action: str) -> tuple[Event, ...]:
+        """Apply ``seat``'s decision and return the events it caused (hidden ones
+        included: filter with :meth:`Event.visible_to`), or raise IllegalAction and
+        change nothing."""
+        text = self.canonical(seat, action)
+        events = self._events
+        start = len(events)
+        self._apply(seat, text)
+        return tuple(events[start:])
 
     def _event_count(self) -> int:
         return len(self._events)
