@@ -461,8 +461,27 @@ class Decision:
     def choose(
         cls, seat: int, words: tuple[str, ...], question: str = "", simultaneous: bool = False
     ) -> Decision:
-        """A choice of one word of ``words``."""
-        return cls(seat, Choose(tuple(words)), question, simultaneous)
+        """A choice of one word of ``words``.
+
+        Decisions are immutable values, so the same choice for the same seat is one
+        object (a deal offers the same few choices over and over), its actions kept.
+        """
+        words = tuple(words)
+        if not (
+            type(seat) is int
+            and type(question) is str
+            and type(simultaneous) is bool
+            and {*map(type, words)} <= _JUST_STR
+        ):  # only plain values are kept (an int subclass or a str one would compare equal)
+            return cls(seat, Choose(words), question, simultaneous)
+        key = (cls, seat, words, question, simultaneous)
+        decision = _CHOICES.get(key)
+        if decision is None:
+            decision = cls(seat, Choose(words), question, simultaneous)
+            if len(_CHOICES) >= 1 << 12:
+                _CHOICES.clear()
+            _CHOICES[key] = decision
+        return decision
 
     @property
     def kind(self) -> str:
@@ -508,6 +527,10 @@ class Decision:
             "options": self.options.to_dict(),
         }
 
+
+_JUST_STR = frozenset({str})
+_CHOICES: dict[tuple[object, ...], Decision] = {}
+"""The decisions :meth:`Decision.choose` made, by class, seat, words, question and timing."""
 
 for _kind in (Choose, Wager, Discard, PlayCard, Decision):
     quick_init(_kind)  # made once per decision, several per action
