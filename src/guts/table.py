@@ -423,7 +423,9 @@ class Table:
             and _plain(reason, note)
         ):  # the usual payment, checked here at once: the same as the path below
             paid = amount if self._credit else min(amount, stacks[seat])
-            self._apply(_checked_transfer(seat, to, paid, reason, note, amount - paid))
+            key = (seat, to, paid, reason, note, amount - paid)  # plain ints and places
+            transfer = _TRANSFERS.get(key)
+            self._apply(_checked_transfer(*key) if transfer is None else transfer)
             return paid
         self._seat(seat)
         self._party(to)  # a place on the table or a seat: chips leave only by cash_out

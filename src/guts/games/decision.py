@@ -467,21 +467,21 @@ class Decision:
         object (a deal offers the same few choices over and over), its actions kept.
         """
         words = tuple(words)
-        if not (
-            type(seat) is int
-            and type(question) is str
-            and type(simultaneous) is bool
-            and {*map(type, words)} <= _JUST_STR
-        ):  # only plain values are kept (an int subclass or a str one would compare equal)
-            return cls(seat, Choose(words), question, simultaneous)
-        key = (cls, seat, words, question, simultaneous)
-        decision = _CHOICES.get(key)
-        if decision is None:
-            decision = cls(seat, Choose(words), question, simultaneous)
+        plain = type(seat) is int and type(question) is str and type(simultaneous) is bool
+        if plain:  # only plain values are kept (an int or str subclass would compare equal)
+            key = (cls, seat, words, question, simultaneous)
+            try:
+                kept = _CHOICES.get(key)
+            except TypeError:  # something unhashable among the words
+                kept, plain = None, False
+            if kept is not None and (kept[1] is words or {*map(type, words)} <= _JUST_STR):
+                return kept[0]
+        made = cls(seat, Choose(words), question, simultaneous)
+        if plain and {*map(type, words)} <= _JUST_STR:
             if len(_CHOICES) >= 1 << 12:
                 _CHOICES.clear()
-            _CHOICES[key] = decision
-        return decision
+            _CHOICES[key] = (made, words)
+        return made
 
     @property
     def kind(self) -> str:
@@ -529,7 +529,7 @@ class Decision:
 
 
 _JUST_STR = frozenset({str})
-_CHOICES: dict[tuple[object, ...], Decision] = {}
+_CHOICES: dict[tuple[object, ...], tuple[Decision, tuple[str, ...]]] = {}
 """The decisions :meth:`Decision.choose` made, by class, seat, words, question and timing."""
 
 for _kind in (Choose, Wager, Discard, PlayCard, Decision):
