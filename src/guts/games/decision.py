@@ -64,6 +64,35 @@ def _words(text: str) -> list[str]:
     return text.strip().lower().split()
 
 
+T = TypeVar("T")
+
+
+class _kept(Generic[T]):  # a decorator, named like cached_property
+    """A property computed on first read and kept in the instance's ``__dict__``, as
+    :func:`functools.cached_property` does, without the lock Python 3.11 takes on every
+    first read (a decision's actions are read once per decision)."""
+
+    def __init__(self, function: Callable[[Any], T]) -> None:
+        self._function = function
+        self._name = function.__name__
+        self.__doc__ = function.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> _kept[T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> T: ...
+
+    def __get__(self, instance: object, owner: type | None = None) -> T | _kept[T]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self._name] = self._function(instance)
+        return value
+
+
 def quick_init(cls: type) -> None:
     """Replace the ``__init__`` of the frozen dataclass ``cls`` by one with the same
     signature that stores the fields straight in the instance's ``__dict__``, instead of
@@ -142,6 +171,22 @@ def betting_action(text: str) -> Action:
     >>> betting_action("raise to 40"), betting_action("b 10"), betting_action("c")
     (Raise(to=40), Bet(amount=10), Call())
     """
+    read = _READ.get(text) if type(text) is str else None
+    if read is not None:  # the same few texts come again and again; actions are immutable
+        return read
+    read = _read_betting_action(text)
+    if type(text) is str:
+        if len(_READ) >= 1 << 12:
+            _READ.clear()
+        _READ[text] = read
+    return read
+
+
+_READ: dict[str, Action] = {}
+"""The actions :func:`betting_action` has read, by text."""
+
+
+def _read_betting_action(text: str) -> Action:
     words = [_BET_WORDS.get(w, w) for w in _words(check_action(text))]
     if len(words) == 1 and words[0] in _SIMPLE:
         return _SIMPLE[words[0]]
@@ -180,6 +225,23 @@ class Choose:
 
     def canonical(self, text: str) -> str:
         """The word ``text`` names; IllegalAction if none."""
+        if type(text) is not str or not self._plain:
+            return self._read(text)
+        key = (self.words, text)
+        chosen = _CHOSEN.get(key)  # the same few answers come again and again
+        if chosen is None:
+            chosen = self._read(text)
+            if len(_CHOSEN) >= 1 << 12:
+                _CHOSEN.clear()
+            _CHOSEN[key] = chosen
+        return chosen
+
+    @_kept
+    def _plain(self) -> bool:
+        """True if every word is a plain string (then readings are kept by words)."""
+        return {*map(type, self.words)} <= _JUST_STR
+
+    def _read(self, text: str) -> str:
         word = " ".join(_words(text))
         for choice in self.words:
             if choice.lower() == word:
@@ -414,35 +476,6 @@ class PlayCard:
 Options: TypeAlias = Choose | Wager | Discard | PlayCard
 """Any kind of choice."""
 
-T = TypeVar("T")
-
-
-class _kept(Generic[T]):  # a decorator, named like cached_property
-    """A property computed on first read and kept in the instance's ``__dict__``, as
-    :func:`functools.cached_property` does, without the lock Python 3.11 takes on every
-    first read (a decision's actions are read once per decision)."""
-
-    def __init__(self, function: Callable[[Any], T]) -> None:
-        self._function = function
-        self._name = function.__name__
-        self.__doc__ = function.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self._name = name
-
-    @overload
-    def __get__(self, instance: None, owner: type | None = None) -> _kept[T]: ...
-
-    @overload
-    def __get__(self, instance: object, owner: type | None = None) -> T: ...
-
-    def __get__(self, instance: object, owner: type | None = None) -> T | _kept[T]:
-        if instance is None:
-            return self
-        value = instance.__dict__[self._name] = self._function(instance)
-        return value
-
-
 @dataclass(frozen=True)
 class Decision:
     """A decision ``seat`` must make now: ``options`` says exactly what is legal.
@@ -529,6 +562,8 @@ class Decision:
 
 
 _JUST_STR = frozenset({str})
+_CHOSEN: dict[tuple[tuple[str, ...], str], str] = {}
+"""What :meth:`Choose.canonical` read, by the words offered and the text."""
 _CHOICES: dict[tuple[object, ...], tuple[Decision, tuple[str, ...]]] = {}
 """The decisions :meth:`Decision.choose` made, by class, seat, words, question and timing."""
 
