@@ -5,18 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from guts.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as stop:
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+from cli_helpers import run
 
 
 def test_eval_prints_category_description_and_playing_cards(

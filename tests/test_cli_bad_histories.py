@@ -7,18 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli_helpers import run
 
 from guts.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as stop:
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def one_line_error(code: int, err: str, needle: str) -> None:

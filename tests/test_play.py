@@ -7,22 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_helpers import run
 from rich.console import Console
 
 from guts.catalog import find_game, games
-from guts.cli import main
 from guts.history import HistoryError, read_history, replay
 from guts.play import PlayConfig, match_action, play, policy_for
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as stop:
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_games_lists_every_family_one_line_each(capsys: pytest.CaptureFixture[str]) -> None:

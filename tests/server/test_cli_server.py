@@ -10,8 +10,8 @@ from typing import Any
 
 import httpx
 import pytest
+from cli_helpers import run
 
-from guts.cli import main
 from guts.server.actor import Settings
 from guts.server.app import create_app
 
@@ -20,14 +20,6 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as stop:
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

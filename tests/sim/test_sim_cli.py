@@ -5,21 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from guts.cli import main
+from cli_helpers import run
 
 RUN = ["simulate", "two-card-guts", "--players", "3", "--bots", "threshold,random",
        "--buy-in", "10", "--seed", "4"]  # fmt: skip
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as stop:
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_json_is_byte_identical_for_one_and_two_workers(
