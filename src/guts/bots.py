@@ -23,7 +23,18 @@ from typing import Any, Protocol
 from guts.errors import GutsError, OptionError
 from guts.games.base import Decision, Session
 
-__all__ = ["BOTS", "Policy", "RandomPolicy", "bot_kinds", "make_bot", "play_out"]
+__all__ = [
+    "BOTS",
+    "BOT_NAMES",
+    "FAMILY_BOTS",
+    "Policy",
+    "RandomPolicy",
+    "bot_kinds",
+    "check_bot_kind",
+    "make_bot",
+    "play_out",
+    "policy_for",
+]
 
 
 class Policy(Protocol):
@@ -112,6 +123,46 @@ threshold, sensible
             f"bots: unknown kind {kind!r} for {game_family} games; allowed: {allowed}"
         )
     return maker(rules)
+
+BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit")
+"""The bots' names at a table, in seat order."""
+
+FAMILY_BOTS: dict[str, tuple[str, ...]] = {
+    "guts": ("random", "threshold", "sensible"),
+    "staged": ("random", "sensible"),
+    "draw": ("random", "sensible"),
+    "bourre": ("random", "sensible"),
+}
+"""The bot kinds each family offers (:func:`policy_for`)."""
+
+
+def check_bot_kind(kind: str, family: str) -> None:
+    """Raise OptionError unless ``family`` has bots of ``kind``."""
+    allowed = FAMILY_BOTS.get(family, ("random",))
+    if kind not in allowed:
+        raise OptionError(f"--bots must be one of {', '.join(allowed)} for {family} games")
+
+
+def policy_for(kind: str, family: str, session: Session) -> Policy:
+    """A bot of ``kind`` for a seat of ``session`` (of game family ``family``): each
+    family's own bots, behind the one :class:`Policy` interface."""
+    check_bot_kind(kind, family)
+    rules: Any = getattr(session, "rules", None)
+    if family == "guts":
+        return make_bot(kind, family, rules)
+    if family == "bourre":
+        from guts.games.bourre import RandomBot, SensibleBot
+
+        return _ViewOnly(RandomBot(Random()) if kind == "random" else SensibleBot())
+    if family == "draw":
+        from guts.games.draw.bots import RandomBot as DrawRandom
+        from guts.games.draw.bots import SensibleBot as DrawSensible
+
+        return _ViewOnly(DrawRandom(Random()) if kind == "random" else DrawSensible(rules))
+    from guts.games.staged.bots import make_bot as staged_bot
+
+    return staged_bot(kind, rules)
+
 
 
 def play_out(

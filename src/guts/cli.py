@@ -266,7 +266,7 @@ def play_command(
         options=parse_key_values(option or []), stack=stack, watch=watch, deals=deals,
         history=history,
     )  # fmt: skip
-    from guts.play import check_bot_kind, policy_for
+    from guts.bots import check_bot_kind, policy_for
 
     check_bot_kind(bots, found.family)  # an unknown bot kind fails before the game starts
     if history is not None:

@@ -13,18 +13,19 @@ any prompt, and a one-line refusal saying what was wrong.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from random import Random
-from typing import IO, Any, Protocol
+from typing import IO
 
 from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from guts.bots import BOT_NAMES, Policy, check_bot_kind, policy_for
 from guts.catalog import Game
-from guts.errors import IllegalAction, OptionError
+from guts.errors import IllegalAction
 from guts.games.base import Decision, Session
 from guts.grammar import agree, who
 from guts.narrate import Narrator
@@ -48,9 +49,6 @@ __all__ = [
     "seat_names",
 ]
 
-BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit")
-
-
 @dataclass
 class PlayConfig:
     """How a terminal session is set up."""
@@ -64,63 +62,6 @@ class PlayConfig:
     watch: bool = False
     deals: int | None = None
     history: str | None = None
-
-
-class Policy(Protocol):
-    """A bot: chooses one of the decision's actions from the seat's view alone."""
-
-    def choose(self, view: Mapping[str, Any], decision: Decision, rng: Random) -> str:
-        """The action to take."""
-        ...
-
-
-class _ViewOnly:
-    """Adapts a family bot that reads everything from the view (``choose(view)``)."""
-
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-
-    def choose(self, view: Mapping[str, Any], decision: Decision, rng: Random) -> str:
-        return str(self.bot.choose(view))
-
-
-FAMILY_BOTS: dict[str, tuple[str, ...]] = {
-    "guts": ("random", "threshold", "sensible"),
-    "staged": ("random", "sensible"),
-    "draw": ("random", "sensible"),
-    "bourre": ("random", "sensible"),
-}
-"""The bot kinds each family offers."""
-
-
-def check_bot_kind(kind: str, family: str) -> None:
-    """Raise OptionError unless ``family`` has bots of ``kind``."""
-    allowed = FAMILY_BOTS.get(family, ("random",))
-    if kind not in allowed:
-        raise OptionError(f"--bots must be one of {', '.join(allowed)} for {family} games")
-
-
-def policy_for(kind: str, family: str, session: Session) -> Policy:
-    """A bot of ``kind`` for a seat of ``session`` (of game family ``family``)."""
-    check_bot_kind(kind, family)
-    rules: Any = getattr(session, "rules", None)
-    if family == "guts":
-        from guts.bots import make_bot
-
-        return make_bot(kind, family, rules)
-    if family == "bourre":
-        from guts.games.bourre import RandomBot, SensibleBot
-
-        return _ViewOnly(RandomBot(Random()) if kind == "random" else SensibleBot())
-    if family == "draw":
-        from guts.games.draw.bots import RandomBot as DrawRandom
-        from guts.games.draw.bots import SensibleBot as DrawSensible
-
-        return _ViewOnly(DrawRandom(Random()) if kind == "random" else DrawSensible(rules))
-    from importlib import import_module
-
-    bots = import_module(f"guts.games.{family}.bots")
-    return bots.make_bot(kind, rules)  # type: ignore[no-any-return]
 
 
 def match_action(answer: str, actions: Sequence[str]) -> str | None:

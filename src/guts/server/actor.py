@@ -27,10 +27,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from guts.bots import BOT_NAMES, check_bot_kind
 from guts.catalog import Game
 from guts.errors import GutsError
 from guts.games.session import RecordedSession
-from guts.play import BOT_NAMES, check_bot_kind
 from guts.server.barrier import disclose
 from guts.server.commands import (
     ActCommand,

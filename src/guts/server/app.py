@@ -26,9 +26,9 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from guts.bots import check_bot_kind
 from guts.catalog import find_game
 from guts.errors import GutsError
-from guts.play import check_bot_kind
 from guts.server.actor import Client, Settings
 from guts.server.ledger import ledger_rows, settlement, to_csv
 from guts.server.protocol import (

@@ -28,10 +28,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from guts.bots import Policy, policy_for
 from guts.catalog import Game, find_game
 from guts.errors import GutsError
 from guts.games.session import RecordedSession
-from guts.play import Policy, policy_for
 from guts.server.commands import (
     ActCommand,
     ApproveCommand,

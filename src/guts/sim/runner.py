@@ -94,7 +94,7 @@ class SimSpec:
         """Raise a GutsError naming the first thing wrong with this spec: the game, the
         numbers, a bot kind the family has not, or options and players the rules refuse
         (found by seating a table once)."""
-        from guts.play import check_bot_kind
+        from guts.bots import check_bot_kind
 
         game = self.game
         if not 2 <= self.players <= MAX_PLAYERS:
@@ -136,8 +136,7 @@ class SessionResult:
 
 
 def _policies(spec: SimSpec, session: Session) -> list[Any]:
-    from guts.bots import RandomPolicy
-    from guts.play import policy_for
+    from guts.bots import RandomPolicy, policy_for
 
     family = spec.game.family
     # the random bot of guts.bots draws from the rng it is handed (the session's own), so
