@@ -328,7 +328,9 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
 
     def _sync(self) -> None:
         """Mirror the ledger's new transfers as ``Moved`` events."""
-        self._record.sync()
+        record = self._record
+        if len(self._table._ledger) != record.synced:  # (the ledger_size, read quicker)
+            record.sync()
 
     # -- views -----------------------------------------------------------------------------
 
