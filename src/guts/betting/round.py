@@ -287,11 +287,18 @@ class BettingRound:
         return self._faced[seat] is None and self._others_can_act(seat)
 
     def _next_from(self, index: int) -> int | None:
-        order = self._order
+        """The first seat from ``index`` in ``order`` on that needs to act (as
+        :meth:`_needs_to_act` says, with what is the same for every seat read once)."""
+        if len(self.in_hand) < 2:
+            return None
+        order, folded, stack = self._order, self._folded, self._table.stack
+        bets, current, faced = self._bets, self._current, self._faced
         n = len(order)
         for k in range(n):
             seat = order[(index + k) % n]
-            if self._needs_to_act(seat):
+            if seat in folded or stack(seat) <= 0:
+                continue
+            if bets[seat] < current or (faced[seat] is None and self._others_can_act(seat)):
                 return seat
         return None
 
