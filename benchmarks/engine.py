@@ -373,8 +373,8 @@ PARTS: list[tuple[str, str]] = [
     ("betting round (guts.betting)", r"^betting\."),
     ("Table ledger transfers (guts.table, Transfer, Place)", r"^table:|^(Transfer|Place)\."),
     ("event creation (Event dataclasses, from_transfer)", "<event>"),
-    ("_emit", r":\w+\._emit$"),
-    ("_sync (ledger -> Moved events)", r":\w+\._sync$"),
+    ("_emit (the record's emit)", r":(\w+\._emit|_Record\.emit)$"),
+    ("_sync (ledger -> Moved events)", r":(\w+\._sync|_Record\.sync)$"),
     ("showdown and hand ranking", r"showdown|^rankings\.|settle|contest"),
     ("the bot itself (random choice, loop)", "<driver-self>"),
 ]
