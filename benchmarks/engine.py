@@ -42,6 +42,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from machine import cpu_model
+
 import guts
 from guts.catalog import find_game
 
@@ -491,18 +493,6 @@ def profile_workload(
 
 
 # -- the report --------------------------------------------------------------------------------
-
-
-def cpu_model() -> str:
-    """The processor's name, from /proc/cpuinfo where there is one."""
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def version(package: str) -> str:

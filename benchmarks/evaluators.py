@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np
+from machine import cpu_model
 
 from guts.cards import Card
 from guts.rankings.batch_high import compiled_kernels, kernel
@@ -177,18 +178,6 @@ def numba_version() -> str:
         return f", numba {importlib.import_module('numba').__version__}"
     except ImportError:
         return ""
-
-
-def cpu_model() -> str:
-    """The processor's name, from /proc/cpuinfo where there is one."""
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def import_seconds(module: str) -> float:
