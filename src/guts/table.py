@@ -45,6 +45,7 @@ __all__ = [
     "TableError",
     "Transfer",
     "capped",
+    "settling_payments",
 ]
 
 
@@ -593,18 +594,7 @@ class Table:
             left = ", ".join(f"{n} in the {place}" for place, n in self.places.items())
             raise TableError(f"chips are still on the table ({left}); award them first")
         net = {name: self.net(seat) for seat, name in enumerate(self._names)}
-        owe = {name: -n for name, n in net.items() if n < 0}
-        get = {name: n for name, n in net.items() if n > 0}
-        payments: list[tuple[str, str, int]] = []
-        while owe and get:  # both empty together: the nets add up to zero
-            payer, payee = max(owe, key=owe.__getitem__), max(get, key=get.__getitem__)
-            amount = min(owe[payer], get[payee])
-            payments.append((payer, payee, amount))
-            for book, name in ((owe, payer), (get, payee)):
-                book[name] -= amount
-                if not book[name]:
-                    del book[name]
-        return Settlement(net, tuple(payments))
+        return Settlement(net, settling_payments(net))
 
     def check_invariant(self) -> None:
         """Check that the ledger replays to this state and conserves chips; raise if not."""
@@ -888,3 +878,25 @@ def _check_limit(limit: int) -> int:
     if _check_amount(limit, "pot limit") == 0:
         raise ChipError("a pot limit must be at least one chip")
     return limit
+
+
+def settling_payments(net: Mapping[str, int]) -> tuple[tuple[str, str, int], ...]:
+    """Payments ``(payer, payee, amount)`` that square the nets (which add up to zero):
+    the biggest loser pays the biggest winner as much as one of them is owed, until all
+    are square (at most one payment fewer than the players).
+
+    >>> settling_payments({"Ann": -5, "Bob": 3, "Cy": 2})
+    (('Ann', 'Bob', 3), ('Ann', 'Cy', 2))
+    """
+    owe = {name: -n for name, n in net.items() if n < 0}
+    get = {name: n for name, n in net.items() if n > 0}
+    payments: list[tuple[str, str, int]] = []
+    while owe and get:
+        payer, payee = max(owe, key=owe.__getitem__), max(get, key=get.__getitem__)
+        amount = min(owe[payer], get[payee])
+        payments.append((payer, payee, amount))
+        for book, name in ((owe, payer), (get, payee)):
+            book[name] -= amount
+            if not book[name]:
+                del book[name]
+    return tuple(payments)

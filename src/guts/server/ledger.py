@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from guts.server.state import TableState
+from guts.table import settling_payments
 
 __all__ = ["COLUMNS", "ledger_rows", "settlement", "to_csv"]
 
@@ -66,18 +67,7 @@ def settlement(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, int]]:
     """Who pays whom how much to settle the nets: the biggest loser pays the biggest
     winner as much as one of them is owed, until all are square (at most one payment
     fewer than the players)."""
-    owe = {row["player_nickname"]: -row["net"] for row in rows if row["net"] < 0}
-    get = {row["player_nickname"]: row["net"] for row in rows if row["net"] > 0}
-    payments = []
-    while owe and get:
-        payer, payee = max(owe, key=owe.__getitem__), max(get, key=get.__getitem__)
-        amount = min(owe[payer], get[payee])
-        payments.append((payer, payee, amount))
-        for book, name in ((owe, payer), (get, payee)):
-            book[name] -= amount
-            if not book[name]:
-                del book[name]
-    return payments
+    return list(settling_payments({row["player_nickname"]: row["net"] for row in rows}))
 
 
 def _cell(value: Any) -> Any:
