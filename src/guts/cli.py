@@ -5,70 +5,36 @@ Every error a user can cause prints one line on stderr and exits with status 2.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
 
 from guts.cards import Card, format_cards, parse_cards
+from guts.commands import register_all
+from guts.commands.common import (
+    JokerOpt,
+    JokersOpt,
+    OptionOpt,
+    RankingArg,
+    WildOpt,
+    build_ranking,
+    console,
+    parse_key_values,
+)
 from guts.errors import GutsError, OptionError
-from guts.rankings import DEFAULT_CARDS, RANKINGS, Ranking, make_ranking
-from guts.rankings.wilds import JokerMode, Wilds
 
 if TYPE_CHECKING:
     from guts.history import History
+
+__all__ = ["app", "main", "parse_key_values"]
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="Guts, match-the-pot games, draw poker and Bourré: rankings, censuses and play.",
 )
-console = Console()
-
-RankingArg = Annotated[str, typer.Argument(help=f"One of: {', '.join(RANKINGS)}.")]
-WildOpt = Annotated[
-    str, typer.Option("--wild", help="Wild ranks and cards, e.g. 2 or 2,Js,Jh.")
-]
-JokerOpt = Annotated[
-    str | None, typer.Option("--joker", help="How jokers play: bug or wild (adds one joker).")
-]
-JokersOpt = Annotated[
-    int | None, typer.Option("--jokers", help="Number of jokers in the pack (0-2).")
-]
-OptionOpt = Annotated[
-    list[str] | None,
-    typer.Option("--option", "-o", help="An option KEY=VALUE (repeatable)."),
-]
-
-
-def parse_key_values(pairs: Sequence[str]) -> dict[str, str]:
-    """``["a=1", "b=2"]`` as a dict; a pair without ``=`` is an OptionError."""
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise OptionError(f"option {pair!r} must look like KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return options
-
-
-def build_ranking(
-    name: str, wild: str, joker: str | None, jokers: int | None, option: list[str] | None
-) -> Ranking:
-    """The ranking the command-line flags describe."""
-    mode = JokerMode.parse(joker) if joker is not None else JokerMode.BUG
-    count = jokers if jokers is not None else (1 if joker is not None else 0)
-    if not 0 <= count <= 2:
-        raise OptionError(f"--jokers must be 0, 1 or 2, not {count}")
-    if joker is not None and count == 0:
-        raise OptionError("--joker says how jokers play, but --jokers 0 puts none in the pack")
-    wilds = Wilds.parse(wild, mode)
-    return make_ranking(name, parse_key_values(option or []), wilds=wilds, jokers=count)
 
 
 @app.command("eval")
@@ -128,80 +94,6 @@ def _ties_next(evaluated: Sequence[tuple[object, object]], index: int) -> bool:
         return False
     here, after = evaluated[index][0], evaluated[index + 1][0]
     return getattr(here, "strength", None) == getattr(after, "strength", None)
-
-
-@app.command("census")
-def census_command(
-    ranking: RankingArg,
-    cards: Annotated[int | None, typer.Option("--cards", help="Cards per hand.")] = None,
-    wild: WildOpt = "",
-    joker: JokerOpt = None,
-    jokers: JokersOpt = None,
-    option: OptionOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    sample: Annotated[
-        int | None, typer.Option("--sample", help="Estimate from N random hands.")
-    ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed for --sample.")] = None,
-) -> None:
-    """Count every hand of N cards by category (or estimate with --sample)."""
-    from guts.census import census, sample_census
-
-    rank = build_ranking(ranking, wild, joker, jokers, option)
-    if seed is not None and sample is None:
-        raise OptionError("--seed only applies to a sampled census: add --sample N")
-    size = cards if cards is not None else DEFAULT_CARDS[ranking]
-    show = sys.stderr.isatty() and not as_json
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=not show,
-        transient=True,
-    ) as bar:
-        task = bar.add_task(f"{ranking} {size}-card hands", total=None)
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        if sample is not None:
-            result = sample_census(rank, size, sample, seed, progress)
-        else:
-            result = census(rank, size, progress)
-    if as_json:
-        print(json.dumps(result.to_json()))
-        return
-    title = f"{ranking}, {size} cards, {rank.deck.describe()}"
-    if rank.options():
-        title += " (" + ", ".join(f"{k}={v}" for k, v in rank.options().items()) + ")"
-    table = Table(title=title + (" — sampled" if result.sampled else ""))
-    table.add_column("category")
-    table.add_column("hands", justify="right")
-    table.add_column("share", justify="right")
-    table.add_column("1 in", justify="right")
-    if result.sampled:
-        table.add_column("95% interval", justify="right")
-    for category, count in result.categories.items():
-        share = count / result.total
-        row = [
-            category.label,
-            f"{count:,}",
-            f"{100 * share:.4f}%",
-            f"{1 / share:,.1f}" if count else "-",
-        ]
-        if result.sampled:
-            low, high = result.intervals[category]
-            row.append(f"{100 * low:.4f}-{100 * high:.4f}%")
-        table.add_row(*row)
-    table.add_section()
-    table.add_row("total", f"{result.total:,}", "100%", "")
-    console.print(table)
-    console.print(f"{result.classes:,} distinct hand strengths")
-    if result.no_pair_by_top_card is not None:
-        tops = ", ".join(f"{k}: {v:,}" for k, v in result.no_pair_by_top_card.items())
-        console.print(f"no-pair hands by top card: {tops}")
 
 
 @app.command()
@@ -372,200 +264,7 @@ def export_command(
     console.print(f"{len(texts)} PHH file(s) written to {folder}")
 
 
-@app.command("simulate")
-def simulate_command(
-    game: Annotated[str, typer.Argument(help="A game from `guts games`.")],
-    players: Annotated[int, typer.Option("--players", "-n", help="Players at the table.")] = 4,
-    bots: Annotated[
-        str, typer.Option("--bots", help="Bot kinds, one per seat, cycled: sensible,random.")
-    ] = "sensible",
-    sessions: Annotated[
-        int | None, typer.Option("--sessions", help="Play N whole sessions.")
-    ] = None,
-    deals: Annotated[
-        int | None, typer.Option("--deals", help="Play sessions until N deals are played.")
-    ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed for a repeatable run.")] = None,
-    option: OptionOpt = None,
-    buy_in: Annotated[int, typer.Option("--buy-in", help="Chips each player buys in for.")] = 100,
-    max_deals: Annotated[
-        int, typer.Option("--max-deals", help="Stop a session after N deals.")
-    ] = 1000,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")] = 1,
-    executor: Annotated[
-        str, typer.Option("--executor", help="Where batches run: process, dask or ray.")
-    ] = "process",
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", help="Address of a Dask or Ray cluster.")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-) -> None:
-    """Simulate sessions of GAME between bots: nets, busts, session lengths, pots, outcomes."""
-    from guts.sim import SimSpec, open_executor, render, report, simulate
-    from guts.sim.seeding import new_seed
-
-    if (sessions is None) == (deals is None):
-        raise OptionError("give either --sessions N or --deals N (not both)")
-    if workers < 1:
-        raise OptionError(f"--workers must be at least 1, not {workers}")
-    spec = SimSpec.make(
-        game, players=players, bots=bots, options=parse_key_values(option or []),
-        buy_in=buy_in, seed=new_seed() if seed is None else seed, max_deals=max_deals,
-    )  # fmt: skip
-    plan = {"sessions": sessions} if sessions is not None else {"deals": deals or 0}
-    unit, total = next(iter(plan.items()))
-    show = sys.stderr.isatty() and not as_json
-    with (
-        open_executor(executor, workers, scheduler) as pool,
-        Progress(
-            "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-            TimeRemainingColumn(), console=Console(stderr=True), disable=not show,
-            transient=True,
-        ) as bar,
-    ):  # fmt: skip
-        task = bar.add_task(f"{game}: {unit}", total=total)
-
-        def progress(sessions_done: int, deals_done: int) -> None:
-            bar.update(task, completed=sessions_done if unit == "sessions" else deals_done)
-
-        summary = simulate(spec, sessions=sessions, deals=deals, executor=pool,
-                           workers=workers, progress=progress)  # fmt: skip
-    data = report(spec, summary, plan)
-    if as_json:
-        print(json.dumps(data))
-        return
-    render(data, console)
-
-
-@app.command("serve")
-def serve_command(
-    host: Annotated[str, typer.Option("--host", help="The address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="The port to listen on.")] = 8000,
-    database: Annotated[
-        str | None,
-        typer.Option("--database", help="A database URL (else GUTS_DATABASE_URL, else a "
-                     "SQLite file in the user data directory)."),
-    ] = None,
-    public_url: Annotated[
-        str | None, typer.Option("--public-url", help="The base of the links handed out.")
-    ] = None,
-    bot_delay: Annotated[
-        float, typer.Option("--bot-delay", help="Seconds before a bot acts.")
-    ] = 0.6,
-    deal_delay: Annotated[
-        float, typer.Option("--deal-delay", help="Seconds between deals.")
-    ] = 1.5,
-) -> None:
-    """Run the online table server: migrate the database, rebuild the open tables, serve."""
-    try:
-        from guts.server.actor import Settings
-        from guts.server.app import serve
-    except ImportError as error:
-        if (error.name or "guts").startswith("guts"):
-            raise  # a bug of guts itself, not a missing extra
-        raise OptionError(f"guts serve needs the server extra ({error.name} is missing): "
-                          "pip install 'guts[server]'") from None  # fmt: skip
-    if not 0 <= port <= 65535:
-        raise OptionError(f"--port must be between 0 and 65535, not {port}")
-    if bot_delay < 0 or deal_delay < 0:
-        raise OptionError("--bot-delay and --deal-delay cannot be negative")
-    from guts.server.storage import database_url
-
-    serve(host, port, database_url(database), public_url=public_url,
-          settings=Settings(bot_delay=bot_delay, deal_delay=deal_delay))  # fmt: skip
-
-
-@app.command("host")
-def host_command(
-    preset: Annotated[str, typer.Argument(help="A game from `guts games`.")],
-    option: OptionOpt = None,
-    buy_in: Annotated[int, typer.Option("--buy-in", help="Each player's buy-in.")] = 100,
-    bots: Annotated[int, typer.Option("--bots", help="Seat this many bots.")] = 0,
-    bot: Annotated[str, typer.Option("--bot", help="The bots' kind.")] = "sensible",
-    auto_approve: Annotated[
-        bool, typer.Option("--auto-approve", help="Seat players without the host's approval.")
-    ] = False,
-    start: Annotated[bool, typer.Option("--start", help="Start the game at once.")] = False,
-    server: Annotated[
-        str, typer.Option("--server", help="The server's URL.")
-    ] = "http://127.0.0.1:8000",
-    json_out: Annotated[bool, typer.Option("--json", help="Print the links as JSON.")] = False,
-) -> None:
-    """Open a table on a guts server and print its join link and host link."""
-    try:
-        import httpx
-    except ImportError:
-        raise OptionError("guts host needs the server extra: pip install 'guts[server]'") from None
-    body = {"preset": preset, "options": parse_key_values(option or []), "buy_in": buy_in,
-            "bots": bots, "bot": bot, "auto_approve": auto_approve, "start": start}  # fmt: skip
-    url = server.rstrip("/") + "/api/tables"
-    try:
-        response = httpx.post(url, json=body, timeout=30)
-    except httpx.HTTPError as error:
-        raise OptionError(f"cannot reach a guts server at {server} ({error}): "
-                          "start one with `guts serve`") from None  # fmt: skip
-    try:
-        answer = response.json()
-    except ValueError:
-        answer = {}
-    if response.status_code != 201:
-        why = answer.get("message") if isinstance(answer, dict) else None
-        raise OptionError(f"the server refused the table: {why or response.status_code}")
-    links = {key: answer[key] for key in ("table_id", "join_url", "host_url")}
-    if json_out:
-        print(json.dumps(links))
-        return
-    console.print(f"Table {links['table_id']} of {preset} is open.", highlight=False)
-    console.print(f"Send the players this link: {links['join_url']}", highlight=False)
-    console.print(f"Keep the host link (it holds the host secret): {links['host_url']}",
-                  highlight=False)  # fmt: skip
-
-
-@app.command("ledger")
-def ledger_command(
-    host_url: Annotated[str, typer.Argument(help="The table's host link (from guts host).")],
-    csv: Annotated[bool, typer.Option("--csv", help="Print the ledger as CSV.")] = False,
-) -> None:
-    """Print a table's ledger (each player's buy-in, cash-out, stack and net) and who
-    pays whom to settle it."""
-    from urllib.parse import urlsplit
-
-    try:
-        import httpx
-    except ImportError:
-        raise OptionError("guts ledger needs the server extra: pip install 'guts[server]'") \
-            from None
-    link = urlsplit(host_url)
-    secret = link.fragment.removeprefix("host=") if link.fragment.startswith("host=") else ""
-    table_id = link.path.rstrip("/").rpartition("/t/")[2] if "/t/" in link.path else ""
-    if not (link.scheme in ("http", "https") and link.netloc and table_id and secret):
-        raise OptionError("give the host link guts host printed: http://SERVER/t/TABLE#host=SECRET")
-    url = f"{link.scheme}://{link.netloc}/api/tables/{table_id}/ledger"
-    try:
-        response = httpx.get(url, params={"format": "csv"} if csv else None, timeout=30,
-                             headers={"authorization": f"Bearer {secret}"})  # fmt: skip
-    except httpx.HTTPError as error:
-        raise OptionError(f"cannot reach the server at {link.netloc} ({error})") from None
-    if response.status_code != 200:
-        try:
-            why = response.json().get("message")
-        except ValueError:
-            why = None
-        raise OptionError(f"the server refused: {why or response.status_code}")
-    if csv:
-        print(response.text, end="")
-        return
-    answer = response.json()
-    out = Table(title=f"Ledger of table {table_id} ({answer['status']})")
-    for column in ("player", "buy-in", "cash-out", "stack", "net"):
-        out.add_column(column, justify="left" if column == "player" else "right")
-    for row in answer["players"]:
-        out.add_row(row["player_nickname"], str(row["buy_in"]), str(row["buy_out"]),
-                    str(row["stack"]), f"{row['net']:+d}")  # fmt: skip
-    console.print(out)
-    for payment in answer["settlement"]:
-        console.print(f"{payment['from']} pays {payment['to']} {payment['amount']}",
-                      markup=False, highlight=False)  # fmt: skip
+register_all(app)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,0 +1,148 @@
+"""``guts serve``, ``guts host`` and ``guts ledger``: the online table server and its
+terminal controls."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from guts.commands.common import OptionOpt, console, parse_key_values
+from guts.errors import OptionError
+
+
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="The port to listen on.")] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option("--database", help="A database URL (else GUTS_DATABASE_URL, else a "
+                     "SQLite file in the user data directory)."),
+    ] = None,
+    public_url: Annotated[
+        str | None, typer.Option("--public-url", help="The base of the links handed out.")
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option("--bot-delay", help="Seconds before a bot acts.")
+    ] = 0.6,
+    deal_delay: Annotated[
+        float, typer.Option("--deal-delay", help="Seconds between deals.")
+    ] = 1.5,
+) -> None:
+    """Run the online table server: migrate the database, rebuild the open tables, serve."""
+    try:
+        from guts.server.actor import Settings
+        from guts.server.app import serve
+    except ImportError as error:
+        if (error.name or "guts").startswith("guts"):
+            raise  # a bug of guts itself, not a missing extra
+        raise OptionError(f"guts serve needs the server extra ({error.name} is missing): "
+                          "pip install 'guts[server]'") from None  # fmt: skip
+    if not 0 <= port <= 65535:
+        raise OptionError(f"--port must be between 0 and 65535, not {port}")
+    if bot_delay < 0 or deal_delay < 0:
+        raise OptionError("--bot-delay and --deal-delay cannot be negative")
+    from guts.server.storage import database_url
+
+    serve(host, port, database_url(database), public_url=public_url,
+          settings=Settings(bot_delay=bot_delay, deal_delay=deal_delay))  # fmt: skip
+
+
+def host_command(
+    preset: Annotated[str, typer.Argument(help="A game from `guts games`.")],
+    option: OptionOpt = None,
+    buy_in: Annotated[int, typer.Option("--buy-in", help="Each player's buy-in.")] = 100,
+    bots: Annotated[int, typer.Option("--bots", help="Seat this many bots.")] = 0,
+    bot: Annotated[str, typer.Option("--bot", help="The bots' kind.")] = "sensible",
+    auto_approve: Annotated[
+        bool, typer.Option("--auto-approve", help="Seat players without the host's approval.")
+    ] = False,
+    start: Annotated[bool, typer.Option("--start", help="Start the game at once.")] = False,
+    server: Annotated[
+        str, typer.Option("--server", help="The server's URL.")
+    ] = "http://127.0.0.1:8000",
+    json_out: Annotated[bool, typer.Option("--json", help="Print the links as JSON.")] = False,
+) -> None:
+    """Open a table on a guts server and print its join link and host link."""
+    try:
+        import httpx
+    except ImportError:
+        raise OptionError("guts host needs the server extra: pip install 'guts[server]'") from None
+    body = {"preset": preset, "options": parse_key_values(option or []), "buy_in": buy_in,
+            "bots": bots, "bot": bot, "auto_approve": auto_approve, "start": start}  # fmt: skip
+    url = server.rstrip("/") + "/api/tables"
+    try:
+        response = httpx.post(url, json=body, timeout=30)
+    except httpx.HTTPError as error:
+        raise OptionError(f"cannot reach a guts server at {server} ({error}): "
+                          "start one with `guts serve`") from None  # fmt: skip
+    try:
+        answer = response.json()
+    except ValueError:
+        answer = {}
+    if response.status_code != 201:
+        why = answer.get("message") if isinstance(answer, dict) else None
+        raise OptionError(f"the server refused the table: {why or response.status_code}")
+    links = {key: answer[key] for key in ("table_id", "join_url", "host_url")}
+    if json_out:
+        print(json.dumps(links))
+        return
+    console.print(f"Table {links['table_id']} of {preset} is open.", highlight=False)
+    console.print(f"Send the players this link: {links['join_url']}", highlight=False)
+    console.print(f"Keep the host link (it holds the host secret): {links['host_url']}",
+                  highlight=False)  # fmt: skip
+
+
+def ledger_command(
+    host_url: Annotated[str, typer.Argument(help="The table's host link (from guts host).")],
+    csv: Annotated[bool, typer.Option("--csv", help="Print the ledger as CSV.")] = False,
+) -> None:
+    """Print a table's ledger (each player's buy-in, cash-out, stack and net) and who
+    pays whom to settle it."""
+    from urllib.parse import urlsplit
+
+    try:
+        import httpx
+    except ImportError:
+        raise OptionError("guts ledger needs the server extra: pip install 'guts[server]'") \
+            from None
+    link = urlsplit(host_url)
+    secret = link.fragment.removeprefix("host=") if link.fragment.startswith("host=") else ""
+    table_id = link.path.rstrip("/").rpartition("/t/")[2] if "/t/" in link.path else ""
+    if not (link.scheme in ("http", "https") and link.netloc and table_id and secret):
+        raise OptionError("give the host link guts host printed: http://SERVER/t/TABLE#host=SECRET")
+    url = f"{link.scheme}://{link.netloc}/api/tables/{table_id}/ledger"
+    try:
+        response = httpx.get(url, params={"format": "csv"} if csv else None, timeout=30,
+                             headers={"authorization": f"Bearer {secret}"})  # fmt: skip
+    except httpx.HTTPError as error:
+        raise OptionError(f"cannot reach the server at {link.netloc} ({error})") from None
+    if response.status_code != 200:
+        try:
+            why = response.json().get("message")
+        except ValueError:
+            why = None
+        raise OptionError(f"the server refused: {why or response.status_code}")
+    if csv:
+        print(response.text, end="")
+        return
+    answer = response.json()
+    out = Table(title=f"Ledger of table {table_id} ({answer['status']})")
+    for column in ("player", "buy-in", "cash-out", "stack", "net"):
+        out.add_column(column, justify="left" if column == "player" else "right")
+    for row in answer["players"]:
+        out.add_row(row["player_nickname"], str(row["buy_in"]), str(row["buy_out"]),
+                    str(row["stack"]), f"{row['net']:+d}")  # fmt: skip
+    console.print(out)
+    for payment in answer["settlement"]:
+        console.print(f"{payment['from']} pays {payment['to']} {payment['amount']}",
+                      markup=False, highlight=False)  # fmt: skip
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``guts serve``, ``guts host`` and ``guts ledger`` to ``app``."""
+    app.command("serve")(serve_command)
+    app.command("host")(host_command)
+    app.command("ledger")(ledger_command)
