@@ -43,13 +43,15 @@ def disclose(
 
     Without ``events``: the whole picture for a snapshot, ``{"game": view}``. With
     ``events`` (those one command caused, hidden ones included): the update,
-    ``{"events": [...], "to_act": [...], "decision": ..., "stacks": [...], "pot": n}``,
-    holding only the events ``seat`` may see and ``seat``'s own decision (or None).
+    ``{"events": [...], "to_act": [...], "decision": ..., "stacks": [...], "pot": n,
+    "game": view}``, holding only the events ``seat`` may see, ``seat``'s own decision
+    (or None) and its view after them without the view's ``events`` (which the client
+    has: the snapshot's and the updates' events), so that a page renders from it.
     """
     if seat is not None and not 0 <= seat < len(session.table.names):
         seat = None
+    view = session.public_view() if seat is None else session.view(seat)
     if events is None:
-        view = session.public_view() if seat is None else session.view(seat)
         return {"game": view}
     pending = session.pending()
     own = [decision.to_dict() for decision in pending if decision.seat == seat]
@@ -60,4 +62,5 @@ def disclose(
         "decision": own[0] if own else None,
         "stacks": [s.stack for s in table.seats],
         "pot": table.pot,
+        "game": {key: value for key, value in view.items() if key != "events"},
     }

@@ -348,7 +348,8 @@ class Snapshot(_Message):
 class EventMessage(_Message):
     """What one command (table sequence number ``seq``) did, as the client may see it:
     the engine events it caused that the client may see, who is to act, the client's own
-    decision (or null), the stacks and the pot."""
+    decision (or null), the stacks and the pot, and ``game``: the client's view after
+    the command (as in a snapshot) without its ``events``."""
 
     type: Literal["event"]
     seq: int
@@ -358,6 +359,7 @@ class EventMessage(_Message):
     stacks: list[int]
     pot: int
     status: Literal["lobby", "playing", "over"]
+    game: dict[str, Any]
 
 
 class Seats(_Message):
