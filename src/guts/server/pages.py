@@ -1,0 +1,179 @@
+"""The browser page's routes: the lobby, the table page, its static files and the lobby API.
+
+``/`` is the lobby and ``/t/{table_id}`` a table (both static pages of
+:mod:`guts.web`, which render from the protocol's snapshots and events); ``/static/``
+serves their files. The lobby reads the catalog from ``GET /api/games`` (each preset's
+summary) and ``GET /api/games/{name}`` (its full rules text and the schema of its options,
+both taken from the engine's rules dataclasses). ``POST /api/narrate`` tells events the
+page already holds in the terminal's words, and ``GET /api/tables/{id}/standings`` (with
+a seat's device token) gives a player the ledger the host sees.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from dataclasses import fields
+from enum import StrEnum
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from guts.catalog import Game, find_game, games
+from guts.errors import GutsError
+from guts.games.base import Event
+from guts.games.options import RuleOptions, dash, format_value, split_optional
+from guts.narrate import Narrator
+from guts.server.ledger import ledger_rows, settlement
+from guts.server.tables import Tables
+
+__all__ = ["option_schema", "page_routes", "static_folder"]
+
+MAX_NARRATED = 2000
+"""The most events one ``POST /api/narrate`` tells."""
+
+
+def static_folder() -> Path:
+    """The folder of the page's static files (package data of :mod:`guts.web`)."""
+    return Path(str(files("guts.web") / "static"))
+
+
+def option_schema(rules: RuleOptions) -> list[dict[str, Any]]:
+    """Each option of ``rules`` as a form needs it: its name, type (``bool``, ``int``,
+    ``choice`` or ``text``), whether it may be none, the allowed values of a choice, its
+    value in these rules (the preset's default) and what it means.
+
+    >>> from guts.catalog import find_game
+    >>> ante = option_schema(find_game("two-card-guts").rules())[0]
+    >>> ante["name"], ante["type"], ante["default"]
+    ('ante', 'int', '1')
+    """
+    hints = type(rules).option_hints()
+    schema = []
+    for item in fields(rules):
+        inner, optional = split_optional(hints[item.name])
+        kind, allowed = "text", None
+        if inner is bool:
+            kind = "bool"
+        elif inner is int:
+            kind = "int"
+        elif isinstance(inner, type) and issubclass(inner, StrEnum):
+            kind, allowed = "choice", [member.value for member in inner]
+        schema.append({
+            "name": dash(item.name),
+            "type": kind,
+            "optional": optional,
+            "allowed": allowed,
+            "default": format_value(getattr(rules, item.name)),
+            "doc": type(rules).option_docs.get(item.name, ""),
+        })  # fmt: skip
+    return schema
+
+
+def _summary(game: Game) -> dict[str, str]:
+    return {"name": game.name, "family": game.family, "summary": game.description}
+
+
+@cache
+def _catalog() -> bytes:
+    return json.dumps({"games": [_summary(game) for game in games().values()]}).encode()
+
+
+async def game_list(request: Request) -> Response:
+    """``GET /api/games``: every preset's name, family and one-line summary."""
+    return Response(_catalog(), media_type="application/json")
+
+
+async def game_detail(request: Request) -> Response:
+    """``GET /api/games/{name}``: a preset's summary, its full rules text (as ``guts
+    rules`` prints it, with the query's options applied) and its options' schema."""
+    try:
+        game = find_game(request.path_params["name"])
+        rules = game.rules(dict(request.query_params))
+    except GutsError as error:
+        return _error("invalid", str(error), 404 if "unknown game" in str(error) else 400)
+    return JSONResponse({**_summary(game), "rules": rules.describe(),
+                         "options": option_schema(rules)})  # fmt: skip
+
+
+async def narrate_events(request: Request) -> Response:
+    """``POST /api/narrate`` with ``{"names": [...], "events": [...]}`` (events as the
+    page received them): ``{"lines": [...]}``, one line or null per event, in the words
+    of the terminal table; a seat named "You" is told in the second person."""
+    try:
+        body = json.loads(await request.body())
+        names = [str(name) for name in body["names"]]
+        events = [Event.from_dict(data) for data in body["events"][:MAX_NARRATED]]
+    except (ValueError, KeyError, TypeError, GutsError) as error:
+        return _error("invalid", f"cannot narrate that: {error}"[:200])
+    narrator = Narrator(names)
+    lines = []
+    for event in events:
+        try:
+            lines.append(narrator.tell(event))
+        except Exception:  # a line that cannot be told is left out, never a failed page
+            lines.append(None)
+    return JSONResponse({"lines": lines})
+
+
+async def standings(request: Request) -> Response:
+    """``GET /api/tables/{table_id}/standings`` with ``Authorization: Bearer TOKEN`` (a
+    seat's device token): the ledger the host sees (each player's buy-in, cash-out, stack
+    and net, and the settlement), for the players at the table."""
+    from guts.server.actor import digest
+
+    tables: Tables = request.app.state.tables
+    actor = await tables.get(request.path_params["table_id"])
+    if actor is None:
+        return _error("no-such-table", "no table has that id", 404)
+    token = request.headers.get("authorization", "").partition(" ")[2].strip()
+    wanted = digest(token)
+    seated = any(seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted)
+                 for seat in actor.state.seats.values())  # fmt: skip
+    if not token or not (seated or actor.is_host(token)):
+        return _error("not-seated", "the standings are the players': send a seat's token", 403)
+    joined, changed = await actor.storage.times(actor.id)
+    rows = await actor.query(lambda: ledger_rows(actor.state, joined, changed))
+    payments = [{"from": payer, "to": payee, "amount": amount}
+                for payer, payee, amount in settlement(rows)]  # fmt: skip
+    return JSONResponse({"table_id": actor.id, "status": actor.status, "players": rows,
+                         "settlement": payments})  # fmt: skip
+
+
+async def lobby_page(request: Request) -> Response:
+    """``GET /``: the lobby."""
+    return FileResponse(static_folder() / "index.html", headers=_NO_STORE)
+
+
+async def table_page(request: Request) -> Response:
+    """``GET /t/{table_id}``: the table page (a page saying so for an unknown table)."""
+    tables: Tables = request.app.state.tables
+    if await tables.get(request.path_params["table_id"]) is None:
+        return FileResponse(static_folder() / "missing.html", status_code=404)
+    return FileResponse(static_folder() / "table.html", headers=_NO_STORE)
+
+
+_NO_STORE = {"cache-control": "no-cache"}
+
+
+def _error(code: str, message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+
+
+def page_routes() -> list[BaseRoute]:
+    """The page's routes, for :func:`guts.server.app.create_app`."""
+    return [
+        Route("/", lobby_page, methods=["GET"]),
+        Route("/t/{table_id}", table_page, methods=["GET"]),
+        Route("/api/games", game_list, methods=["GET"]),
+        Route("/api/games/{name}", game_detail, methods=["GET"]),
+        Route("/api/narrate", narrate_events, methods=["POST"]),
+        Route("/api/tables/{table_id}/standings", standings, methods=["GET"]),
+        Mount("/static", app=StaticFiles(directory=static_folder()), name="static"),
+    ]

@@ -1,0 +1,134 @@
+// The lobby: pick a game from the catalog, read its rules, set its options through a
+// form made from their schema, set the stakes and open the table.
+
+const $ = (id) => document.getElementById(id);
+let schema = [];
+
+function option(value, label, selected) {
+  const element = document.createElement("option");
+  element.value = value;
+  element.textContent = label;
+  element.selected = selected;
+  return element;
+}
+
+function control(entry) {
+  const id = `option-${entry.name}`;
+  let input;
+  if (entry.type === "bool" || entry.type === "choice") {
+    input = document.createElement("select");
+    const values = entry.type === "bool" ? ["yes", "no"] : entry.allowed;
+    for (const value of values) input.append(option(value, value, value === entry.default));
+    if (entry.optional) input.append(option("none", entry.type === "bool" ? "auto" : "none", entry.default === "none"));
+  } else {
+    input = document.createElement("input");
+    input.type = entry.type === "int" ? "text" : "text";
+    if (entry.type === "int") {
+      input.inputMode = "numeric";
+      input.pattern = entry.optional ? "-?[0-9]+|none" : "-?[0-9]+";
+    }
+    input.value = entry.default;
+  }
+  input.id = id;
+  input.name = entry.name;
+  input.dataset.default = entry.default;
+  input.addEventListener("change", checkOptions);
+  const label = document.createElement("label");
+  label.htmlFor = id;
+  label.textContent = entry.name;
+  const doc = document.createElement("span");
+  doc.className = "doc";
+  doc.textContent = entry.doc;
+  const row = document.createElement("div");
+  row.className = "option";
+  row.append(label, input, doc);
+  return row;
+}
+
+function chosenOptions() {
+  const options = {};
+  for (const entry of schema) {
+    const input = $(`option-${entry.name}`);
+    if (input && input.value.trim() !== input.dataset.default) options[entry.name] = input.value.trim();
+  }
+  return options;
+}
+
+async function showGame() {
+  const name = $("game").value;
+  const response = await fetch(`/api/games/${encodeURIComponent(name)}`);
+  const game = await response.json();
+  $("summary").textContent = game.summary;
+  $("rules").textContent = game.rules;
+  schema = game.options;
+  const box = $("options");
+  box.replaceChildren(box.querySelector("legend") || document.createElement("legend"));
+  box.querySelector("legend").textContent = `Options (${schema.length})`;
+  for (const entry of schema) box.append(control(entry));
+  $("problem").textContent = "";
+}
+
+async function checkOptions() {
+  const query = new URLSearchParams(chosenOptions()).toString();
+  const response = await fetch(`/api/games/${encodeURIComponent($("game").value)}?${query}`);
+  const answer = await response.json();
+  if (response.ok) {
+    $("rules").textContent = answer.rules;
+    $("problem").textContent = "";
+  } else {
+    $("problem").textContent = answer.message;
+  }
+}
+
+async function openTable(submitted) {
+  submitted.preventDefault();
+  $("problem").textContent = "";
+  const body = {
+    preset: $("game").value,
+    options: chosenOptions(),
+    buy_in: Number($("buy-in").value),
+    auto_approve: $("auto-approve").checked,
+  };
+  const response = await fetch("/api/tables", {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (!response.ok) {
+    $("problem").textContent = answer.message;
+    return;
+  }
+  $("join-link").value = answer.join_url;
+  $("host-link").href = answer.host_url;
+  $("created").hidden = false;
+  $("created").scrollIntoView();
+}
+
+async function copyLink() {
+  try {
+    await navigator.clipboard.writeText($("join-link").value);
+    $("copy").textContent = "Copied";
+  } catch (error) {
+    $("join-link").select();
+  }
+}
+
+async function setUp() {
+  const response = await fetch("/api/games");
+  const { games } = await response.json();
+  const groups = {};
+  for (const game of games) {
+    if (!groups[game.family]) {
+      groups[game.family] = document.createElement("optgroup");
+      groups[game.family].label = game.family;
+      $("game").append(groups[game.family]);
+    }
+    groups[game.family].append(option(game.name, game.name, game.name === "two-card-guts"));
+  }
+  $("game").addEventListener("change", showGame);
+  $("create").addEventListener("submit", openTable);
+  $("copy").addEventListener("click", copyLink);
+  await showGame();
+  document.body.dataset.ready = "yes";
+}
+
+setUp();

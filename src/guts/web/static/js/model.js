@@ -1,0 +1,135 @@
+// What the table shows, read from the engine's view of the seat (the `game` of a
+// snapshot or an event frame). Each family's view names its parts its own way; these
+// readers only pick the fields out (no rule is worked out here).
+
+function at(mapping, seat) {
+  if (!mapping) return undefined;
+  return mapping[String(seat)] ?? mapping[seat];
+}
+
+function cardsOf(record) {
+  if (Array.isArray(record)) return { cards: record, description: "" };
+  if (record && Array.isArray(record.cards)) {
+    return { cards: record.cards, description: record.description || "" };
+  }
+  return null;
+}
+
+/** The last showing of each seat in a list of `{seat, cards, description}` records. */
+function lastShown(records) {
+  const shown = {};
+  for (const record of records || []) shown[record.seat] = cardsOf(record);
+  return shown;
+}
+
+function showings(view) {
+  if (Array.isArray(view.shown)) return lastShown(view.shown);
+  const shown = {};
+  for (const [seat, record] of Object.entries(view.shown || {})) shown[seat] = cardsOf(record);
+  return shown;
+}
+
+const FACE_DOWN = {
+  guts(view) { return view.hand ? view.hand.length : 2; },
+  staged(view) { return view.stage ? view.stage.size : 3; },
+  draw(view, seat) { return at(view.hand_sizes, seat) ?? 5; },
+  bourre(view, seat) { return at(view.hand_sizes, seat) ?? 5; },
+};
+
+function status(view, seat) {
+  const dealt = (view.dealt_in || []).includes(seat);
+  if (!dealt) return "sitting out";
+  if ((view.folded || []).includes(seat)) return "folded";
+  const intent = at(view.intents, seat);
+  if (intent) return intent === "fold" ? "folded" : "playing";
+  const declared = at(view.declared, seat);
+  if (declared) return declared;
+  return "";
+}
+
+function notes(view, seat) {
+  const parts = [];
+  if (view.points) {
+    const word = view.word || "point";
+    const count = view.points[seat] || 0;
+    if (count) parts.push(`${count} ${word}${count === 1 ? "" : "s"}`);
+  }
+  const tricks = at(view.tricks_won, seat);
+  if (tricks !== undefined && (view.playing || []).includes(seat)) {
+    parts.push(`${tricks} trick${tricks === 1 ? "" : "s"}`);
+  }
+  const bet = at(view.bets, seat);
+  if (bet) parts.push(`bet ${bet}`);
+  if (view.opener === seat) parts.push("opener");
+  const drawn = at(view.drawn, seat);
+  if (drawn !== undefined) parts.push(drawn ? `drew ${drawn}` : "stood pat");
+  if ((view.bourre || []).includes(seat)) parts.push("bourré");
+  return parts;
+}
+
+/** The seat's cards as shown: face-up codes, and null for each face-down card. */
+function seatCards(view, seat, shown, family) {
+  if (shown[seat]) return shown[seat];
+  if (seat === view.seat && view.hand) return { cards: view.hand, description: "" };
+  if (!(view.dealt_in || []).includes(seat)) return { cards: [], description: "" };
+  const gone = status(view, seat);
+  if (gone === "folded" || (gone === "out" && family === "guts")) {
+    return { cards: [], description: "" };
+  }
+  const up = at(view.face_up, seat) || [];
+  const count = (FACE_DOWN[family] || FACE_DOWN.guts)(view, seat);
+  const down = Math.max(0, count - up.length);
+  return { cards: [...up, ...Array(down).fill(null)], description: "" };
+}
+
+/** The seats as the table shows them. */
+export function seatsOf(view, chose) {
+  const family = view.game;
+  const shown = showings(view);
+  const dealer = view.dealer ?? view.button;
+  return (view.players || []).map((name, seat) => {
+    const held = seatCards(view, seat, shown, family);
+    return {
+      seat,
+      name,
+      stack: (view.stacks || [])[seat],
+      dealer: seat === dealer,
+      toAct: (view.to_act || []).includes(seat),
+      chose: chose.has(seat),
+      you: seat === view.seat,
+      status: status(view, seat),
+      cards: held.cards,
+      description: held.description,
+      notes: notes(view, seat),
+    };
+  });
+}
+
+/** The middle of the table: pot, reserve, community cards, trick, trump, stage. */
+export function centreOf(view) {
+  const centre = { pot: view.pot ?? 0, lines: [], cards: [], trick: [] };
+  if (view.reserve) centre.lines.push(`Reserve ${view.reserve}`);
+  if (view.aside) centre.lines.push(`Aside ${view.aside}`);
+  if (view.community && view.community.length) centre.cards = view.community;
+  if (view.widow) centre.cards = [view.widow];
+  if (view.offer && view.offer.up) centre.cards = [view.offer.up];
+  if (view.trump) {
+    centre.trump = { suit: view.trump, card: view.trump_card };
+  }
+  if (view.stage) {
+    centre.stage = view.stage.label;
+    centre.wild = view.stage.wild || [];
+  }
+  if (view.target && view.word) centre.lines.push(`First to ${view.target} ${view.word}s`);
+  if (view.trick) centre.trick = view.trick.map(([seat, card]) => ({ seat, card }));
+  if (view.stock !== undefined) centre.lines.push(`Stock ${view.stock}`);
+  if (view.current_bet) centre.lines.push(`Bet to call ${view.current_bet}`);
+  if (view.deal) centre.lines.push(`Deal ${view.deal}`);
+  if (view.over) centre.lines.push(view.over);
+  return centre;
+}
+
+/** The seat's own pending decision in the view, or null. */
+export function decisionOf(view) {
+  return (view && view.pending && view.pending[0]) || null;
+}

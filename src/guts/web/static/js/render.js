@@ -1,0 +1,302 @@
+// One render function per part of the table. Each takes the page's state (what the
+// server sent) and redraws its part; none of them works out a rule.
+
+import { cardElement, cardText } from "./cards.js";
+import { centreOf, seatsOf } from "./model.js";
+
+export function el(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") element.className = value;
+    else if (key === "text") element.textContent = value;
+    else if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
+    else element.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child !== null && child !== undefined) element.append(child);
+  return element;
+}
+
+function lobbySeat(state, number) {
+  return (state.seats || []).find((seat) => seat.seat === number && seat.status === "approved");
+}
+
+/** Seats around the oval, one's own at the bottom. */
+export function renderSeats(root, state) {
+  root.replaceChildren();
+  const view = state.game;
+  if (!view) {
+    renderLobbySeats(root, state);
+    return;
+  }
+  const seats = seatsOf(view, state.chose);
+  const count = seats.length;
+  const bottom = view.seat ?? 0;
+  for (const seat of seats) {
+    const angle = (Math.PI / 2) + (2 * Math.PI * (seat.seat - bottom)) / count;
+    const x = 50 + 42 * Math.cos(angle);
+    const y = 50 + 40 * Math.sin(angle);
+    const info = lobbySeat(state, seat.seat);
+    const badges = [];
+    if (seat.dealer) badges.push(el("span", { class: "button-chip", title: "dealer", "aria-label": "dealer", text: "D" }));
+    if (info && info.kind !== "person") badges.push(el("span", { class: "badge", text: "bot" }));
+    if (info && info.away) badges.push(el("span", { class: "badge warn", text: "away" }));
+    if (info && info.connected === false) badges.push(el("span", { class: "badge warn", text: "disconnected" }));
+    const cards = el("div", { class: "seat-cards" },
+      ...seat.cards.map((code) => cardElement(code, { small: true })));
+    const status = seat.chose && !seat.status ? "chose" : seat.status;
+    const clock = state.clocks && state.clocks[seat.seat];
+    const label = `${seat.name}${seat.you ? " (you)" : ""}, stack ${seat.stack}` +
+      (status ? `, ${status}` : "") + (seat.toAct ? ", to act" : "");
+    root.append(el("div", {
+      class: "seat" + (seat.toAct ? " to-act" : "") + (seat.you ? " you" : "") +
+        (status === "folded" || status === "out" ? " gone" : ""),
+      style: `left:${x}%;top:${y}%`, "data-seat": seat.seat, "aria-label": label, role: "group",
+    },
+    el("div", { class: "seat-name" }, el("span", { text: seat.name }), ...badges),
+    el("div", { class: "seat-stack", text: `${seat.stack}` }),
+    status ? el("div", { class: "seat-status", text: status }) : null,
+    seat.toAct ? el("div", { class: "seat-clock", text: clock ? `${clock}s` : "to act" }) : null,
+    seat.you ? null : cards,
+    seat.description ? el("div", { class: "seat-hand", text: seat.description }) : null,
+    seat.notes.length ? el("div", { class: "seat-notes", text: seat.notes.join(" · ") }) : null));
+  }
+}
+
+function renderLobbySeats(root, state) {
+  const list = el("ul", { class: "lobby-seats", "aria-label": "seats" });
+  for (const seat of state.seats || []) {
+    if (seat.status === "refused") continue;
+    list.append(el("li", {},
+      `${seat.nickname} — ${seat.kind === "person" ? "" : "bot, "}buy-in ${seat.buy_in}, `,
+      el("span", { class: "badge", text: seat.status })));
+  }
+  root.append(el("div", { class: "lobby-box" },
+    el("h2", { text: "Waiting to start" }), list));
+}
+
+/** The middle of the table: pot, reserve, cards in the middle, trick, trump, stage. */
+export function renderCentre(root, state) {
+  root.replaceChildren();
+  const view = state.game;
+  if (!view) return;
+  const centre = centreOf(view);
+  root.append(el("div", { class: "pot", "aria-label": `pot ${centre.pot}`, text: `Pot ${centre.pot}` }));
+  if (centre.trump) {
+    root.append(el("div", { class: "trump" }, `Trump: ${centre.trump.suit} `,
+      centre.trump.card ? cardElement(centre.trump.card, { small: true }) : null));
+  }
+  if (centre.stage) {
+    const wild = centre.wild.length ? `wild: ${centre.wild.join(", ")}` : "";
+    root.append(el("div", { class: "stage", text: centre.stage }),
+      wild ? el("div", { class: "wild", text: `${wild.replace(/\b1\b/g, "aces")}` }) : null);
+  }
+  if (centre.cards.length) {
+    root.append(el("div", { class: "community", "aria-label": "cards in the middle" },
+      ...centre.cards.map((code) => cardElement(code, { small: true }))));
+  }
+  if (centre.trick.length) {
+    const names = view.players || [];
+    root.append(el("div", { class: "trick", "aria-label": "the trick" },
+      ...centre.trick.map(({ seat, card }) => el("figure", {},
+        cardElement(card, { small: true }), el("figcaption", { text: names[seat] || seat })))));
+  }
+  for (const line of centre.lines) root.append(el("div", { class: "centre-line", text: line }));
+}
+
+function amountControl(decision, send, limitWord) {
+  const options = decision.options;
+  const word = decision.actions.some((a) => a.startsWith("raise")) ? "raise" : "bet";
+  const least = word === "raise" ? options.min_raise_to : options.min_bet;
+  const most = word === "raise" ? options.max_raise_to : options.max_bet;
+  if (least === null || least === undefined) return null;
+  const box = el("div", { class: "amount" });
+  const input = el("input", { type: "number", min: least, max: most, value: least, step: 1,
+    id: "amount", "aria-label": `${word === "raise" ? "raise to" : "bet"} amount, ${least} to ${most}` });
+  const range = el("input", { type: "range", min: least, max: most, value: least, step: 1,
+    "aria-label": "amount slider" });
+  const go = el("button", { type: "button", class: "act primary", "data-action": word,
+    "aria-keyshortcuts": "R" });
+  const sync = (value) => {
+    const amount = Math.min(most, Math.max(least, Math.round(Number(value) || least)));
+    input.value = amount; range.value = amount;
+    go.textContent = `${word === "raise" ? "Raise to" : "Bet"} ${amount}`;
+  };
+  input.addEventListener("input", () => { range.value = input.value; go.textContent = `${word === "raise" ? "Raise to" : "Bet"} ${input.value}`; });
+  input.addEventListener("change", () => sync(input.value));
+  range.addEventListener("input", () => sync(range.value));
+  go.addEventListener("click", () => { sync(input.value); send(`${word} ${input.value}`); });
+  sync(least);
+  const presets = el("div", { class: "presets" });
+  if (most > least) {
+    const top = limitWord === "pot" ? "Pot" : (most >= options.stack ? "All-in" : "Max");
+    presets.append(
+      el("button", { type: "button", class: "preset", text: "Min", onclick: () => sync(least) }),
+      el("button", { type: "button", class: "preset", text: top, onclick: () => sync(most) }));
+    box.append(range, input);
+  }
+  box.append(presets, go);
+  return box;
+}
+
+function actionButton(action, label, send, key) {
+  return el("button", { type: "button", class: "act", "data-action": action,
+    "aria-keyshortcuts": key || undefined, onclick: () => send(action) },
+  label, key ? el("kbd", { text: key.toLowerCase() }) : null);
+}
+
+const KEYS = { in: "I", out: "O", fold: "F", check: "C", call: "C", play: "P", stand: "S",
+  "stand pat": "S", high: "H", low: "L", both: "B" };
+
+function decisionButtons(decision, send) {
+  return decision.actions.map((action, index) =>
+    actionButton(action, action, send, KEYS[action] || (index < 9 ? String(index + 1) : "")));
+}
+
+function drawBar(bar, decision, state, send) {
+  const options = decision.options;
+  const chosen = options.hand.filter((card) => state.picked.has(card));
+  const action = `discard ${chosen.join(" ")}`;
+  const legal = chosen.length > 0 && decision.actions.includes(action);
+  bar.append(el("p", { class: "hint", text:
+    `Tap the cards to discard (up to ${options.limit}` +
+    (options.extra && options.extra.length ? `, more with ${options.extra.join(" ")}` : "") + ")." }));
+  bar.append(
+    el("button", { type: "button", class: "act primary", "data-action": "discard", disabled: !legal,
+      "aria-keyshortcuts": "D", onclick: () => send(action) },
+    chosen.length ? `Discard ${chosen.map(cardText).join(" ")}` : "Discard", el("kbd", { text: "d" })),
+    actionButton(options.pat, options.pat === "stand" ? "Stand" : "Stand pat", send, "S"));
+  if (chosen.length && !legal) {
+    bar.append(el("p", { class: "why", role: "alert", text: `You may not discard ${chosen.length} of these cards.` }));
+  }
+}
+
+function betBar(bar, decision, state, send) {
+  const options = decision.options;
+  for (const action of decision.actions) {
+    if (action === "fold" || action === "check") bar.append(actionButton(action, action === "fold" ? "Fold" : "Check", send, KEYS[action]));
+    if (action === "call") bar.append(actionButton("call", `Call ${options.call_amount}`, send, "C"));
+  }
+  const limitWord = state.table && state.table.options ? state.table.options.limit : "";
+  const control = amountControl(decision, send, limitWord);
+  if (control) bar.append(control);
+}
+
+/** The action bar: exactly the seat's pending decision, nothing when it has none. */
+export function renderActions(bar, state, send) {
+  bar.replaceChildren();
+  const decision = state.decision;
+  if (!decision || state.sent) {
+    const view = state.game;
+    if (view && view.to_act && view.to_act.length) {
+      const names = view.to_act.map((seat) => (view.players || [])[seat]).filter(Boolean);
+      bar.append(el("p", { class: "waiting", text: state.sent ? "Sent…" : `Waiting for ${names.join(", ")}` }));
+    }
+    return;
+  }
+  bar.append(el("p", { class: "prompt", text: decision.prompt + (decision.simultaneous ? " (everyone chooses at once)" : "") }));
+  if (decision.kind === "bet") betBar(bar, decision, state, send);
+  else if (decision.kind === "draw") drawBar(bar, decision, state, send);
+  else if (decision.kind === "play") {
+    const why = Object.entries(decision.options.why_not || {});
+    bar.append(el("p", { class: "hint", text: "Tap a card to play it." }));
+    if (why.length) {
+      const reasons = [...new Set(why.map(([, reason]) => reason))];
+      bar.append(el("p", { class: "why", text: `Greyed cards may not be played: ${reasons.join("; ")}` }));
+    }
+  } else bar.append(...decisionButtons(decision, send));
+}
+
+/** One's own cards, face up; buttons while discarding or playing a card. */
+export function renderHand(root, state, onCard) {
+  root.replaceChildren();
+  const view = state.game;
+  if (!view || !view.hand) return;
+  const decision = state.sent ? null : state.decision;
+  const kind = decision && decision.kind;
+  const own = seatsOf(view, state.chose)[view.seat];
+  root.append(el("div", { class: "hand-label" }, `Your cards`,
+    own && own.description ? ` — ${own.description}` : ""));
+  const cards = el("div", { class: "hand-cards" });
+  for (const code of view.hand) {
+    if (kind === "draw") {
+      const picked = state.picked.has(code);
+      const card = cardElement(code, { button: true, pressed: picked });
+      if (picked) card.classList.add("picked");
+      card.addEventListener("click", () => onCard(code, "draw"));
+      cards.append(card);
+    } else if (kind === "play") {
+      const allowed = decision.options.allowed.includes(code);
+      const card = cardElement(code, { button: true, disabled: !allowed,
+        why: allowed ? "" : (decision.options.why_not || {})[code] });
+      card.addEventListener("click", () => onCard(code, "play"));
+      cards.append(card);
+    } else cards.append(cardElement(code));
+  }
+  root.append(cards);
+}
+
+/** The hand log, in the terminal's words. */
+export function renderLog(root, lines) {
+  const atEnd = root.scrollTop + root.clientHeight >= root.scrollHeight - 8;
+  root.replaceChildren(...lines.map((line) => el("li", {
+    class: line.startsWith("—") ? "deal-line" : "", text: line })));
+  if (atEnd) root.scrollTop = root.scrollHeight;
+}
+
+export function renderChat(root, chat) {
+  root.replaceChildren(...chat.map((line) => el("li", {},
+    el("b", { text: `${line.nickname}: ` }), line.text)));
+  root.scrollTop = root.scrollHeight;
+}
+
+/** The ledger: each player's buy-in, cash-out, stack and net, and the settlement. */
+export function renderLedger(root, ledger, csvLink) {
+  root.replaceChildren();
+  if (!ledger) {
+    root.append(el("p", { text: "The ledger shows once you have a seat." }));
+    return;
+  }
+  const head = el("tr", {}, ...["Player", "Buy-in", "Cash-out", "Stack", "Net"].map((h) => el("th", { scope: "col", text: h })));
+  const rows = ledger.players.map((row) => el("tr", { "data-player": row.player_nickname },
+    el("th", { scope: "row", text: row.player_nickname }),
+    ...[row.buy_in, row.buy_out, row.stack, row.net].map((cell, index) =>
+      el("td", { text: index === 3 && cell > 0 ? `+${cell}` : String(cell) }))));
+  root.append(el("table", { class: "ledger", "aria-label": "ledger" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+  if (ledger.settlement.length) {
+    root.append(el("h3", { text: ledger.status === "over" ? "Settlement" : "To settle now" }),
+      el("ul", { class: "settlement" }, ...ledger.settlement.map((p) => el("li", { text: `${p.from} pays ${p.to} ${p.amount}` }))));
+  }
+  if (csvLink) root.append(csvLink);
+}
+
+/** The host's panel: seat requests, bots, start and end. */
+export function renderHost(root, state, host) {
+  root.replaceChildren();
+  const waiting = (state.seats || []).filter((seat) => seat.status === "requested");
+  const lobby = state.table && state.table.status === "lobby";
+  const box = el("div", { class: "host" });
+  if (lobby) {
+    box.append(el("h3", { text: "Seat requests" }));
+    if (!waiting.length) box.append(el("p", { text: "None waiting." }));
+    for (const seat of waiting) {
+      box.append(el("div", { class: "request", "data-seat-id": seat.seat_id },
+        `${seat.nickname} (buy-in ${seat.buy_in}) `,
+        el("button", { type: "button", class: "approve", onclick: () => host("approve", { seat_id: seat.seat_id }), text: "Approve" }),
+        el("button", { type: "button", class: "refuse", onclick: () => host("refuse", { seat_id: seat.seat_id }), text: "Refuse" })));
+    }
+    const kind = el("select", { "aria-label": "bot kind", id: "bot-kind" },
+      ...["sensible", "threshold", "random"].map((k) => el("option", { value: k, text: k })));
+    box.append(el("h3", { text: "Bots" }), el("div", {}, kind,
+      el("button", { type: "button", id: "add-bot", onclick: () => host("add_bot", { bot: kind.value }), text: "Add a bot" })));
+    box.append(el("h3", { text: "The game" }),
+      el("button", { type: "button", id: "start", class: "primary", onclick: () => host("start", {}), text: "Start the game" }));
+  }
+  if (state.table && state.table.status !== "over") {
+    box.append(el("button", { type: "button", id: "end", onclick: () => {
+      if (window.confirm("End the night? The deal in progress is played out first.")) host("end", {});
+    }, text: "End the night" }));
+  }
+  for (const extra of state.hostExtras || []) box.append(extra);
+  root.append(box);
+}

@@ -1,0 +1,362 @@
+// The table page: one websocket to the table, the state it builds from the server's
+// snapshots and events, and the render functions that draw it.
+
+import { decisionOf } from "./model.js";
+import {
+  el, renderActions, renderCentre, renderChat, renderHand, renderHost, renderLedger,
+  renderLog, renderSeats,
+} from "./render.js";
+
+const PROTOCOL = 1;
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const stored = (name) => localStorage.getItem(`guts:${name}:${tableId}`);
+const store = (name, value) => localStorage.setItem(`guts:${name}:${tableId}`, value);
+
+const hostInLink = new URLSearchParams(location.hash.slice(1)).get("host");
+if (hostInLink) store("host", hostInLink);
+const hostSecret = stored("host");
+
+const state = {
+  table: null, seats: [], you: null, game: null, decision: null, seq: null,
+  events: [], lines: [], chat: [], chose: new Set(), picked: new Set(), sent: false,
+  ledger: null, error: "",
+};
+
+const $ = (id) => document.getElementById(id);
+let socket = null;
+let retry = 0;
+let retryTimer = null;
+
+// -- the connection ----------------------------------------------------------------------
+
+function connect() {
+  clearTimeout(retryTimer);
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}?v=${PROTOCOL}`);
+  showConnection("connecting");
+  socket.addEventListener("open", () => {
+    retry = 0;
+    showConnection("online");
+    const token = stored("token");
+    send({ type: "resume", ...(token ? { token } : {}), last_seq: token ? state.seq : null });
+  });
+  socket.addEventListener("message", (message) => receive(JSON.parse(message.data)));
+  socket.addEventListener("close", (closed) => {
+    if (closed.code === 4404) {
+      showConnection("gone");
+      return;
+    }
+    const delay = Math.min(10000, 500 * 2 ** retry) * (0.75 + Math.random() / 2);
+    retry += 1;
+    showConnection("offline", delay);
+    retryTimer = setTimeout(connect, delay);
+  });
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+  showError("Not connected: reconnecting…");
+  return false;
+}
+
+function showConnection(how, delay) {
+  const box = $("connection");
+  box.dataset.state = how;
+  box.textContent = {
+    connecting: "Connecting…",
+    online: "Connected",
+    offline: `Connection lost: retrying in ${Math.ceil((delay || 0) / 1000)} s`,
+    gone: "No table has that id",
+  }[how];
+  document.body.classList.toggle("offline", how !== "online");
+}
+
+// -- what the server says ----------------------------------------------------------------
+
+const HANDLERS = {
+  snapshot(message) {
+    state.table = message.table;
+    state.seats = message.seats;
+    state.you = message.you;
+    state.seq = message.seq;
+    state.game = message.game;
+    state.decision = decisionOf(message.game);
+    state.events = message.game ? [...(message.game.events || [])] : [];
+    state.chose = choosers(state.events);
+    state.sent = false;
+    state.picked.clear();
+  },
+  event(message) {
+    state.seq = message.seq;
+    state.table.status = message.status;
+    state.game = message.game;
+    state.decision = message.decision;
+    state.events.push(...message.events);
+    if (state.events.length > 3000) state.events.splice(0, state.events.length - 3000);
+    state.chose = choosers(state.events);
+    state.sent = false;
+    if (!message.decision || message.decision.kind !== "draw") state.picked.clear();
+  },
+  seats(message) {
+    state.seq = message.seq;
+    state.seats = message.seats;
+    state.table.status = message.status;
+    const mine = state.you && message.seats.find((seat) => seat.seat_id === state.you.seat_id);
+    if (mine) state.you = { ...state.you, status: mine.status, seat: mine.seat };
+  },
+  welcome(message) {
+    store("token", message.token);
+    state.you = { seat_id: message.seat_id, nickname: message.nickname, status: message.status, seat: null };
+  },
+  ack() {},
+  chat(message) {
+    state.chat.push(message);
+    if (state.chat.length > 200) state.chat.shift();
+  },
+  error(message) {
+    if (message.code === "no-such-seat") localStorage.removeItem(`guts:token:${tableId}`);
+    state.sent = false;
+    showError(message.message);
+  },
+};
+
+/** The seats that have chosen in a simultaneous declaration not yet revealed. */
+function choosers(events) {
+  const chose = new Set();
+  for (const event of events) {
+    if (event.kind === "chose") chose.add(event.seat);
+    else if (event.kind === "declared" || event.kind.endsWith("deal-started") || event.kind === "staged-stage") chose.clear();
+  }
+  return chose;
+}
+
+function receive(message) {
+  const handler = HANDLERS[message.type];
+  if (!handler) return;
+  if (message.type !== "error") showError("");
+  handler(message);
+  render();
+  if (["snapshot", "event"].includes(message.type)) narrateSoon();
+  if (["snapshot", "event", "seats"].includes(message.type)) ledgerSoon();
+}
+
+// -- acting ------------------------------------------------------------------------------
+
+function nextClientSeq() {
+  const next = Math.max(Number(stored("client_seq") || 0) + 1, Date.now());
+  store("client_seq", String(next));
+  return next;
+}
+
+function act(action) {
+  if (!state.decision || state.sent || !state.game) return;
+  if (send({ type: "act", seat: state.game.seat, action, client_seq: nextClientSeq() })) {
+    state.sent = true;
+    state.picked.clear();
+    render();
+  }
+}
+
+function onCard(code, how) {
+  if (how === "play") {
+    act(code);
+    return;
+  }
+  if (state.picked.has(code)) state.picked.delete(code); else state.picked.add(code);
+  render();
+}
+
+function host(type, fields) {
+  send({ type, secret: hostSecret, ...fields });
+}
+
+// -- the hand log and the ledger ---------------------------------------------------------
+
+let narrating = false;
+let narrateAgain = false;
+
+async function narrateSoon() {
+  if (narrating) {
+    narrateAgain = true;
+    return;
+  }
+  narrating = true;
+  try {
+    do {
+      narrateAgain = false;
+      const events = state.events.slice(-1500);
+      const names = (state.game ? state.game.players : []).map((name, seat) =>
+        (seat === state.game.seat ? "You" : name));
+      const response = await fetch("/api/narrate", {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ names, events }),
+      });
+      if (response.ok) {
+        state.lines = (await response.json()).lines.filter(Boolean);
+        renderLog($("log"), state.lines);
+      }
+    } while (narrateAgain);
+  } catch (error) {
+    // the log catches up with the next event
+  } finally {
+    narrating = false;
+  }
+}
+
+let ledgerTimer = null;
+
+function ledgerSoon() {
+  clearTimeout(ledgerTimer);
+  ledgerTimer = setTimeout(loadLedger, 150);
+}
+
+async function loadLedger() {
+  const secret = hostSecret || stored("token");
+  if (!secret || !state.table || state.table.status === "lobby") {
+    renderLedger($("ledger"), null);
+    return;
+  }
+  const path = hostSecret ? "ledger" : "standings";
+  const headers = { authorization: `Bearer ${secret}` };
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/${path}`, { headers });
+    if (!response.ok) return;
+    state.ledger = await response.json();
+    const csv = el("button", { type: "button", id: "csv", text: "Download CSV", onclick: () => downloadCsv(path, headers) });
+    renderLedger($("ledger"), state.ledger, csv);
+  } catch (error) {
+    // offline: the indicator says so
+  }
+}
+
+async function downloadCsv(path, headers) {
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/ledger?format=csv`, { headers });
+  let text;
+  if (response.ok) text = await response.text();
+  else text = ledgerCsv(state.ledger);
+  const link = el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/csv" })),
+    download: `guts-${tableId}-ledger.csv` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+function ledgerCsv(ledger) {
+  const columns = ["player_nickname", "player_id", "session_start_at", "session_end_at", "buy_in", "buy_out", "stack", "net"];
+  const cell = (value) => {
+    const text = String(value ?? "");
+    const guarded = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+    return /[",\n]/.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
+  };
+  return [columns.join(","), ...ledger.players.map((row) => columns.map((c) => cell(row[c])).join(","))].join("\n") + "\n";
+}
+
+// -- drawing -----------------------------------------------------------------------------
+
+function showError(text) {
+  state.error = text;
+  $("error").textContent = text;
+}
+
+function renderTitle() {
+  const table = state.table;
+  $("title").textContent = table ? `${table.preset} · ${table.status}` : "guts";
+  document.title = table ? `${table.preset} — guts` : "guts table";
+}
+
+function renderJoin() {
+  const box = $("join");
+  const you = state.you;
+  const lobby = state.table && state.table.status === "lobby";
+  box.hidden = false;
+  if (you && you.status === "requested") {
+    box.replaceChildren(el("p", { class: "waiting", role: "status", text: `Waiting for the host to approve ${you.nickname}…` }));
+  } else if (you && you.status === "approved" && lobby) {
+    box.replaceChildren(el("p", { class: "waiting", role: "status", text: `You are seated as ${you.nickname}. Waiting for the host to start.` }));
+  } else if (you && you.status === "refused") {
+    box.replaceChildren(el("p", { class: "waiting", text: "The host did not give you a seat." }));
+  } else if (!you && lobby && !$("join-form")) {
+    const nickname = el("input", { id: "nickname", name: "nickname", required: true, maxlength: 24, autocomplete: "nickname", value: stored("nickname") || "" });
+    const buyIn = el("input", { id: "buy-in", name: "buy_in", type: "number", min: 1, value: state.table.buy_in, max: state.table.buy_in });
+    const form = el("form", { id: "join-form", class: "join-form" },
+      el("h2", { text: "Take a seat" }),
+      el("label", { for: "nickname" }, "Nickname "), nickname,
+      el("label", { for: "buy-in" }, " Buy-in "), buyIn,
+      el("button", { type: "submit", class: "primary", text: "Join" }));
+    form.addEventListener("submit", (submitted) => {
+      submitted.preventDefault();
+      store("nickname", nickname.value.trim());
+      send({ type: "join", nickname: nickname.value.trim(), buy_in: Number(buyIn.value) || null });
+    });
+    box.replaceChildren(form);
+  } else if (!you && !lobby) {
+    box.replaceChildren(el("p", { class: "waiting", text: "You are watching: the game started before you took a seat." }));
+  } else if (you && !lobby) {
+    box.hidden = true;
+  }
+}
+
+function render() {
+  renderTitle();
+  renderJoin();
+  renderSeats($("seats"), state);
+  renderCentre($("centre"), state);
+  renderHand($("hand"), state, onCard);
+  renderActions($("actions"), state, act);
+  renderChat($("chat-lines"), state.chat);
+  $("tab-host").hidden = !hostSecret;
+  if (hostSecret) renderHost($("host"), state, host);
+  $("chat-form").hidden = !state.you;
+}
+
+// -- the page's controls -----------------------------------------------------------------
+
+function showTab(name) {
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    const chosen = tab.dataset.tab === name;
+    tab.setAttribute("aria-selected", String(chosen));
+    $(tab.getAttribute("aria-controls")).hidden = !chosen;
+  }
+  document.body.dataset.tab = name;
+  if (name === "ledger") loadLedger();
+}
+
+function keyboard(pressed) {
+  if (pressed.target.closest("input, textarea, select") || pressed.ctrlKey || pressed.metaKey || pressed.altKey) return;
+  const key = pressed.key.toUpperCase();
+  const button = [...document.querySelectorAll("#actions button:not([disabled])")]
+    .find((candidate) => (candidate.getAttribute("aria-keyshortcuts") || "").toUpperCase() === key);
+  if (button) {
+    pressed.preventDefault();
+    button.click();
+  }
+}
+
+function setUp() {
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    tab.addEventListener("click", () => showTab(tab.dataset.tab));
+  }
+  $("chat-form").addEventListener("submit", (submitted) => {
+    submitted.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (text && send({ type: "chat", text })) $("chat-text").value = "";
+  });
+  $("copy-link").addEventListener("click", async () => {
+    const link = `${location.origin}/t/${tableId}`;
+    try {
+      await navigator.clipboard.writeText(link);
+      $("copy-link").textContent = "Link copied";
+    } catch (error) {
+      window.prompt("The join link:", link);
+    }
+  });
+  document.addEventListener("keydown", keyboard);
+  showTab("log");
+  connect();
+}
+
+window.gutsState = state;  // for the browser tests and the curious
+setUp();
