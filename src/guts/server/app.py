@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -31,6 +31,7 @@ from guts.catalog import find_game
 from guts.errors import GutsError
 from guts.server.actor import Client, Settings
 from guts.server.ledger import ledger_rows, settlement, to_csv
+from guts.server.pages import page_routes
 from guts.server.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -190,18 +191,6 @@ async def table_ledger(request: Request) -> Response:
                 for payer, payee, amount in settlement(rows)]  # fmt: skip
     return JSONResponse({"table_id": actor.id, "status": actor.status, "players": rows,
                          "settlement": payments})  # fmt: skip
-
-
-async def table_page(request: Request) -> Response:
-    """``GET /t/{table_id}``: the join link (the browser page is still to come)."""
-    actor = await _tables(request).get(request.path_params["table_id"])
-    if actor is None:
-        return PlainTextResponse("No table has that id.\n", status_code=404)
-    summary = await actor.query(actor.summary)
-    return PlainTextResponse(
-        f"A table of {summary['preset']} ({summary['status']}).\n"
-        f"Its websocket is /ws/{summary['id']}; docs/protocol.md says what to send.\n"
-    )
 
 
 async def health(request: Request) -> Response:
@@ -372,7 +361,7 @@ def create_app(
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", table_summary, methods=["GET"]),
             Route("/api/tables/{table_id}/ledger", table_ledger, methods=["GET"]),
-            Route("/t/{table_id}", table_page, methods=["GET"]),
+            *page_routes(),  # the lobby, the table page and their files (guts.web)
             Route("/healthz", health, methods=["GET"]),
             WebSocketRoute("/ws/{table_id}", table_socket),
         ],
