@@ -1,0 +1,382 @@
+"""Discounted CFR over the declarations of one Guts deal, with the pot's continuation value
+as a fixed point.
+
+An information set is (position from the dealer's left, the public declarations before
+it, the hand class). Every player declares once, so a deal's leaves are the sets of
+players who stay in, and each player's strategy is one probability of staying in per
+hand class and history (``in turn``: the in/out of every earlier position, a bit each;
+``simultaneous``: nothing). Counterfactual values are exact sums over the leaves:
+
+- two players: over every pair of hand classes, with exact card removal
+  (:attr:`HandClasses.meeting`);
+- three or more: hands are independent draws (card removal between players ignored;
+  ``docs/solve.md`` gives the error this makes), so at each leaf the hands of the players
+  in enter through the distribution of the best strength and how many share it, a
+  polynomial in one variable per strength level, and the work per leaf is linear in the
+  strength levels.
+
+The solver is discounted CFR (alpha 1.5, beta 0, gamma 2; Brown and Sandholm 2019) with
+simultaneous updates. The continuation value ``v`` (per position, pot units) is set to
+the average strategy's own values every few iterations; at the end, the exploitability
+is NashConv from an exact best response of each position against the average strategy,
+in the one-deal game with the final ``v``, and ``residual`` says how far ``v`` is from its
+fixed point.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from guts.solve.hands import HandClasses
+from guts.solve.model import OUTCOMES, Model
+
+__all__ = ["Deal", "Result", "solve_deal"]
+
+FloatArray = NDArray[np.float64]
+Progress = Callable[[int, int], None]
+
+_ALPHA, _BETA, _GAMMA = 1.5, 0.0, 2.0
+
+
+@dataclass
+class Result:
+    """A solved deal: ``strategy[p][history, h]`` the chance that position ``p`` (0: the
+    dealer's left, the last: the dealer) stays in with hand class ``h`` after
+    ``history`` (bit ``q`` set when position ``q`` declared in); ``values[p]`` each
+    position's expected gain in pot units; ``nash_conv`` summed over positions."""
+
+    strategy: list[FloatArray]
+    values: FloatArray
+    nash_conv: float
+    residual: float
+    iterations: int
+    seconds: float
+
+    @property
+    def exploitability(self) -> float:
+        """NashConv per player (pot units)."""
+        return self.nash_conv / len(self.values)
+
+
+class Deal:
+    """One deal's declarations, for evaluating strategies: counterfactual values of
+    every information set given every position's strategy and the continuation ``v``."""
+
+    def __init__(self, model: Model, classes: HandClasses, exact: bool | None = None) -> None:
+        self.model = model
+        self.classes = classes
+        self.players = model.players
+        self.exact = model.players == 2 if exact is None else exact
+        if self.exact and model.players != 2:
+            raise ValueError("exact card removal is computed for two players only")
+        self.level = classes.level
+        self.levels = classes.levels
+        self.prior = classes.prior
+        self.onehot = np.zeros((len(self.level), self.levels))
+        self.onehot[np.arange(len(self.level)), self.level] = 1.0
+        self.level_prior = self.prior @ self.onehot
+        self._tables()
+        if self.exact:
+            self._pair_tables()
+
+    # -- the shape of the strategy ------------------------------------------------------
+
+    def histories(self, position: int) -> int:
+        """How many public histories ``position`` may face."""
+        return 1 << position if self.model.in_turn else 1
+
+    def history(self, position: int, ins: int) -> int:
+        """The history ``position`` faced on the way to the leaf ``ins`` (a bit set)."""
+        return ins & ((1 << position) - 1) if self.model.in_turn else 0
+
+    def forced(self, position: int, history: int) -> bool:
+        """True where the player is in automatically (the dealer when all others are out)."""
+        m = self.model
+        return m.in_turn and m.auto_in and position == m.players - 1 and history == 0
+
+    def uniform(self) -> list[FloatArray]:
+        """Every strategy at one half, forced information sets in."""
+        strategy = [np.full((self.histories(p), len(self.level)), 0.5) for p in range(self.players)]
+        return self.force(strategy)
+
+    def force(self, strategy: list[FloatArray]) -> list[FloatArray]:
+        """``strategy`` with its forced information sets set to in."""
+        if self.model.in_turn and self.model.auto_in:
+            strategy[-1][0] = 1.0
+        return strategy
+
+    def continuation(self, values: FloatArray) -> FloatArray:
+        """Per position: the value per pot unit of the position it moves to (the button
+        moves left, so the dealer's left deals next)."""
+        return np.roll(values, -1)
+
+    # -- payoff tables -------------------------------------------------------------------
+
+    def _tables(self) -> None:
+        """Per number in and number sharing the best hand: each role's gain and the next
+        pot, averaged over the ghost's hand, per strength level of the best hand."""
+        n, levels = self.players, self.levels
+        self.top_gain: list[FloatArray] = []
+        self.top_next: list[FloatArray] = []
+        self.lose_gain: list[FloatArray] = []
+        self.lose_next: list[FloatArray] = []
+        self.out_gain: list[FloatArray] = []
+        self.out_next: list[FloatArray] = []
+        for ins in range(n + 1):
+            shape = (levels, max(ins, 1))
+            tables = [np.zeros(shape) for _ in range(6)]
+            chance = self._outcome_chances(ins)
+            for top in range(1, max(ins, 1) + 1):
+                for index, outcome in enumerate(OUTCOMES):
+                    pay = self.model.payoff(ins, top if ins else 0, outcome)
+                    weight = chance[index]
+                    for table, amount in zip(
+                        tables,
+                        (pay.top, pay.next, pay.loser, pay.next, pay.out, pay.next),
+                        strict=True,
+                    ):
+                        table[:, top - 1] += weight * amount
+            top_gain, top_next, lose_gain, lose_next, out_gain, out_next = tables
+            self.top_gain.append(top_gain)
+            self.top_next.append(top_next)
+            self.lose_gain.append(lose_gain)
+            self.lose_next.append(lose_next)
+            self.out_gain.append(out_gain)
+            self.out_next.append(out_next)
+
+    def _outcome_chances(self, ins: int) -> FloatArray:
+        """(players, ghost, push) chances per strength level of the best hand in."""
+        m = self.model
+        levels = self.levels
+        chances = np.zeros((3, levels))
+        if ins == 1 and m.qualifier:
+            qualifies = self._qualifies()
+            chances[0], chances[1] = qualifies, 1.0 - qualifies
+            return chances
+        if not m.ghost_plays(ins):
+            chances[0] = 1.0
+            return chances
+        below = np.cumsum(self.level_prior) - self.level_prior
+        tie = self.level_prior
+        above = 1.0 - below - tie
+        chances[0], chances[1] = below, above
+        ties = m.ghost_ties.value
+        chances[{"players-win": 0, "ghost-wins": 1, "push": 2}[ties]] += tie
+        return chances
+
+    def _qualifies(self) -> FloatArray:
+        """Per level: 1 if its hands are a pair or better (the lone qualifier)."""
+        from guts.rankings.base import Category
+
+        ranking = self.classes.ranking
+        order = () if ranking is None else ranking.categories()
+        if ranking is None or Category.PAIR not in order:
+            return np.zeros(self.levels)
+        first_class = np.unique(self.level, return_index=True)[1]
+        first_hand = np.unique(self.classes.of_hand, return_index=True)[1]
+        reps = self.classes.hands[first_hand[first_class]]
+        category = ranking.category_batch(reps)
+        return np.asarray(category <= order.index(Category.PAIR), dtype=np.float64)
+
+    def _pair_tables(self) -> None:
+        cond = self.classes.conditional()
+        mine, theirs = self.level[:, None], self.level[None, :]
+        self.cond = cond
+        self.cond_below = cond * (theirs < mine)
+        self.cond_tie = cond * (theirs == mine)
+        self.cond_above = cond * (theirs > mine)
+
+    # -- counterfactual values ----------------------------------------------------------
+
+    def counterfactual(self, strategy: list[FloatArray], values: FloatArray) -> list[FloatArray]:
+        """``cv[p][history, action, h]``: position ``p``'s expected gain for out (0) and
+        in (1) with class ``h``, weighted by the chance of the others' declarations."""
+        n = self.players
+        carry = self.continuation(values)
+        cv = [np.zeros((self.histories(p), 2, len(self.level))) for p in range(n)]
+        for ins in range(1 << n):
+            if self.model.in_turn and self.model.auto_in and ins == 0:
+                continue  # the dealer is in when all others are out
+            chances = [self._chance(strategy, j, ins) for j in range(n)]
+            members = [j for j in range(n) if ins >> j & 1]
+            if self.exact:
+                self._pair_leaf(cv, ins, chances, members, carry)
+            else:
+                self._leaf(cv, ins, chances, members, carry)
+        return cv
+
+    def _chance(self, strategy: list[FloatArray], position: int, ins: int) -> FloatArray:
+        p_in: FloatArray = strategy[position][self.history(position, ins)]
+        return p_in if ins >> position & 1 else 1.0 - p_in
+
+    def _leaf(
+        self,
+        cv: list[FloatArray],
+        ins: int,
+        chances: list[FloatArray],
+        members: list[int],
+        carry: FloatArray,
+    ) -> None:
+        dists = (np.stack(chances) * self.prior) @ self.onehot  # (players, levels)
+        mass = dists.sum(axis=1)
+        count = len(members)
+        for p in range(self.players):
+            outs = np.prod([mass[j] for j in range(self.players) if j != p and j not in members])
+            history = self.history(p, ins)
+            if p in members:
+                others = [dists[j] for j in members if j != p]
+                value = self._in_value(others, count, carry[p]) * outs
+                cv[p][history, 1] += value[self.level]
+            else:
+                cv[p][history, 0] += self._out_value(dists[members], count, carry[p]) * outs
+
+    def _in_value(self, others: list[FloatArray], count: int, carry: float) -> FloatArray:
+        """Per strength level of my hand: my expected gain when in with ``others`` (their
+        strength distributions, weighted by their chance of being in)."""
+        poly = _best_counts(others, self.levels)
+        top = (poly * (self.top_gain[count] + carry * self.top_next[count])).sum(axis=1)
+        if count == 1:
+            return np.asarray(top)
+        lose = self.lose_gain[count][:, :-1] + carry * self.lose_next[count][:, :-1]
+        beaten = (poly[:, 1:] * lose).sum(axis=1)
+        above = np.cumsum(beaten[::-1])[::-1] - beaten
+        return np.asarray(top + above)
+
+    def _out_value(self, members: FloatArray, count: int, carry: float) -> float:
+        """My expected gain when out while ``members`` are in."""
+        if count == 0:
+            return float(self.out_gain[0][0, 0] + carry * self.out_next[0][0, 0])
+        poly = _best_counts(list(members), self.levels)
+        gain = self.out_gain[count] + carry * self.out_next[count]
+        return float((poly[:, 1:] * gain).sum())
+
+    def _pair_leaf(
+        self,
+        cv: list[FloatArray],
+        ins: int,
+        chances: list[FloatArray],
+        members: list[int],
+        carry: FloatArray,
+    ) -> None:
+        level = self.level
+        for p in (0, 1):
+            other = chances[1 - p]
+            history = self.history(p, ins)
+            c = carry[p]
+            if p in members and len(members) == 2:
+                top = (self.cond_below @ other) * (
+                    self.top_gain[2][:, 0] + c * self.top_next[2][:, 0]
+                )[level]
+                top += (self.cond_tie @ other) * (
+                    self.top_gain[2][:, 1] + c * self.top_next[2][:, 1]
+                )[level]
+                lose = (self.lose_gain[2][:, 0] + c * self.lose_next[2][:, 0])[level]
+                cv[p][history, 1] += top + self.cond_above @ (other * lose)
+            elif p in members:
+                alone = (self.top_gain[1][:, 0] + c * self.top_next[1][:, 0])[level]
+                cv[p][history, 1] += (self.cond @ other) * alone
+            elif members:
+                gain = (self.out_gain[1][:, 0] + c * self.out_next[1][:, 0])[level]
+                cv[p][history, 0] += self.cond @ (other * gain)
+            else:
+                gain0 = float(self.out_gain[0][0, 0] + c * self.out_next[0][0, 0])
+                cv[p][history, 0] += (self.cond @ other) * gain0
+
+    # -- values and best responses ------------------------------------------------------
+
+    def values(
+        self, strategy: list[FloatArray], cv: list[FloatArray]
+    ) -> tuple[FloatArray, FloatArray]:
+        """(each position's expected gain under ``strategy``, its best response's)."""
+        n = self.players
+        mine, best = np.zeros(n), np.zeros(n)
+        for p in range(n):
+            s, out, inn = strategy[p], cv[p][:, 0], cv[p][:, 1]
+            played = s * inn + (1.0 - s) * out
+            top = np.maximum(inn, out)
+            if self.forced(p, 0):
+                played[0] = top[0] = inn[0]
+            mine[p] = float((played @ self.prior).sum())
+            best[p] = float((top @ self.prior).sum())
+        return mine, best
+
+
+def _best_counts(dists: list[FloatArray], levels: int) -> FloatArray:
+    """``poly[b, w]``: the chance that every hand of ``dists`` is at most level ``b`` and
+    exactly ``w`` of them are at ``b`` (each distribution weighted by its chance of being
+    in, so unnormalized)."""
+    poly = np.ones((levels, 1))
+    for dist in dists:
+        below = np.cumsum(dist) - dist
+        grown = np.zeros((levels, poly.shape[1] + 1))
+        grown[:, :-1] += poly * below[:, None]
+        grown[:, 1:] += poly * dist[:, None]
+        poly = grown
+    return poly
+
+
+def _matching(regret_in: FloatArray, regret_out: FloatArray) -> FloatArray:
+    plus_in, plus_out = np.maximum(regret_in, 0.0), np.maximum(regret_out, 0.0)
+    total = plus_in + plus_out
+    return np.where(total > 0, plus_in / np.where(total > 0, total, 1.0), 0.5)
+
+
+def solve_deal(
+    deal: Deal,
+    iterations: int,
+    *,
+    refresh: int = 10,
+    progress: Progress | None = None,
+    values: FloatArray | None = None,
+) -> Result:
+    """Run ``iterations`` of discounted CFR on ``deal``; the continuation values start at
+    ``values`` (an equal share each when None) and follow the average strategy every
+    ``refresh`` iterations."""
+    start = time.perf_counter()
+    n = deal.players
+    v = np.full(n, 1.0 / n) if values is None else np.asarray(values, dtype=np.float64)
+    strategy = deal.uniform()
+    regret_in = [np.zeros_like(s) for s in strategy]
+    regret_out = [np.zeros_like(s) for s in strategy]
+    total = [np.zeros_like(s) for s in strategy]
+    weight = 0.0
+    average = deal.uniform()
+    for t in range(1, iterations + 1):
+        cv = deal.counterfactual(strategy, v)
+        scale = ((t - 1) / t) ** _GAMMA
+        weight = weight * scale + 1.0
+        for p in range(n):
+            total[p] = total[p] * scale + strategy[p]
+            played = strategy[p] * cv[p][:, 1] + (1.0 - strategy[p]) * cv[p][:, 0]
+            _discount(regret_in[p], t - 1)
+            _discount(regret_out[p], t - 1)
+            regret_in[p] += cv[p][:, 1] - played
+            regret_out[p] += cv[p][:, 0] - played
+            strategy[p] = _matching(regret_in[p], regret_out[p])
+        deal.force(strategy)
+        if t % refresh == 0 or t == iterations:
+            average = deal.force([s / weight for s in total])
+            v, _ = deal.values(average, deal.counterfactual(average, v))
+        if progress is not None:
+            progress(t, iterations)
+    cv = deal.counterfactual(average, v)
+    mine, best = deal.values(average, cv)
+    return Result(
+        strategy=average,
+        values=mine,
+        nash_conv=float((best - mine).sum()),
+        residual=float(np.abs(mine - v).max()),
+        iterations=iterations,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _discount(regret: FloatArray, t: int) -> None:
+    positive = t**_ALPHA / (t**_ALPHA + 1.0)
+    negative = t**_BETA / (t**_BETA + 1.0)
+    np.multiply(regret, np.where(regret > 0, positive, negative), out=regret)

@@ -1,0 +1,167 @@
+"""The recursive game that ``guts solve`` solves, read from a preset's :class:`GutsRules`.
+
+Stakes are in units of the pot: a deal played at pot ``P`` is the deal at pot 1 scaled by
+``P``, so one deal's strategy serves every deal of the session (see ``docs/solve.md``).
+A deal ends in an :class:`Payoff`: what each player in it wins or pays now, and the size
+of the next pot in units of this one (0 when the session ends). What the next pot is
+worth to a player is ``next * v[position after the button moves]``, the continuation
+value per pot unit, a fixed point of the solver.
+
+Rules that make the stakes depend on the pot in chips (pot limit, pot cap, maximum
+loss), cards dealt after the declaration, more than one declaration, Hi-Lo and No Peek
+are out of reach: :func:`model_of` raises a GutsError naming the rule and why.
+
+>>> from guts.games.guts import preset
+>>> model = model_of(preset("two-card-guts"), 3)
+>>> model.payoff(2, 1, "players")   # two in, one wins: the loser matches, a pot of 1 next
+Payoff(top=1.0, loser=-1.0, out=0.0, next=1.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from guts.errors import GutsError
+from guts.games.guts.rules import EveryoneOut, Ghost, GhostTie, GutsRules, Payment, Qualifier
+
+__all__ = ["OUTCOMES", "Model", "Payoff", "model_of", "out_of_reach"]
+
+OUTCOMES = ("players", "ghost", "push")
+"""How the best hand in fares against the ghost: beats it (or no ghost), loses, ties and
+pushes."""
+
+
+@dataclass(frozen=True)
+class Payoff:
+    """One deal's result in pot units: each top hand's gain, each other hand in's gain,
+    each player out's gain, and the next pot (0: the session is over)."""
+
+    top: float
+    loser: float
+    out: float
+    next: float
+
+
+@dataclass(frozen=True)
+class Model:
+    """The one-deal game of a Guts preset for ``players`` players, stakes in pot units.
+
+    ``ante_share``: one ante as a share of the pot, for the antes that enter during a
+    session (chicken fee, ante every deal, dropouts' ante); the opening pot of one ante
+    each (``1 / players``) unless given.
+    """
+
+    players: int
+    in_turn: bool
+    auto_in: bool
+    ghost: Ghost
+    ghost_ties: GhostTie
+    qualifier: bool
+    winner_takes_all: bool
+    nobody_wins_contested: bool
+    chicken_fee: bool
+    ante_every_deal: bool
+    matcher_skips_ante: bool
+    dropouts_ante: bool
+    ante_share: float
+
+    def ghost_plays(self, ins: int) -> bool:
+        """Whether the ghost (or the deck) plays against ``ins`` players in."""
+        if self.ghost is Ghost.ALWAYS:
+            return ins >= 1
+        return self.ghost in (Ghost.LONE, Ghost.DECK) and ins == 1
+
+    def payoff(self, ins: int, top: int, outcome: str) -> Payoff:
+        """The result when ``ins`` players are in, ``top`` of them share the best hand,
+        and that hand fares ``outcome`` (:data:`OUTCOMES`) against the ghost (or, for a
+        lone player who must qualify: ``ghost`` when the hand does not)."""
+        fee = self.ante_share
+        if ins == 0:
+            chicken = fee if self.chicken_fee else 0.0
+            return self._antes(Payoff(0.0, 0.0, -chicken, 1.0 + self.players * chicken), 0)
+        losers = ins - top
+        if outcome == "ghost":
+            base, paid = Payoff(-1.0, -1.0, 0.0, 1.0 + ins), ins
+        elif outcome == "push" or (ins > 1 and self.nobody_wins_contested):
+            base, paid = Payoff(0.0, -1.0, 0.0, 1.0 + losers), losers
+        elif self.winner_takes_all or losers == 0:
+            base, paid = Payoff((1.0 + losers) / top, -1.0, 0.0, 0.0), losers
+        else:
+            base, paid = Payoff(1.0 / top, -1.0, 0.0, float(losers)), losers
+        showdown = ins > 1 or self.ghost_plays(ins)
+        if self.dropouts_ante and showdown and not (ins == 1 and base.next == 0):
+            out = self.players - ins
+            base = Payoff(base.top, base.loser, base.out - fee, base.next + out * fee)
+        return self._antes(base, paid, top_paid=outcome == "ghost")
+
+    def _antes(self, base: Payoff, paid: int, *, top_paid: bool = False) -> Payoff:
+        """Ante every deal: everyone antes the next pot, but (usually) who matched."""
+        if not self.ante_every_deal or base.next == 0:
+            return base
+        fee = self.ante_share
+        skip = self.matcher_skips_ante
+        anteing = self.players - (paid if skip else 0)
+        return Payoff(
+            base.top - (0.0 if skip and top_paid else fee),
+            base.loser - (0.0 if skip else fee),
+            base.out - fee,
+            base.next + anteing * fee,
+        )
+
+
+def out_of_reach(rules: GutsRules) -> str:
+    """Why ``guts solve`` cannot solve these rules ('' if it can)."""
+    reasons = [
+        (rules.hi_lo, "hi-lo: declaring high, low or both is not in the model yet"),
+        (rules.no_peek, "no-peek: declaring before looking is not in the model yet"),
+        (
+            rules.has_second_deal,
+            "cards dealt after the declaration (draw-to-in, community, "
+            "partial hands): a hand's worth changes after it is declared",
+        ),
+        (rules.batey, "batey: a shared face-up card makes the hands dependent"),
+        (rules.low_in_wild > 0, "low-in-wild: face-up cards and wild ranks change per deal"),
+        (rules.pass_left, "pass-left: passing a card is a decision before the declaration"),
+        (rules.second_declare, "second-declare: a second declaration"),
+        (rules.dealer_option, "dealer-option: a second round of declarations"),
+        (
+            rules.payment is not Payment.MATCH,
+            f"payment={rules.payment.value}: only payment=match is in the model yet",
+        ),
+        (
+            rules.everyone_out not in (EveryoneOut.POT_STAYS, EveryoneOut.CHICKEN_FEE),
+            f"everyone-out={rules.everyone_out.value}: only pot-stays and chicken-fee are in "
+            "the model yet",
+        ),
+        (rules.pot_limit is not None, "pot-limit: stakes would depend on the pot in chips"),
+        (rules.pot_cap is not None, "pot-cap: stakes would depend on the pot in chips"),
+        (rules.max_loss is not None, "max-loss: stakes would depend on the pot in chips"),
+        (rules.continue_after_empty, "continue-after-empty: the session never ends"),
+        (rules.final_size not in (2, 3), "only two- and three-card hands are solved"),
+    ]
+    return next((why for bad, why in reasons if bad), "")
+
+
+def model_of(rules: GutsRules, players: int, ante_share: float | None = None) -> Model:
+    """The model of ``rules`` for ``players`` players (GutsError if out of reach)."""
+    why = out_of_reach(rules)
+    if why:
+        raise GutsError(f"guts solve cannot solve these rules: {why}")
+    if not 2 <= players <= 8:
+        raise GutsError(f"guts solve solves 2 to 8 players, not {players}")
+    rules.check_players(players)
+    return Model(
+        players=players,
+        in_turn=rules.declare.value == "in-turn",
+        auto_in=rules.auto_in,
+        ghost=rules.ghost,
+        ghost_ties=rules.ghost_ties,
+        qualifier=rules.lone_qualifier is Qualifier.PAIR,
+        winner_takes_all=rules.winner_takes_all,
+        nobody_wins_contested=rules.nobody_wins_contested,
+        chicken_fee=rules.everyone_out is EveryoneOut.CHICKEN_FEE,
+        ante_every_deal=rules.ante_every_deal,
+        matcher_skips_ante=rules.matcher_skips_ante,
+        dropouts_ante=rules.dropouts_ante,
+        ante_share=1.0 / players if ante_share is None else ante_share,
+    )
