@@ -1,0 +1,219 @@
+"""Helpers of the browser tests: a real ``guts serve`` and the pages of the people at it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser, BrowserContext, Page
+
+WAIT = 60.0
+"""Seconds a step may take before a test gives up (a hang, not a timing assertion)."""
+STEP_MS = 20_000
+"""Milliseconds the page may take to show what a test waits for."""
+CHROMIUM = os.environ.get("GUTS_CHROMIUM", "/usr/bin/chromium")
+CARD = re.compile(r"\b[2-9TJQKA][shdc]\b")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    """``guts serve`` in a subprocess on a free loopback port, restartable on the same port
+    and database (SQLite in a file)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.database = f"sqlite+aiosqlite:///{folder / 'guts.db'}"
+        self.log = folder / "server.log"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        command = [
+            sys.executable,
+            "-m",
+            "guts",
+            "serve",
+            "--port",
+            str(self.port),
+            "--database",
+            self.database,
+            "--bot-delay",
+            "0.05",
+            "--deal-delay",
+            "0.3",
+        ]
+        environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        with self.log.open("a") as log:
+            self.process = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=log, text=True, env=environment
+            )
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], WAIT)
+        line = self.process.stdout.readline() if ready else ""
+        assert line.startswith(f"guts server ready at {self.url}/"), (
+            f"the server did not start: {line!r}; its log: {self.log.read_text()[-2000:]}"
+        )
+
+    def kill(self) -> None:
+        """SIGKILL: the server stops without a word, as a crash would."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=WAIT)
+            self.process = None
+
+    def open_table(self, preset: str, **fields: Any) -> dict[str, Any]:
+        response = httpx.post(
+            f"{self.url}/api/tables", json={"preset": preset, **fields}, timeout=WAIT
+        )
+        assert response.status_code == 201, response.text
+        created: dict[str, Any] = response.json()
+        return created
+
+    def ledger(self, table_id: str, secret: str) -> dict[str, Any]:
+        response = httpx.get(
+            f"{self.url}/api/tables/{table_id}/ledger",
+            headers={"authorization": f"Bearer {secret}"},
+            timeout=WAIT,
+        )
+        response.raise_for_status()
+        ledger: dict[str, Any] = response.json()
+        return ledger
+
+    def summary(self, table_id: str) -> dict[str, Any]:
+        response = httpx.get(f"{self.url}/api/tables/{table_id}", timeout=WAIT)
+        response.raise_for_status()
+        summary: dict[str, Any] = response.json()
+        return summary
+
+
+class Person:
+    """One person at the table: a browser context of their own, its page, and every
+    websocket frame the page received (parsed)."""
+
+    def __init__(
+        self, browser: Browser, name: str, shots: Path, viewport: tuple[int, int] = (1280, 800)
+    ) -> None:
+        self.name = name
+        self.shots = shots
+        self.context: BrowserContext = browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]}
+        )
+        self.page: Page = self.context.new_page()
+        self.page.set_default_timeout(STEP_MS)
+        self.frames: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        self.page.on("websocket", self._watch)
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.shot_count = 0
+
+    def _watch(self, websocket: Any) -> None:
+        def received(payload: str | bytes) -> None:
+            self.frames.append(json.loads(payload))
+
+        websocket.on("framereceived", received)
+
+    def open(self, url: str) -> None:
+        self.page.goto(url)
+        self.page.wait_for_selector("#connection[data-state=online]")
+
+    def join(self, buy_in: int | None = None) -> None:
+        page = self.page
+        page.fill("#nickname", self.name)
+        if buy_in is not None:
+            page.fill("#buy-in", str(buy_in))
+        page.click("#join-form button[type=submit]")
+        page.wait_for_selector("#join .waiting")
+
+    def state(self) -> dict[str, Any]:
+        """The page's state (what it built from the server's messages)."""
+        state: dict[str, Any] = self.page.evaluate(
+            "() => JSON.parse(JSON.stringify({...window.gutsState, chose: [], picked: []}))"
+        )
+        return state
+
+    def value(self, expression: str) -> Any:
+        """A value of the page's state: ``expression`` over ``state`` (window.gutsState)."""
+        return self.page.evaluate(f"(state => {expression})(window.gutsState)")
+
+    def status(self) -> str:
+        """The table's status as the page knows it."""
+        return str(self.value("state.table && state.table.status"))
+
+    def deals(self) -> int:
+        """How many deals the page has seen start."""
+        return sum(
+            event.get("kind", "").endswith("deal-started")
+            for frame in self.frames
+            if frame.get("type") == "event"
+            for event in frame["events"]
+        )
+
+    def shot(self, step: str) -> Path:
+        self.shot_count += 1
+        path = self.shots / f"{self.name}-{self.shot_count:02d}-{step}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    def seat(self) -> int | None:
+        seat: int | None = self.value("state.you && state.you.seat")
+        return seat
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def wait_until(check: Callable[[], Any], what: str, seconds: float = WAIT) -> Any:
+    """Poll ``check`` until it answers something true; fail naming ``what``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        answer = check()
+        if answer:
+            return answer
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def buttons(page: Page) -> dict[str, Any]:
+    """The enabled buttons of the action bar by their action."""
+    found = {}
+    for button in page.query_selector_all("#actions button[data-action]:not([disabled])"):
+        found[button.get_attribute("data-action") or ""] = button
+    return found
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card code in a JSON value."""
+    return set(CARD.findall(json.dumps(value)))
+
+
+def seen_cards(frames: list[dict[str, Any]], seat: int | None) -> set[str]:
+    """The cards the engine let ``seat`` see in these frames: those of the events whose
+    audience is everyone or includes the seat (a snapshot's view has its own events)."""
+    seen: set[str] = set()
+    for frame in frames:
+        events = list(frame.get("events") or [])
+        if frame.get("type") == "snapshot" and frame.get("game"):
+            events += frame["game"].get("events", [])
+        for event in events:
+            audience = event.get("audience")
+            if audience is None or (seat is not None and seat in audience):
+                seen |= cards_in({k: v for k, v in event.items() if k != "audience"})
+    return seen

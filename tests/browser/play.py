@@ -1,0 +1,128 @@
+"""Playing by clicking: the moves of the browser tests, and the checks every page passes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from browser_helpers import WAIT, Person, buttons, cards_in, seen_cards
+
+Chooser = Callable[[Person, dict[str, Any]], bool]
+"""Clicks one of a person's actions (given the enabled buttons); False if it did not."""
+
+
+def open_by_lobby(host: Person, url: str, game: str, *, buy_in: int = 100) -> tuple[str, str]:
+    """The host opens a table of ``game`` from the lobby: (join link, host link)."""
+    page = host.page
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-ready=yes]")
+    if page.input_value("#game") != game:
+        page.select_option("#game", game)
+        page.wait_for_function(f"document.getElementById('summary').dataset.game === {game!r}")
+    page.fill("#buy-in", str(buy_in))
+    host.shot("lobby")
+    page.click("#open")
+    page.wait_for_selector("#created:not([hidden])")
+    host.shot("opened")
+    join = page.input_value("#join-link")
+    link = page.get_attribute("#host-link", "href")
+    assert link is not None and link.startswith(join + "#host=")
+    return join, link
+
+
+def approve_all(host: Person, count: int) -> None:
+    """The host approves ``count`` seat requests from the host panel."""
+    page = host.page
+    page.click("#tab-host")
+    for _ in range(count):
+        page.wait_for_selector(".request button.approve")
+        before = len(page.query_selector_all(".request"))
+        page.click(".request button.approve")
+        page.wait_for_function(f"document.querySelectorAll('.request').length < {before}")
+
+
+def add_bot(host: Person, kind: str = "random") -> None:
+    page = host.page
+    page.click("#tab-host")
+    seats = host.value("state.seats.length")
+    page.select_option("#bot-kind", kind)
+    page.click("#add-bot")
+    page.wait_for_function(f"window.gutsState.seats.length > {seats}")
+
+
+def start(host: Person) -> None:
+    host.page.click("#tab-host")
+    host.page.click("#start")
+    host.page.wait_for_function("window.gutsState.game !== null")
+
+
+def play(
+    people: Sequence[Person],
+    choose: Chooser,
+    done: Callable[[], bool],
+    check: Callable[[Person], None] | None = None,
+    seconds: float = WAIT,
+) -> int:
+    """Click through the game until ``done()``: whoever has buttons chooses one. Each
+    page is checked (``check``) whenever it may act. Returns the number of clicks."""
+    clicks = 0
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, f"the game did not get there in {seconds} s"
+        acted = False
+        for person in people:
+            found = buttons(person.page)
+            if not found and not person.page.query_selector("#hand button.card:not([disabled])"):
+                continue
+            if check is not None:
+                check(person)
+            if choose(person, found):
+                clicks += 1
+                acted = True
+                person.page.wait_for_function(
+                    "!window.gutsState.decision || !window.gutsState.sent", timeout=WAIT * 1000
+                )
+        if not acted:
+            time.sleep(0.05)
+    return clicks
+
+
+def no_hidden_card_in_frames(person: Person) -> None:
+    """Every card in every frame the page received was one the engine let its seat see
+    by then: its own, or shown to everyone (checked in the order the frames came)."""
+    seat = person.seat()
+    seen: set[str] = set()
+    for frame in person.frames:
+        seen |= seen_cards([frame], seat)
+        leaked = cards_in(frame) - seen
+        assert not leaked, f"{person.name} (seat {seat}) was sent {sorted(leaked)}: {frame}"[:600]
+
+
+def others_face_down(person: Person) -> None:
+    """While declarations are made, no other seat shows a card face up on the page."""
+    shown = person.page.eval_on_selector_all(
+        ".seat:not(.you) [data-card]", "cards => cards.map(card => card.dataset.card)"
+    )
+    assert not shown, f"{person.name} sees {shown} of another seat before the showdown"
+
+
+def ledger_on_page(person: Person) -> list[dict[str, Any]]:
+    """The ledger tab's rows as the page shows them."""
+    page = person.page
+    page.click("#tab-ledger")
+    page.wait_for_selector("table.ledger tbody tr")
+    rows: list[dict[str, Any]] = page.eval_on_selector_all(
+        "table.ledger tbody tr",
+        """rows => rows.map(row => {
+            const cells = [...row.querySelectorAll('td')].map(cell => Number(cell.textContent));
+            return {player_nickname: row.dataset.player, buy_in: cells[0], buy_out: cells[1],
+                    stack: cells[2], net: cells[3]};
+        })""",
+    )
+    return rows
+
+
+def server_rows(ledger: dict[str, Any]) -> list[dict[str, Any]]:
+    keys = ("player_nickname", "buy_in", "buy_out", "stack", "net")
+    return [{key: row[key] for key in keys} for row in ledger["players"]]

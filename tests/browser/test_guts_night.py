@@ -1,0 +1,86 @@
+"""A night of two-card Guts in a real Chromium: a host opens the table from the lobby, two
+players join by the link from their own browser contexts, the host approves them and adds
+a bot, and they play several deals by clicking. No page is ever sent, nor shows, another
+seat's hidden card; after the night every page's ledger equals the server's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from browser_helpers import Person, Server, wait_until
+from play import (
+    add_bot,
+    approve_all,
+    ledger_on_page,
+    no_hidden_card_in_frames,
+    open_by_lobby,
+    others_face_down,
+    play,
+    server_rows,
+    start,
+)
+
+DEALS = 4
+
+
+def test_a_night_of_two_card_guts(chromium: Any, server: Server, shots: Path) -> None:
+    host = Person(chromium, "Host", shots)
+    ann = Person(chromium, "Ann", shots)
+    bob = Person(chromium, "Bob", shots)
+    people = [ann, bob]
+    join, host_link = open_by_lobby(host, server.url, "two-card-guts", buy_in=60)
+    host.open(host_link)
+    for person in people:
+        person.open(join)
+        person.join()
+        assert "Waiting for the host to approve" in person.page.inner_text("#join")
+    ann.shot("waiting")
+    approve_all(host, 2)
+    add_bot(host, "random")
+    host.shot("host-panel")
+    for person in people:
+        person.page.wait_for_selector("#join :text('Waiting for the host to start')")
+    start(host)
+    table_id = join.rsplit("/", 1)[1]
+
+    def deal() -> int:
+        return ann.deals()
+
+    def choose(person: Person, found: dict[str, Any]) -> bool:
+        word = "in" if person is ann or deal() % 2 else "out"
+        if word not in found:
+            word = next(iter(found), "")
+        if not word:
+            return False
+        if deal() <= 2:
+            person.shot(f"deal{deal()}-{word}")
+        found[word].click()
+        return True
+
+    def night_over_or_enough() -> bool:
+        return deal() > DEALS or ann.status() == "over"
+
+    def check(person: Person) -> None:
+        others_face_down(person)
+        assert person.page.locator("#hand [data-card]").count() == 2  # own cards face up
+
+    clicks = play(people, choose, night_over_or_enough, check)
+    assert clicks >= DEALS  # every deal asked each person at least once in all
+    host.shot("playing")
+    secret = host_link.split("#host=")[1]
+    host.page.on("dialog", lambda dialog: dialog.accept())
+    if host.status() != "over":
+        host.page.click("#tab-host")
+        host.page.click("#end")
+    play(people, choose, lambda: ann.status() == "over")
+    for person in (host, *people):
+        wait_until(lambda p=person: p.status() == "over", "the end of the night")
+        no_hidden_card_in_frames(person)
+        assert not person.errors, person.errors
+    expected = server_rows(server.ledger(table_id, secret))
+    assert sum(row["net"] for row in expected) == 0
+    assert {row["player_nickname"] for row in expected} >= {"Ann", "Bob"}
+    for person in (host, *people):
+        assert ledger_on_page(person) == expected
+        person.shot("ledger")
