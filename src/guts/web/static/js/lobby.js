@@ -22,7 +22,7 @@ function control(entry) {
     if (entry.optional) input.append(option("none", entry.type === "bool" ? "auto" : "none", entry.default === "none"));
   } else {
     input = document.createElement("input");
-    input.type = entry.type === "int" ? "text" : "text";
+    input.type = "text";
     if (entry.type === "int") {
       input.inputMode = "numeric";
       input.pattern = entry.optional ? "-?[0-9]+|none" : "-?[0-9]+";
@@ -63,9 +63,11 @@ async function showGame() {
   schema = game.options;
   const box = $("options");
   box.replaceChildren(box.querySelector("legend") || document.createElement("legend"));
-  box.querySelector("legend").textContent = `Options (${schema.length})`;
+  box.querySelector("legend").textContent = `Options of ${game.name}`;
+  $("options-title").textContent = `House rules: ${schema.length} options, set to ${game.name}'s`;
   for (const entry of schema) box.append(control(entry));
   $("problem").textContent = "";
+  $("summary").dataset.game = game.name;
 }
 
 async function checkOptions() {

@@ -285,8 +285,10 @@ export function renderHost(root, state, host) {
         el("button", { type: "button", class: "approve", onclick: () => host("approve", { seat_id: seat.seat_id }), text: "Approve" }),
         el("button", { type: "button", class: "refuse", onclick: () => host("refuse", { seat_id: seat.seat_id }), text: "Refuse" })));
     }
-    const kind = el("select", { "aria-label": "bot kind", id: "bot-kind" },
-      ...["sensible", "threshold", "random"].map((k) => el("option", { value: k, text: k })));
+    const kind = el("select", { "aria-label": "bot kind", id: "bot-kind",
+      onchange: () => { state.botKind = kind.value; } },
+    ...["sensible", "threshold", "random"].map((k) => el("option", { value: k, text: k })));
+    kind.value = state.botKind || "sensible";
     box.append(el("h3", { text: "Bots" }), el("div", {}, kind,
       el("button", { type: "button", id: "add-bot", onclick: () => host("add_bot", { bot: kind.value }), text: "Add a bot" })));
     box.append(el("h3", { text: "The game" }),
