@@ -19,8 +19,12 @@ whatever the split, so a run's result does not depend on its workers.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Self
+
+import numpy as np
+from numpy.typing import NDArray
 
 from guts.sim.runner import SessionResult
 from guts.sim.stats import Histogram, Moments, Ratio, Tally
@@ -111,3 +115,68 @@ class Summary:
         self.pots.merge(other.pots)
         self.outcomes.merge(other.outcomes)
         return self
+
+    def add_arrays(
+        self,
+        deals: NDArray[np.int64],
+        nets: NDArray[np.int64],
+        busted: NDArray[np.bool_],
+        left: NDArray[np.int64],
+        capped: NDArray[np.bool_],
+        *,
+        pots: Mapping[int, int],
+        outcomes: Mapping[str, int],
+    ) -> None:
+        """Count many sessions at once (the fast path's arrays: one row per session, a
+        column per seat), exactly as :meth:`add` would one by one; ``pots`` and
+        ``outcomes`` count every deal's pot and outcome."""
+        if nets.shape != (len(deals), len(self.bots)):
+            raise ValueError(f"nets of shape {nets.shape} for {len(deals)} sessions of "
+                             f"{len(self.bots)} seats")  # fmt: skip
+        _count(self.lengths, deals)
+        self.capped += int(np.count_nonzero(capped))
+        _count(self.left, left)
+        busts = busted.astype(np.int64)
+        for seat, stats in enumerate(self.seats):
+            _add_ratio(stats.net, nets[:, seat], deals)
+            _add_moments(stats.busts, busts[:, seat])
+        for kind, stats in self.kinds.items():
+            mine = [seat for seat, bot in enumerate(self.bots) if bot == kind]
+            _add_ratio(stats.net, nets[:, mine].sum(axis=1), deals)
+            _add_moments(stats.busts, busts[:, mine].sum(axis=1))
+        for pot, times in pots.items():
+            self.pots.add(pot, times)
+        for name, times in outcomes.items():
+            self.outcomes.add(name, times)
+
+
+def _count(histogram: Histogram, values: NDArray[np.int64]) -> None:
+    found, times = np.unique(values, return_counts=True)
+    for x, n in zip(found.tolist(), times.tolist(), strict=True):
+        histogram.add(x, n)
+
+
+def _sum(values: NDArray[np.int64]) -> int:
+    """The exact sum (Python integers where int64 could overflow)."""
+    if len(values) == 0:
+        return 0
+    if int(np.abs(values).max()) * len(values) < 1 << 62:
+        return int(values.sum())
+    return sum(values.tolist())
+
+
+def _dot(a: NDArray[np.int64], b: NDArray[np.int64]) -> int:
+    """The exact sum of products."""
+    if len(a) == 0:
+        return 0
+    if int(np.abs(a).max()) * int(np.abs(b).max()) * len(a) < 1 << 62:
+        return int(np.dot(a, b))
+    return sum(x * y for x, y in zip(a.tolist(), b.tolist(), strict=True))
+
+
+def _add_ratio(ratio: Ratio, x: NDArray[np.int64], y: NDArray[np.int64]) -> None:
+    ratio.merge(Ratio(len(x), _sum(x), _sum(y), _dot(x, x), _dot(y, y), _dot(x, y)))
+
+
+def _add_moments(moments: Moments, x: NDArray[np.int64]) -> None:
+    moments.merge(Moments(len(x), _sum(x), _dot(x, x)))

@@ -1,0 +1,498 @@
+"""The compiled loop of the vectorized Guts path: whole sessions, deal after deal.
+
+Imported only by :mod:`guts.sim.vector` (it needs numba, ``pip install 'guts[fast]'``).
+Every function is compiled with numba and works on plain arrays: the rules come as the
+integer parameters named by the ``P_*`` indices, hands as indices into tables made by
+:mod:`guts.sim.vector` from the engine's own rankings (a two-card hand ``(a, b)`` dealt
+in that order is entry ``52 a + b``, a three-card hand ``2704 a + 52 b + c``).
+
+Each session plays from its own random stream: SplitMix64 started at ``key + i * STEP``
+(``key`` from the run's seed, ``i`` the session's number), so a session's deals depend on
+nothing but the seed and its number, whichever call or worker plays it. Cards are drawn by
+a partial Fisher-Yates shuffle with Lemire's unbiased bounded integers, a pack fresh in
+new-deck order at the start of each session. The settlement follows
+:mod:`guts.games.guts.settle` step by step; comments name the engine function each part
+mirrors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["run_sessions"]
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+_compile = cast(
+    Callable[[Function], Function], numba.njit(cache=True, nogil=True, error_model="numpy")
+)
+
+# -- the rules, as integer parameters ---------------------------------------------------------
+P_PLAYERS = 0
+P_CARDS = 1
+P_ANTE = 2
+P_SIMULTANEOUS = 3
+P_AUTO_IN = 4
+P_NO_PEEK = 5
+P_EVERYONE_OUT = 6  # 0 pot-stays, 1 chicken-fee, 2 wimp, 3 henry, 4 best-and-wilds-match
+P_PAYMENT = 7  # 0 match, 1 single-loser, 2 worst-doubles
+P_WINNER_TAKES_ALL = 8
+P_NOBODY_WINS_CONTESTED = 9
+P_DROPOUTS_ANTE = 10
+P_GHOST = 11  # 0 never, 1 always, 2 lone, 3 deck
+P_GHOST_TIES = 12  # 0 ghost-wins, 1 players-win, 2 push
+P_LONE_PAIR = 13
+P_POT_LIMIT = 14  # -1: none
+P_POT_CAP = 15  # in chips; -1: none
+P_MAX_LOSS = 16  # -1: none
+P_ANTE_EVERY_DEAL = 17
+P_MATCHER_SKIPS = 18
+P_CONTINUE = 19
+P_RULES_MAX_DEALS = 20  # -1: none
+P_LEAVE_ODD = 21  # odd chips of a split stay in the pot
+P_MAX_DEALS = 22  # the simulation's limit
+P_BUY_IN = 23
+P_CUT = 24  # the last session of the call stops after this many deals (-1: no cut)
+P_SIZE = 25
+
+# -- bots -------------------------------------------------------------------------------------
+BOT_THRESHOLD = 0
+BOT_TABLE = 1  # a stay-in probability per seat, position, ins before and hand class
+
+# -- outcomes (guts.sim.outcomes.OUTCOMES order) ---------------------------------------------
+NOBODY_IN = 0
+UNCONTESTED = 1
+SHOWDOWN = 2
+
+POT_BINS = 4096
+"""Pots below this are counted in place; larger ones are listed."""
+POT_OVERFLOW = 1 << 60
+"""A pot beyond this stops the call (int64 chips would soon overflow)."""
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+STEP = np.uint64(0xD1B54A32D192ED03)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+_S11 = np.uint64(11)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+_UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
+
+
+@_compile
+def _next(state: NDArray[np.uint64]) -> np.uint64:
+    """SplitMix64: the next 64 random bits of the stream in ``state[0]``."""
+    z = state[0] + _GAMMA
+    state[0] = z
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return np.uint64(z ^ (z >> _S31))
+
+
+@_compile
+def _below(state: NDArray[np.uint64], bound: int) -> int:
+    """A uniform integer in ``[0, bound)`` (Lemire's method, with rejection: unbiased)."""
+    span = np.uint64(bound)
+    product = (_next(state) >> _S32) * span
+    low = product & _LOW32
+    if low < span:
+        floor = (_TWO32 - span) % span
+        while low < floor:
+            product = (_next(state) >> _S32) * span
+            low = product & _LOW32
+    return int(product >> _S32)
+
+
+@_compile
+def _uniform(state: NDArray[np.uint64]) -> float:
+    """A uniform float in ``[0, 1)`` with 53 random bits."""
+    return float(_next(state) >> _S11) * _UNIT
+
+
+@_compile
+def _index(cards: NDArray[np.int64], start: int, stride: int, size: int) -> int:
+    """The table index of the hand ``cards[start], cards[start + stride], ...``."""
+    index = 0
+    for r in range(size):
+        index = index * 52 + cards[start + r * stride]
+    return index
+
+
+@_compile
+def _capped(amount: int, cap: int) -> int:
+    """guts.table.capped: ``amount`` under a maximum loss (-1: none)."""
+    return amount if cap < 0 else min(amount, cap)
+
+
+@_compile
+def _split(
+    stacks: NDArray[np.int64],
+    seat_of: NDArray[np.int64],
+    winners: NDArray[np.bool_],
+    amount: int,
+    leave_odd: bool,
+) -> int:
+    """Table.split among the winning positions (nearest the dealer's left first, which is
+    also the order the deal lists them); returns the chips paid out."""
+    count = 0
+    for p in range(winners.shape[0]):
+        if winners[p]:
+            count += 1
+    share = amount // count
+    odd = amount % count
+    extra = 0 if leave_odd else odd
+    paid = 0
+    k = 0
+    for p in range(winners.shape[0]):
+        if winners[p]:
+            chips = share + (1 if k < extra else 0)
+            stacks[seat_of[p]] += chips
+            paid += chips
+            k += 1
+    return paid
+
+
+@_compile
+def run_sessions(
+    first: int,
+    count: int,
+    key: np.uint64,
+    params: NDArray[np.int64],
+    strength: NDArray[np.int64],
+    quantile: NDArray[np.float64],
+    hand_class: NDArray[np.int64],
+    pair_plus: NDArray[np.bool_],
+    holds_wild: NDArray[np.bool_],
+    kinds: NDArray[np.int64],
+    stay: NDArray[np.float64],
+    decks: NDArray[np.int64],
+    out_deals: NDArray[np.int64],
+    out_nets: NDArray[np.int64],
+    out_bust: NDArray[np.bool_],
+    out_left: NDArray[np.int64],
+    out_capped: NDArray[np.bool_],
+    outcomes: NDArray[np.int64],
+    pot_counts: NDArray[np.int64],
+    big_pots: NDArray[np.int64],
+    trace_pots: NDArray[np.int64],
+    trace_outcomes: NDArray[np.int64],
+    trace_stacks: NDArray[np.int64],
+) -> int:
+    """Play sessions ``first`` to ``first + count - 1``; return how many were played
+    (fewer when ``big_pots`` filled up: call again from there), or ``-1 - s`` if a pot of
+    session ``s`` (of this call) passed :data:`POT_OVERFLOW`.
+
+    Per session ``s`` of the call it writes the deals, each seat's net and whether it went
+    bust, the chips left on the table and whether the simulation's deal limit stopped it;
+    it adds each deal's outcome to ``outcomes``, its pot to ``pot_counts`` (or, when not
+    below :data:`POT_BINS`, to ``big_pots``, whose entry 0 holds how many follow). With
+    ``decks`` of shape ``(count, max deals, cards)`` the deals are dealt from it instead of
+    the stream; with trace arrays of ``count`` rows it records every deal's pot, outcome
+    and stacks after it."""
+    n = params[P_PLAYERS]
+    size = params[P_CARDS]
+    ante = params[P_ANTE]
+    ghost = params[P_GHOST]
+    leave_odd = params[P_LEAVE_ODD] != 0
+    hands_cards = n * size
+    needed = hands_cards + (size if ghost != 0 else 0)
+    stacked = decks.shape[0] > 0
+    tracing = trace_pots.shape[0] > 0
+    state = np.zeros(1, dtype=np.uint64)
+    pack = np.empty(52, dtype=np.int64)
+    cards = np.empty(needed, dtype=np.int64)
+    stacks = np.empty(n, dtype=np.int64)
+    seat_of = np.empty(n, dtype=np.int64)
+    hand = np.empty(n, dtype=np.int64)
+    power = np.empty(n, dtype=np.int64)
+    ins = np.zeros(n, dtype=np.bool_)
+    winners = np.zeros(n, dtype=np.bool_)
+    losers = np.zeros(n, dtype=np.bool_)
+    paying = np.zeros(n, dtype=np.bool_)
+    skip = np.zeros(n, dtype=np.bool_)
+    matched = np.zeros(n, dtype=np.bool_)
+    cached_ratio = np.full(n + 1, -1.0)
+    cached_x = np.zeros(n + 1)
+    last_pot = -1
+    ratio = 0.0
+    for s in range(count):
+        index = first + s
+        state[0] = key + np.uint64(index) * STEP
+        for c in range(52):
+            pack[c] = c
+        for seat in range(n):
+            stacks[seat] = params[P_BUY_IN]
+            out_bust[s, seat] = False
+            skip[seat] = False
+        pot = 0
+        reserve = 0
+        aside = 0
+        button = 0
+        deals = 0
+        limit = params[P_MAX_DEALS]
+        if params[P_CUT] >= 0 and s == count - 1:
+            limit = min(limit, params[P_CUT])
+        capped_here = False
+        while True:
+            if deals >= limit:
+                # the players stop (GutsSession.stop): everything is shared out
+                pot += reserve + aside
+                reserve = 0
+                aside = 0
+                if pot:
+                    for p in range(n):
+                        seat_of[p] = (button + 1 + p) % n
+                        winners[p] = True
+                    pot -= _split(stacks, seat_of, winners, pot, leave_odd)
+                capped_here = deals >= params[P_MAX_DEALS]
+                break
+            # -- GutsDeal.start: antes, the deal ------------------------------------------
+            seat = button
+            for p in range(n):
+                seat = seat + 1 if seat + 1 < n else 0
+                seat_of[p] = seat
+            if pot == 0 or params[P_ANTE_EVERY_DEAL]:
+                for p in range(n):
+                    seat = seat_of[p]
+                    if params[P_ANTE_EVERY_DEAL] and params[P_MATCHER_SKIPS] and skip[seat]:
+                        continue
+                    stacks[seat] -= ante
+                    pot += ante
+            most = pot
+            if stacked:
+                for j in range(needed):
+                    cards[j] = decks[s, deals, j]
+            else:
+                for j in range(needed):
+                    r = j + _below(state, 52 - j)
+                    card = pack[r]
+                    pack[r] = pack[j]
+                    pack[j] = card
+                    cards[j] = card
+            for p in range(n):
+                hand[p] = _index(cards, p, n, size)
+                power[p] = strength[hand[p]]
+                matched[p] = False
+            # -- declaring (DeclareRound; ThresholdPolicy or a stay table) ----------------
+            if pot != last_pot:  # bots.threshold's W and L: the pot, capped or doubled
+                last_pot = pot
+                loss = 2 * pot if params[P_PAYMENT] == 2 else pot
+                loss = max(_capped(loss, params[P_MAX_LOSS]), 1)
+                ratio = float(loss) / (float(pot) + float(loss))
+            outs = 0
+            taken = 0
+            for p in range(n):
+                seat = seat_of[p]
+                if (
+                    not params[P_SIMULTANEOUS]
+                    and params[P_AUTO_IN]
+                    and n > 1
+                    and p == n - 1
+                    and outs == n - 1
+                ):
+                    ins[p] = True  # the dealer is in automatically
+                    taken += 1
+                    continue
+                before = 0 if params[P_SIMULTANEOUS] else taken
+                if kinds[seat] == BOT_THRESHOLD:
+                    opponents = n - 1 if params[P_SIMULTANEOUS] else n - 1 - outs
+                    m = max(opponents, 1)
+                    if cached_ratio[m] != ratio:  # bots.threshold: (L / (W + L)) ** (1 / m)
+                        cached_ratio[m] = ratio
+                        cached_x[m] = ratio ** (1.0 / m)
+                    q = 0.5 if params[P_NO_PEEK] else quantile[hand[p]]
+                    stays = q >= cached_x[m]
+                else:
+                    chance = stay[seat, p, before, 0 if params[P_NO_PEEK] else hand_class[hand[p]]]
+                    if chance >= 1.0:
+                        stays = True
+                    elif chance <= 0.0:
+                        stays = False
+                    else:
+                        stays = _uniform(state) < chance
+                ins[p] = stays
+                if stays:
+                    taken += 1
+                else:
+                    outs += 1
+            # -- GutsDeal._resolve ---------------------------------------------------------
+            paid_out = False
+            outcome = SHOWDOWN
+            ghost_plays = (ghost == 1 and taken >= 1) or (ghost == 2 and taken == 1)
+            if taken == 0:
+                # settle.everyone_out
+                outcome = NOBODY_IN
+                rule = params[P_EVERYONE_OUT]
+                if rule == 1:
+                    for p in range(n):
+                        stacks[seat_of[p]] -= ante
+                        pot += ante
+                elif rule >= 2:
+                    best = power[0]
+                    for p in range(n):
+                        best = max(best, power[p])
+                    if rule == 2:
+                        for p in range(n):
+                            if power[p] == best:
+                                stacks[seat_of[p]] -= ante * n
+                                pot += ante * n
+                    else:
+                        stake = _capped(pot, params[P_MAX_LOSS])
+                        for p in range(n):
+                            if power[p] == best or (rule == 4 and holds_wild[hand[p]]):
+                                stacks[seat_of[p]] -= stake
+                                pot += stake
+                                matched[p] = True
+                most = max(most, pot)
+            elif taken == 1 and ghost != 3 and not ghost_plays:
+                # settle.lone_in
+                outcome = UNCONTESTED
+                lone = 0
+                for p in range(n):
+                    if ins[p]:
+                        lone = p
+                if params[P_LONE_PAIR] and not pair_plus[hand[lone]]:
+                    stake = _capped(pot, params[P_MAX_LOSS])
+                    stacks[seat_of[lone]] -= stake
+                    pot += stake
+                    matched[lone] = True
+                    most = max(most, pot)
+                else:
+                    stacks[seat_of[lone]] += pot
+                    paid_out = pot > 0
+                    pot = 0
+            else:
+                # GutsDeal._showdown / settle.lone_against_deck, then showdown.contest
+                # and settle.contest_result
+                rival = -1
+                has_rival = False
+                if (ghost == 3 and taken == 1) or ghost_plays:
+                    rival = strength[_index(cards, hands_cards, 1, size)]
+                    has_rival = True
+                best = -1
+                first_in = True
+                for p in range(n):
+                    if ins[p] and (first_in or power[p] > best):
+                        best = power[p]
+                        first_in = False
+                ghost_won = False
+                pushed = False
+                for p in range(n):
+                    winners[p] = ins[p] and power[p] == best
+                    losers[p] = ins[p] and power[p] != best
+                if has_rival and rival >= best:
+                    ties = params[P_GHOST_TIES]
+                    if rival > best or ties == 0:
+                        ghost_won = True
+                        for p in range(n):
+                            losers[p] = ins[p]
+                            winners[p] = False
+                    elif ties == 2:
+                        pushed = True
+                        for p in range(n):
+                            winners[p] = False
+                any_winner = False
+                any_loser = False
+                worst = -1
+                first_loser = True
+                for p in range(n):
+                    any_winner = any_winner or winners[p]
+                    if losers[p]:
+                        any_loser = True
+                        if first_loser or power[p] < worst:
+                            worst = power[p]
+                            first_loser = False
+                stake = _capped(pot, params[P_MAX_LOSS])
+                takes = any_winner and not (params[P_NOBODY_WINS_CONTESTED] and taken > 1)
+                amount = stake
+                if params[P_PAYMENT] == 2:
+                    amount = _capped(2 * pot, params[P_MAX_LOSS])
+                for p in range(n):
+                    paying[p] = losers[p] and (params[P_PAYMENT] == 0 or power[p] == worst)
+                if takes:
+                    most = max(most, pot)
+                    chips = _split(stacks, seat_of, winners, pot, leave_odd)
+                    paid_out = chips > 0
+                    pot -= chips
+                for p in range(n):
+                    if paying[p]:
+                        stacks[seat_of[p]] -= amount
+                        pot += amount
+                        matched[p] = True
+                if not paid_out:
+                    most = max(most, pot)
+                if takes and params[P_WINNER_TAKES_ALL] and pot:
+                    pot -= _split(stacks, seat_of, winners, pot, leave_odd)
+                if params[P_DROPOUTS_ANTE] and (taken > 1 or any_loser or pushed or ghost_won):
+                    for p in range(n):
+                        if not ins[p]:
+                            stacks[seat_of[p]] -= ante
+                            pot += ante
+                    if not paid_out:
+                        most = max(most, pot)
+            # -- settle.normalize_pot ------------------------------------------------------
+            pot_limit = params[P_POT_LIMIT]
+            if pot_limit >= 0:
+                if pot > pot_limit:
+                    reserve += pot - pot_limit
+                    pot = pot_limit
+                else:
+                    moved = min(pot_limit - pot, reserve)
+                    if moved > 0:
+                        reserve -= moved
+                        pot += moved
+            cap = params[P_POT_CAP]
+            if cap >= 0:
+                if pot > cap:
+                    aside += pot - cap
+                    pot = cap
+                elif pot == 0 and aside:
+                    moved = min(cap, aside)
+                    aside -= moved
+                    pot += moved
+            if not paid_out:
+                most = max(most, pot)
+            # -- the deal is counted (guts.sim.runner.play_session) -------------------------
+            if most > POT_OVERFLOW or pot > POT_OVERFLOW or reserve > POT_OVERFLOW:
+                return -1 - s
+            outcomes[outcome] += 1
+            if most < POT_BINS:
+                pot_counts[most] += 1
+            else:
+                listed = big_pots[0]
+                if listed + 1 >= big_pots.shape[0]:
+                    return s  # no room: call again from this session
+                big_pots[listed + 1] = most
+                big_pots[0] = listed + 1
+            for p in range(n):
+                skip[seat_of[p]] = matched[p]
+            for seat in range(n):
+                if stacks[seat] <= 0:
+                    out_bust[s, seat] = True
+            if tracing:
+                trace_pots[s, deals] = most
+                trace_outcomes[s, deals] = outcome
+                for seat in range(n):
+                    trace_stacks[s, deals, seat] = stacks[seat]
+            deals += 1
+            # -- GutsSession._after_step ---------------------------------------------------
+            button = (button + 1) % n
+            empty = pot == 0 and reserve == 0 and aside == 0
+            if empty and not params[P_CONTINUE]:
+                break
+            if params[P_RULES_MAX_DEALS] >= 0 and deals >= params[P_RULES_MAX_DEALS]:
+                break
+        out_deals[s] = deals
+        for seat in range(n):
+            out_nets[s, seat] = stacks[seat] - params[P_BUY_IN]
+        out_left[s] = pot + reserve + aside
+        out_capped[s] = capped_here
+    return count

@@ -1,0 +1,469 @@
+"""The vectorized fast path for the Guts family: millions of deals a second.
+
+:func:`fast_batch` plays sessions of a :class:`~guts.sim.runner.SimSpec` in one compiled
+loop (:mod:`guts.sim.kernel`, numba) instead of on the engine, and summarizes them into
+the same :class:`~guts.sim.summary.Summary`. Hands are ranked by the engine's own
+rankings, once: every hand of the game's size is ranked with ``strength_batch`` into a
+table the loop reads, with its quantile as the threshold bot computes it
+(:class:`guts.games.guts.bots.Quantiles`), its class (the rank of its strength among the
+distinct strengths, 0 the worst), whether it holds a pair or better and a wild card.
+
+Declaring is done by policies per seat: ``threshold`` (the engine's
+:class:`~guts.games.guts.bots.ThresholdPolicy`, exactly), ``random`` (in or out with
+even odds, as the engine's random bot) or a :class:`StayTable`: a stay-in probability per
+position from the dealer's left, per number of players who declared in before (always 0
+when declaring at once) and per hand class, the shape of a solved declaration strategy.
+
+**What it covers** (:func:`unsupported` says why anything else is refused): two- and
+three-card Guts with any ranking options (straights, flushes, ace low, Royal Crumpler,
+order, wild cards), declared in turn (the dealer in automatically when all others are
+out) or at once, No Peek, every everyone-out rule, every payment (match, single loser,
+worst doubles), winner takes all, nobody wins contested, dropouts ante, the ghost
+(always, lone, the deck) and its ties, the lone qualifier, pot limit, pot cap, max loss,
+ante every deal (and the matcher skipping it), continue after empty, a deal limit and
+every odd-chips rule, on credit. Presets: two-card-guts, three-card-guts,
+simultaneous-guts, ghost-guts, single-loser-guts, no-peek-guts, winner-takes-all-guts,
+capped-guts. Not covered (the engine plays them): cards dealt after the deal or face up
+(Two Plus One, Four-Two-Two, Four-Two-Three, The Batey, partial hands, one/two low in and
+wild), passing, Hi-Lo, the dealer's option, second declarations, four-card hands, table
+stakes (``credit=no``), and the sensible bot.
+
+The fast path agrees with the engine deal by deal on the same cards (the tests deal the
+same decks to both) and in distribution on random ones, but its random streams are its
+own: a ``--fast`` run and an engine run of the same seed are different samples of the
+same game. Session ``i`` draws from a stream set by the seed and ``i`` alone, so results
+do not depend on the batches or the workers.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from guts.errors import GutsError, OptionError
+from guts.games.guts.rules import (
+    Declare,
+    EveryoneOut,
+    Ghost,
+    GhostTie,
+    GutsRules,
+    HandRanking,
+    Payment,
+    Qualifier,
+)
+from guts.sim.outcomes import OUTCOMES
+from guts.sim.runner import SimSpec
+from guts.sim.summary import Summary
+
+__all__ = [
+    "FAST_BOTS",
+    "FastGame",
+    "StayPolicy",
+    "StayTable",
+    "Trace",
+    "fast_batch",
+    "run_fast",
+    "unsupported",
+]
+
+FAST_BOTS = ("threshold", "random")
+"""The bot kinds the fast path plays (by name, from ``--bots``)."""
+
+IntArray = NDArray[np.int64]
+
+
+def _needs_numba() -> None:
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        raise OptionError(
+            "--fast needs numba: pip install 'guts[fast]' (or drop --fast to use the engine)"
+        ) from None
+
+
+def unsupported(rules: GutsRules, bots: Sequence[str] = ()) -> list[str]:
+    """Why the fast path cannot play ``rules`` with ``bots`` (empty if it can)."""
+    r = rules
+    why: list[str] = []
+    if r.cards not in (2, 3):
+        why.append(f"cards={r.cards} (the fast path plays 2 or 3 cards)")
+    for name, value in (
+        ("draw-to-in", r.draw_to_in),
+        ("community", r.community),
+        ("low-in-wild", r.low_in_wild),
+    ):
+        if value:
+            why.append(f"{name}={value}")
+    for name, flag in (
+        ("partial-hands", r.partial_hands),
+        ("batey", r.batey),
+        ("pass-left", r.pass_left),
+        ("hi-lo", r.hi_lo),
+        ("dealer-option", r.dealer_option),
+        ("second-declare", r.second_declare),
+    ):
+        if flag:
+            why.append(f"{name}=yes")
+    if not r.credit:
+        why.append("credit=no (table stakes)")
+    if r.ranking is HandRanking.HIGH:
+        why.append("ranking=high")
+    for kind in bots:
+        if kind not in FAST_BOTS:
+            why.append(f"the {kind} bot (it plays {', '.join(FAST_BOTS)})")
+    return why
+
+
+def check_fast(spec: SimSpec) -> GutsRules:
+    """The rules of ``spec`` if the fast path plays it, else an OptionError naming why."""
+    if spec.game.family != "guts":
+        raise OptionError(
+            f"--fast plays the Guts family, not {spec.preset} ({spec.game.family}): drop --fast"
+        )
+    rules = getattr(spec.new_session(_random()), "rules", None)
+    assert isinstance(rules, GutsRules)
+    why = unsupported(rules, spec.bots)
+    if why:
+        raise OptionError(
+            f"--fast does not cover {spec.preset} with {'; '.join(why)}: drop --fast to "
+            "play it on the engine"
+        )
+    _needs_numba()
+    return rules
+
+
+def _random() -> Any:
+    from random import Random
+
+    return Random(0)
+
+
+@dataclass(frozen=True)
+class StayTable:
+    """A declaration policy: ``chances[position, ins_before, hand_class]`` is the chance
+    of staying in for the seat ``position`` places from the dealer's left (0 is the
+    dealer's left, the dealer last) after ``ins_before`` players declared in (0 when
+    declaring at once), holding a hand of ``hand_class`` (:attr:`FastGame.classes`;
+    under No Peek every hand is class 0). Chances of 0 and 1 draw nothing at random."""
+
+    chances: NDArray[np.float64]
+
+    @classmethod
+    def constant(cls, players: int, classes: int, chance: float) -> StayTable:
+        """The same chance everywhere (0.5: the random bot)."""
+        return cls(np.full((players, players, classes), float(chance)))
+
+    @classmethod
+    def above(cls, players: int, classes: int, lowest: int) -> StayTable:
+        """In with a hand of class ``lowest`` or better, wherever and whatever before."""
+        chances = np.zeros((players, players, classes))
+        chances[:, :, lowest:] = 1.0
+        return cls(chances)
+
+    def check(self, players: int, classes: int) -> None:
+        """Raise OptionError unless the table fits ``players`` and ``classes``."""
+        shape = (players, players, classes)
+        if self.chances.shape != shape:
+            raise OptionError(f"a stay table for this game has shape {shape}, "
+                              f"not {self.chances.shape}")  # fmt: skip
+        if not np.all((self.chances >= 0) & (self.chances <= 1)):
+            raise OptionError("stay-in chances must lie between 0 and 1")
+
+    def policy(self, rules: GutsRules) -> StayPolicy:
+        """This table as an engine bot (:class:`guts.bots.Policy`), to play it on the
+        engine against any other bot."""
+        return StayPolicy(self, rules)
+
+
+class StayPolicy:
+    """A :class:`StayTable` playing on the engine: it reads its position, the players
+    declared in before it and its hand's class from the seat's view alone."""
+
+    def __init__(self, table: StayTable, rules: GutsRules) -> None:
+        self.table = table
+        self.rules = rules
+        ranking = rules.ranking_for(rules.cards)
+        hands = np.array(list(itertools.combinations(range(52), rules.cards)), dtype=np.int64)
+        self.distinct = np.unique(ranking.strength_batch(hands))
+        self.ranking = ranking
+
+    def hand_class(self, codes: Sequence[int]) -> int:
+        """The class of a hand (the rank of its strength among every hand's)."""
+        strength = self.ranking.strength_batch(np.array([list(codes)], dtype=np.int64))
+        return int(np.searchsorted(self.distinct, strength[0]))
+
+    def choose(self, view: Any, decision: Any, rng: Any) -> str:
+        """In or out, with the table's chance for this seat, what was declared and hand."""
+        from guts.games.guts.bots import Seen
+
+        seen = Seen.of(view)
+        position = seen.seats.index(seen.me)
+        before = sum(
+            1
+            for seat in seen.seats[:position]
+            if (choice := seen.choice(seat, 1)) is not None and choice[0] != "out"
+        )
+        hand = 0 if seen.hand is None else self.hand_class(seen.hand)
+        chance = float(self.table.chances[position, before, hand])
+        stays = chance >= 1 or (chance > 0 and rng.random() < chance)
+        return "in" if stays else "out"
+
+
+class FastGame:
+    """A game of the fast path: the rules as the loop's parameters, and the hand tables."""
+
+    def __init__(self, rules: GutsRules, players: int) -> None:
+        from guts.sim import kernel
+
+        why = unsupported(rules)
+        if why:
+            raise OptionError("the fast path does not cover " + "; ".join(why))
+        self.rules = rules
+        self.players = players
+        self.kernel = kernel
+        self.params = self._params()
+
+    def _params(self) -> IntArray:
+        k, r = self.kernel, self.rules
+        params = np.zeros(k.P_SIZE, dtype=np.int64)
+        auto = r.auto_in
+        values = {
+            k.P_PLAYERS: self.players,
+            k.P_CARDS: r.cards,
+            k.P_ANTE: r.ante,
+            k.P_SIMULTANEOUS: r.declare is Declare.SIMULTANEOUS,
+            k.P_AUTO_IN: auto,
+            k.P_NO_PEEK: r.no_peek,
+            k.P_EVERYONE_OUT: list(EveryoneOut).index(r.everyone_out),
+            k.P_PAYMENT: list(Payment).index(r.payment),
+            k.P_WINNER_TAKES_ALL: r.winner_takes_all,
+            k.P_NOBODY_WINS_CONTESTED: r.nobody_wins_contested,
+            k.P_DROPOUTS_ANTE: r.dropouts_ante,
+            k.P_GHOST: list(Ghost).index(r.ghost),
+            k.P_GHOST_TIES: list(GhostTie).index(r.ghost_ties),
+            k.P_LONE_PAIR: r.lone_qualifier is Qualifier.PAIR,
+            k.P_POT_LIMIT: -1 if r.pot_limit is None else r.pot_limit,
+            k.P_POT_CAP: -1 if r.pot_cap is None else r.pot_cap * r.ante,
+            k.P_MAX_LOSS: -1 if r.max_loss is None else r.max_loss,
+            k.P_ANTE_EVERY_DEAL: r.ante_every_deal,
+            k.P_MATCHER_SKIPS: r.matcher_skips_ante,
+            k.P_CONTINUE: r.continue_after_empty,
+            k.P_RULES_MAX_DEALS: -1 if r.max_deals is None else r.max_deals,
+            k.P_LEAVE_ODD: r.odd_chips.value == "leave-in-pot",
+            k.P_CUT: -1,
+        }
+        for index, value in values.items():
+            params[index] = int(value)
+        return params
+
+    @property
+    def cards_per_deal(self) -> int:
+        """Cards a deal uses: the hands, then the ghost's or the deck's hand."""
+        return self.players * self.rules.cards + (
+            self.rules.cards if self.rules.ghost is not Ghost.NEVER else 0
+        )
+
+    @cached_property
+    def tables(self) -> tuple[IntArray, NDArray[np.float64], IntArray, Any, Any]:
+        """Per hand (ordered card codes): strength, quantile, class, pair or better,
+        holds a wild card."""
+        from guts.games.guts.bots import Quantiles
+
+        size = self.rules.cards
+        ranking = self.rules.ranking_for(size)
+        hands = np.array(list(itertools.combinations(range(52), size)), dtype=np.int64)
+        strengths = ranking.strength_batch(hands)
+        quantiles = Quantiles(self.rules).of(strengths, size, ())
+        distinct = np.unique(strengths)
+        classes = np.searchsorted(distinct, strengths)
+        order = ranking.categories()
+        from guts.rankings.base import Category
+
+        if Category.PAIR in order:
+            pair_at = order.index(Category.PAIR)
+            pairs = ranking.category_batch(hands) <= pair_at
+        else:
+            pairs = np.zeros(len(hands), dtype=bool)
+        wilds = self.rules.wilds(())
+        from guts.cards import Card
+
+        wild_card = np.array([wilds.is_wild(Card(code)) for code in range(52)])
+        wild = wild_card[hands].any(axis=1)
+        entries = 52**size
+        out_s = np.zeros(entries, dtype=np.int64)
+        out_q = np.zeros(entries, dtype=np.float64)
+        out_c = np.zeros(entries, dtype=np.int64)
+        out_p = np.zeros(entries, dtype=np.bool_)
+        out_w = np.zeros(entries, dtype=np.bool_)
+        for perm in itertools.permutations(range(size)):
+            index = np.zeros(len(hands), dtype=np.int64)
+            for column in perm:
+                index = index * 52 + hands[:, column]
+            out_s[index], out_q[index], out_c[index] = strengths, quantiles, classes
+            out_p[index], out_w[index] = pairs, wild
+        self.classes = len(distinct)
+        return out_s, out_q, out_c, out_p, out_w
+
+    @property
+    def class_count(self) -> int:
+        """How many hand classes there are (distinct strengths)."""
+        self.tables  # noqa: B018
+        return self.classes
+
+    def policies(self, bots: Sequence[str | StayTable]) -> tuple[IntArray, NDArray[np.float64]]:
+        """The loop's bot kinds and stay tables for one policy per seat."""
+        n, classes = self.players, self.class_count
+        kinds = np.zeros(n, dtype=np.int64)
+        stay = np.zeros((n, n, n, classes))
+        for seat in range(n):
+            bot = bots[seat % len(bots)]
+            if bot == "threshold":
+                kinds[seat] = self.kernel.BOT_THRESHOLD
+                continue
+            table = StayTable.constant(n, classes, 0.5) if bot == "random" else bot
+            if not isinstance(table, StayTable):
+                raise OptionError(f"the fast path plays {', '.join(FAST_BOTS)} bots, not {bot}")
+            table.check(n, classes)
+            kinds[seat] = self.kernel.BOT_TABLE
+            stay[seat] = table.chances
+        return kinds, stay
+
+
+def run_key(seed: int) -> np.uint64:
+    """The stream key of a run with ``seed`` (SeedSequence's first 64-bit word)."""
+    return np.uint64(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
+
+
+@dataclass(frozen=True)
+class Played:
+    """What the loop returns for consecutive sessions (arrays of one row per session)."""
+
+    deals: IntArray
+    nets: IntArray
+    busted: NDArray[np.bool_]
+    left: IntArray
+    capped: NDArray[np.bool_]
+    outcomes: IntArray
+    pots: dict[int, int]
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Every deal of a few sessions: ``pots[s, d]``, ``outcomes[s, d]`` (indices into
+    :data:`~guts.sim.outcomes.OUTCOMES`) and ``stacks[s, d]`` after deal ``d``."""
+
+    played: Played
+    pots: IntArray
+    outcomes: IntArray
+    stacks: IntArray
+
+
+def run_fast(
+    game: FastGame,
+    bots: Sequence[str | StayTable],
+    *,
+    seed: int,
+    first: int,
+    count: int,
+    buy_in: int,
+    max_deals: int,
+    cut: int | None = None,
+    decks: IntArray | None = None,
+    trace: bool = False,
+) -> Played | Trace:
+    """Play sessions ``first`` to ``first + count - 1`` (the last stopped after ``cut``
+    deals); with ``decks`` (sessions, deals, :attr:`FastGame.cards_per_deal`) dealt from
+    them, with ``trace`` every deal recorded."""
+    kernel = game.kernel
+    n = game.players
+    strength, quantile, classes, pairs, wild = game.tables
+    kinds, stay = game.policies(bots)
+    params = game.params.copy()
+    params[kernel.P_MAX_DEALS] = max_deals
+    params[kernel.P_BUY_IN] = buy_in
+    params[kernel.P_CUT] = -1 if cut is None else cut
+    if decks is None:
+        decks = np.zeros((0, 0, 0), dtype=np.int64)
+    elif decks.shape[:1] != (count,) or decks.shape[1] < max_deals:
+        raise OptionError(f"decks: one row per session and deal, not {decks.shape}")
+    rows = count if trace else 0
+    trace_pots = np.zeros((rows, max_deals if trace else 0), dtype=np.int64)
+    trace_outcomes = np.zeros_like(trace_pots)
+    trace_stacks = np.zeros((rows, max_deals if trace else 0, n), dtype=np.int64)
+    deals = np.zeros(count, dtype=np.int64)
+    nets = np.zeros((count, n), dtype=np.int64)
+    busted = np.zeros((count, n), dtype=np.bool_)
+    left = np.zeros(count, dtype=np.int64)
+    capped = np.zeros(count, dtype=np.bool_)
+    outcomes = np.zeros(len(OUTCOMES), dtype=np.int64)
+    pot_counts = np.zeros(kernel.POT_BINS, dtype=np.int64)
+    big = np.zeros(1 + 4096, dtype=np.int64)
+    listed: list[int] = []
+    key = run_key(seed)
+    done = 0
+    while done < count:
+        big[0] = 0
+        sub = count - done
+        if cut is not None:
+            params[kernel.P_CUT] = cut
+        result = kernel.run_sessions(
+            first + done, sub, key, params, strength, quantile, classes, pairs, wild,
+            kinds, stay, decks[done:] if len(decks) else decks,
+            deals[done:], nets[done:], busted[done:], left[done:], capped[done:],
+            outcomes, pot_counts, big,
+            trace_pots[done:] if trace else trace_pots,
+            trace_outcomes[done:] if trace else trace_outcomes,
+            trace_stacks[done:] if trace else trace_stacks,
+        )  # fmt: skip
+        if result < 0:
+            raise GutsError(
+                f"session {first + done - 1 - result}: a pot passed 2**60 chips, more than "
+                "the fast path counts; play it on the engine (drop --fast)"
+            )
+        listed.extend(int(x) for x in big[1 : 1 + big[0]])
+        done += result
+    pots = {int(x): int(c) for x, c in enumerate(pot_counts) if c}
+    for value in listed:
+        pots[value] = pots.get(value, 0) + 1
+    played = Played(deals, nets, busted, left, capped, outcomes, pots)
+    if trace:
+        return Trace(played, trace_pots, trace_outcomes, trace_stacks)
+    return played
+
+
+_GAMES: dict[tuple[GutsRules, int], FastGame] = {}
+
+
+def fast_game(rules: GutsRules, players: int) -> FastGame:
+    """The fast game of ``rules`` for ``players`` (kept: its tables take a moment)."""
+    key = (rules, players)
+    if key not in _GAMES:
+        _GAMES[key] = FastGame(rules, players)
+    return _GAMES[key]
+
+
+def fast_batch(
+    spec: SimSpec, first: int, count: int, cut: int | None = None
+) -> tuple[Summary, IntArray]:
+    """Sessions ``first`` to ``first + count - 1`` of ``spec`` on the fast path (the last
+    stopped after ``cut`` deals): their summary, and how many deals each lasted."""
+    rules = check_fast(spec)
+    game = fast_game(rules, spec.players)
+    played = run_fast(
+        game, spec.seat_bots, seed=spec.seed, first=first, count=count,
+        buy_in=spec.buy_in, max_deals=spec.max_deals, cut=cut,
+    )  # fmt: skip
+    assert isinstance(played, Played)
+    summary = Summary.empty(spec.seat_bots)
+    summary.add_arrays(
+        played.deals, played.nets, played.busted, played.left, played.capped,
+        pots=played.pots,
+        outcomes={name: int(c) for name, c in zip(OUTCOMES, played.outcomes, strict=True) if c},
+    )  # fmt: skip
+    return summary, played.deals
