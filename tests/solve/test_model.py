@@ -116,3 +116,19 @@ def test_ghost_makes_the_weakest_hands_fold() -> None:
     ghost = replace(base, ghost=Ghost.ALWAYS)
     haunted = solve_deal(Deal(model_of(ghost, 3), HandClasses.of(ghost.hand_ranking)), 200)
     assert haunted.strategy[0][0].sum() < plain.strategy[0][0].sum()
+
+
+@pytest.mark.parametrize("name", ["two-card-guts", "ghost-guts", "winner-takes-all-guts"])
+def test_compiled_and_numpy_counterfactual_values_agree(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = preset(name)
+    deal = Deal(model_of(rules, 4), HandClasses.of(rules.hand_ranking))
+    rng = np.random.default_rng(7)
+    strategy = deal.force([rng.random(s.shape) for s in deal.uniform()])
+    values = rng.dirichlet(np.ones(4))
+    compiled = deal.counterfactual(strategy, values)
+    monkeypatch.setenv("GUTS_KERNELS", "numpy")
+    plain = deal.counterfactual(strategy, values)
+    for a, b in zip(compiled, plain, strict=True):
+        np.testing.assert_allclose(a, b, atol=1e-12)

@@ -148,6 +148,14 @@ class Deal:
             self.lose_next.append(lose_next)
             self.out_gain.append(out_gain)
             self.out_next.append(out_next)
+        self.packed = np.zeros((6, n + 1, levels, n))
+        named = (
+            self.top_gain, self.top_next, self.lose_gain,
+            self.lose_next, self.out_gain, self.out_next,
+        )  # fmt: skip
+        for k, table in enumerate(named):
+            for count, rows in enumerate(table):
+                self.packed[k, count, :, : rows.shape[1]] = rows
 
     def _outcome_chances(self, ins: int) -> FloatArray:
         """(players, ghost, push) chances per strength level of the best hand in."""
@@ -198,6 +206,16 @@ class Deal:
         in (1) with class ``h``, weighted by the chance of the others' declarations."""
         n = self.players
         carry = self.continuation(values)
+        kernel = None if self.exact else _compiled()
+        if kernel is not None:
+            padded = np.zeros((n, self.histories(n - 1), len(self.level)))
+            for p, s in enumerate(strategy):
+                padded[p, : len(s)] = s
+            in_turn, auto_in = self.model.in_turn, self.model.auto_in
+            found = kernel(
+                padded, in_turn, auto_in, self.level, self.prior, self.levels, carry, self.packed
+            )
+            return [found[p, : self.histories(p)] for p in range(n)]
         cv = [np.zeros((self.histories(p), 2, len(self.level))) for p in range(n)]
         for ins in range(1 << n):
             if self.model.in_turn and self.model.auto_in and ins == 0:
@@ -304,6 +322,20 @@ class Deal:
             mine[p] = float((played @ self.prior).sum())
             best[p] = float((top @ self.prior).sum())
         return mine, best
+
+
+def _compiled() -> Callable[..., FloatArray] | None:
+    """The compiled counterfactual kernel, or None without numba (or with
+    ``GUTS_KERNELS=numpy``)."""
+    import os
+
+    if os.environ.get("GUTS_KERNELS", "").lower() == "numpy":
+        return None
+    try:
+        from guts.solve.compiled import counterfactual
+    except ImportError:
+        return None
+    return counterfactual
 
 
 def _best_counts(dists: list[FloatArray], levels: int) -> FloatArray:

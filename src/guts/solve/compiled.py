@@ -1,0 +1,122 @@
+"""The compiled counterfactual values of a deal with independent hands (three or more
+players): the numpy path of :meth:`guts.solve.cfr.Deal.counterfactual`, fused into one loop
+over the leaves (the sets of players in).
+
+Optional: this module needs numba (``pip install 'guts[solve]'``) and is imported only when
+a deal is solved (never by ``import guts``); ``GUTS_KERNELS=numpy`` keeps to numpy. The
+tests hold the two paths equal. Compiled on first use and cached on disk by numba.
+
+Arrays: ``strategy[p, history, h]`` (histories padded to the most any position has),
+``tables[k, count, level, w - 1]`` for k in (top gain, top next, loser gain, loser next,
+out gain, out next) as :class:`guts.solve.cfr.Deal` builds them, padded to ``players``
+columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["counterfactual"]
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+_compile = cast(Callable[[Function], Function], numba.njit(cache=True, nogil=True))
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+
+@_compile
+def _best_counts(dists: FloatArray, rows: IntArray, poly: FloatArray) -> int:
+    """Fill ``poly[b, w]`` (as the numpy path's ``_best_counts``) for the players ``rows``
+    of ``dists``; return the number of players."""
+    levels = dists.shape[1]
+    poly[:, :] = 0.0
+    poly[:, 0] = 1.0
+    size = 0
+    for j in rows:
+        below = 0.0
+        for b in range(levels):
+            at = dists[j, b]
+            for w in range(size + 1, 0, -1):
+                poly[b, w] = poly[b, w] * below + poly[b, w - 1] * at
+            poly[b, 0] *= below
+            below += at
+        size += 1
+    return size
+
+
+@_compile
+def counterfactual(
+    strategy: FloatArray,
+    in_turn: bool,
+    auto_in: bool,
+    level: IntArray,
+    prior: FloatArray,
+    levels: int,
+    carry: FloatArray,
+    tables: FloatArray,
+) -> FloatArray:
+    """``cv[p, history, action, h]``: as :meth:`Deal.counterfactual` for independent hands."""
+    players, histories, hands = strategy.shape
+    cv = np.zeros((players, histories, 2, hands))
+    dists = np.zeros((players, levels))
+    mass = np.zeros(players)
+    poly = np.zeros((levels, players + 1))
+    value = np.zeros(levels)
+    history = np.zeros(players, dtype=np.int64)
+    for ins in range(1 << players):
+        if in_turn and auto_in and ins == 0:
+            continue
+        dists[:, :] = 0.0
+        count = 0
+        for j in range(players):
+            history[j] = ins & ((1 << j) - 1) if in_turn else 0
+            is_in = (ins >> j) & 1
+            count += is_in
+            for h in range(hands):
+                p_in = strategy[j, history[j], h]
+                dists[j, level[h]] += prior[h] * (p_in if is_in else 1.0 - p_in)
+            mass[j] = dists[j].sum()
+        members = np.array([j for j in range(players) if (ins >> j) & 1], dtype=np.int64)
+        out_base = np.zeros(players)
+        if count == 0:
+            for p in range(players):
+                out_base[p] = tables[4, 0, 0, 0] + carry[p] * tables[5, 0, 0, 0]
+        else:
+            _best_counts(dists, members, poly)
+            for p in range(players):
+                total = 0.0
+                for b in range(levels):
+                    for w in range(1, count + 1):
+                        gain = tables[4, count, b, w - 1] + carry[p] * tables[5, count, b, w - 1]
+                        total += poly[b, w] * gain
+                out_base[p] = total
+        for p in range(players):
+            outs = 1.0
+            for j in range(players):
+                if j != p and not (ins >> j) & 1:
+                    outs *= mass[j]
+            if not (ins >> p) & 1:
+                for h in range(hands):
+                    cv[p, history[p], 0, h] += out_base[p] * outs
+                continue
+            others = members[members != p]
+            n = _best_counts(dists, others, poly)
+            c = carry[p]
+            above = 0.0
+            for r in range(levels - 1, -1, -1):
+                top = 0.0
+                for t in range(n + 1):
+                    top += poly[r, t] * (tables[0, count, r, t] + c * tables[1, count, r, t])
+                value[r] = (top + above) * outs
+                for w in range(1, n + 1):
+                    lose = tables[2, count, r, w - 1] + c * tables[3, count, r, w - 1]
+                    above += poly[r, w] * lose
+            for h in range(hands):
+                cv[p, history[p], 1, h] += value[level[h]]
+    return cv
