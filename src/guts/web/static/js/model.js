@@ -123,7 +123,7 @@ export function centreOf(view) {
   if (view.target && view.word) centre.lines.push(`First to ${view.target} ${view.word}s`);
   if (view.trick) centre.trick = view.trick.map(([seat, card]) => ({ seat, card }));
   if (view.stock !== undefined) centre.lines.push(`Stock ${view.stock}`);
-  if (view.current_bet) centre.lines.push(`Bet to call ${view.current_bet}`);
+  if (view.current_bet) centre.lines.push(`Current bet ${view.current_bet}`);
   if (view.deal) centre.lines.push(`Deal ${view.deal}`);
   if (view.over) centre.lines.push(view.over);
   return centre;

@@ -87,9 +87,9 @@ export function renderCentre(root, state) {
       centre.trump.card ? cardElement(centre.trump.card, { small: true }) : null));
   }
   if (centre.stage) {
-    const wild = centre.wild.length ? `wild: ${centre.wild.join(", ")}` : "";
+    const wild = centre.wild.map((rank) => RANK_WORDS[rank] || String(rank)).join(", ");
     root.append(el("div", { class: "stage", text: centre.stage }),
-      wild ? el("div", { class: "wild", text: `${wild.replace(/\b1\b/g, "aces")}` }) : null);
+      wild ? el("div", { class: "wild", text: `Wild: ${wild}` }) : null);
   }
   if (centre.cards.length) {
     root.append(el("div", { class: "community", "aria-label": "cards in the middle" },
@@ -103,6 +103,10 @@ export function renderCentre(root, state) {
   }
   for (const line of centre.lines) root.append(el("div", { class: "centre-line", text: line }));
 }
+
+const RANK_WORDS = { 1: "aces", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes",
+  7: "sevens", 8: "eights", 9: "nines", 10: "tens", 11: "jacks", 12: "queens", 13: "kings",
+  14: "aces" };
 
 function amountControl(decision, send, limitWord) {
   const options = decision.options;
