@@ -73,8 +73,13 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict: ``kind``, ``audience`` and the fields (tuples as lists)."""
         data: dict[str, Any] = {"kind": self.kind}
-        for item in fields(self):
-            data[item.name] = _to_json(getattr(self, item.name))
+        values = self.__dict__
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = tuple(item.name for item in fields(self))
+        for name in names:
+            value = values[name] if name in values else getattr(self, name)
+            data[name] = _to_json(value) if isinstance(value, tuple | list) else value
         return data
 
     @staticmethod
@@ -210,6 +215,10 @@ def register_event(cls: E) -> E:
 def event_kinds() -> tuple[str, ...]:
     """Every registered event kind."""
     return tuple(_EVENTS)
+
+
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
+"""Each event class's field names in order (``dataclasses.fields`` is slow to ask)."""
 
 
 def _to_json(value: object) -> Any:

@@ -14,8 +14,9 @@ event (:meth:`~RecordedSession._replay_event`); it keeps its own deals and views
 from __future__ import annotations
 
 from abc import abstractmethod
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from guts.errors import GutsError, IllegalAction, OptionError
@@ -168,6 +169,15 @@ RulesT = TypeVar("RulesT", bound=RuleOptions)
 DealT = TypeVar("DealT", bound=PlayedDeal)
 
 
+@dataclass
+class _Seen:
+    """One audience's visible events so far: their numbers and dicts, up to ``upto``."""
+
+    numbers: list[int] = field(default_factory=list)
+    dicts: list[dict[str, Any]] = field(default_factory=list)
+    upto: int = 0
+
+
 class RecordedSession(Session, Generic[RulesT, DealT]):
     """A session on one table whose record is its events, and which replays from it.
 
@@ -188,6 +198,9 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         self._players = [(name, table.stack(seat)) for seat, name in enumerate(table.names)]
         self._first_button = table.button
         self._events: list[Event] = []
+        self._events_tuple: tuple[Event, ...] = ()
+        self._json: list[dict[str, Any]] = []  # events[i].to_dict(), made once each
+        self._seen: dict[int | None, _Seen] = {}  # each audience's visible events so far
         self._record = _Record(
             self._events, table, self.moved_event, 0 if record_buy_ins else table.ledger_size
         )
@@ -208,7 +221,9 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
     @property
     def events(self) -> tuple[Event, ...]:
         """The full record, hidden events included."""
-        return tuple(self._events)
+        if len(self._events_tuple) != len(self._events):  # the record only grows
+            self._events_tuple = tuple(self._events)
+        return self._events_tuple
 
     @property
     def is_over(self) -> bool:
@@ -364,6 +379,25 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
             "to_act": [d.seat for d in self.pending()],
             "pending": [d.to_dict() for d in self.pending() if d.seat == seat],
         }
+
+    def _visible_json(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """The JSON of the events from number ``since`` on that ``seat`` (None: a
+        spectator) may see. Each event is serialized once and each audience's list grows
+        as the record does, so a view costs a list copy, not a pass over the record; the
+        dicts are shared between views and must be treated as read-only."""
+        events, made = self._events, self._json
+        for event in events[len(made) :]:
+            made.append(event.to_dict())
+        seen = self._seen.get(seat)
+        if seen is None:
+            seen = self._seen[seat] = _Seen()
+        for number in range(seen.upto, len(events)):
+            if events[number].visible_to(seat):
+                seen.numbers.append(number)
+                seen.dicts.append(made[number])
+        seen.upto = len(events)
+        start = bisect_left(seen.numbers, since) if since else 0
+        return seen.dicts[start:]
 
     # -- records and replay -----------------------------------------------------------------
 

@@ -192,8 +192,7 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
         if deal is not None:
             data.update(deal.public())
             data.update(deal.private(seat) if seat is not None else {"hand": None, "legal": []})
-        this_deal = self._events[self._deal_began :]
-        data["events"] = [e.to_dict() for e in this_deal if e.visible_to(seat)]
+        data["events"] = self._visible_json(seat, since=self._deal_began)
         return data
 
     # -- replay -------------------------------------------------------------------------------

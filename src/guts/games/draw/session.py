@@ -26,7 +26,7 @@ from typing import Any
 
 from guts.cards import Card, Deck, deck_cards
 from guts.errors import HandError, IllegalAction, OptionError
-from guts.games.base import Event, EventError, events_to_json
+from guts.games.base import Event, EventError
 from guts.games.decision import Decision, check_action
 from guts.games.draw.deal import DrawDeal, Phase
 from guts.games.draw.events import Acted, DealStarted, Moved, SessionEnded, Shuffled, Stopped
@@ -224,7 +224,7 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
                                 openers=self.openers.value)  # fmt: skip
         if deal is not None:
             data.update(_deal_view(deal, seat))
-        data["events"] = events_to_json(self.visible_events(seat))
+        data["events"] = self._visible_json(seat)
         return data
 
     # -- replay ---------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Any
 
 from guts.cards import Card, Deck
 from guts.errors import HandError, IllegalAction, OptionError
-from guts.games.base import Event, events_to_json
+from guts.games.base import Event
 from guts.games.guts.deal import GutsDeal
 from guts.games.guts.events import Acted, Moved, Outcome, SessionEnded, Shuffled, Stopped
 from guts.games.guts.rules import GutsRules
@@ -178,7 +178,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             data["community"] = [c.ascii for c in deal.community]
             data["shown"] = {str(s): [c.ascii for c in cards] for s, cards in deal.shown.items()}
             data["declared"] = {str(s): choice for s, choice in deal.declared.items()}
-        data["events"] = events_to_json(self.visible_events(seat))
+        data["events"] = self._visible_json(seat)
         return data
 
     # -- replay ---------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from typing import Any
 
 from guts.cards import Card, Deck, DeckKind, deck_cards
 from guts.errors import CardError, IllegalAction, OptionError
-from guts.games.base import Event, events_to_json
+from guts.games.base import Event
 from guts.games.session import RecordedSession, open_table
 from guts.games.staged.deal import StagedDeal
 from guts.games.staged.events import (
@@ -263,7 +263,7 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
             data["hand"] = [c.ascii for c in deal.hands[seat]] if own else None  # type: ignore[index]
             data["declared"] = {str(s): choice for s, choice in deal.declared.items()}
             data["shown"] = [_shown(event) for event in deal.shown if event.visible_to(seat)]
-        data["events"] = events_to_json(self.visible_events(seat))
+        data["events"] = self._visible_json(seat)
         return data
 
     # -- replay ---------------------------------------------------------------------------------
