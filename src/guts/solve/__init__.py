@@ -1,0 +1,14 @@
+"""Equilibrium strategies for the Guts family: ``guts solve``.
+
+:func:`solve` builds the recursive one-deal model of a preset (:mod:`guts.solve.model`),
+its hand classes (:mod:`guts.solve.hands`), and runs discounted CFR with the pot's
+continuation value as a fixed point (:mod:`guts.solve.cfr`); the :class:`Solution` says
+the strategy by position and history in words, the EV per position and the
+exploitability. ``docs/solve.md`` states the model and its assumptions.
+"""
+
+from __future__ import annotations
+
+from guts.solve.solution import Solution, cache_dir, solve
+
+__all__ = ["Solution", "cache_dir", "solve"]

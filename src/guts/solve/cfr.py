@@ -153,8 +153,8 @@ class Deal:
             self.top_gain, self.top_next, self.lose_gain,
             self.lose_next, self.out_gain, self.out_next,
         )  # fmt: skip
-        for k, table in enumerate(named):
-            for count, rows in enumerate(table):
+        for k, kind in enumerate(named):
+            for count, rows in enumerate(kind):
                 self.packed[k, count, :, : rows.shape[1]] = rows
 
     def _outcome_chances(self, ins: int) -> FloatArray:
@@ -362,13 +362,15 @@ def solve_deal(
     deal: Deal,
     iterations: int,
     *,
+    tolerance: float = 0.0,
     refresh: int = 10,
     progress: Progress | None = None,
     values: FloatArray | None = None,
 ) -> Result:
-    """Run ``iterations`` of discounted CFR on ``deal``; the continuation values start at
-    ``values`` (an equal share each when None) and follow the average strategy every
-    ``refresh`` iterations."""
+    """Run up to ``iterations`` of discounted CFR on ``deal``, stopping early once the
+    exploitability and the fixed-point residual are both at most ``tolerance``. The
+    continuation values start at ``values`` (an equal share each when None) and follow
+    the average strategy every ``refresh`` iterations."""
     start = time.perf_counter()
     n = deal.players
     v = np.full(n, 1.0 / n) if values is None else np.asarray(values, dtype=np.float64)
@@ -378,7 +380,9 @@ def solve_deal(
     total = [np.zeros_like(s) for s in strategy]
     weight = 0.0
     average = deal.uniform()
+    done = 0
     for t in range(1, iterations + 1):
+        done = t
         cv = deal.counterfactual(strategy, v)
         scale = ((t - 1) / t) ** _GAMMA
         weight = weight * scale + 1.0
@@ -391,11 +395,15 @@ def solve_deal(
             regret_out[p] += cv[p][:, 0] - played
             strategy[p] = _matching(regret_in[p], regret_out[p])
         deal.force(strategy)
-        if t % refresh == 0 or t == iterations:
-            average = deal.force([s / weight for s in total])
-            v, _ = deal.values(average, deal.counterfactual(average, v))
         if progress is not None:
             progress(t, iterations)
+        if t % refresh == 0 or t == iterations:
+            average = deal.force([s / weight for s in total])
+            mine, best = deal.values(average, deal.counterfactual(average, v))
+            close = max((best - mine).sum() / n, np.abs(mine - v).max()) <= tolerance
+            v = mine
+            if close:
+                break
     cv = deal.counterfactual(average, v)
     mine, best = deal.values(average, cv)
     return Result(
@@ -403,7 +411,7 @@ def solve_deal(
         values=mine,
         nash_conv=float((best - mine).sum()),
         residual=float(np.abs(mine - v).max()),
-        iterations=iterations,
+        iterations=done,
         seconds=time.perf_counter() - start,
     )
 

@@ -1,0 +1,106 @@
+"""``guts solve``: the equilibrium of a Guts preset, by position and what was declared."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+
+from guts.commands.common import OptionOpt, console, parse_key_values
+from guts.errors import OptionError
+
+if TYPE_CHECKING:
+    from guts.solve import Solution
+
+
+def solve_command(
+    game: Annotated[str, typer.Argument(help="A Guts preset from `guts games`.")],
+    players: Annotated[int, typer.Option("--players", "-n", help="Players (2 to 8).")] = 4,
+    option: OptionOpt = None,
+    iterations: Annotated[int, typer.Option("--iterations", help="Most CFR iterations.")] = 2000,
+    tolerance: Annotated[
+        float, typer.Option("--tolerance", help="Stop at this exploitability (pot units).")
+    ] = 5e-4,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Solve again; do not read or write the cache.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    plot: Annotated[
+        str | None, typer.Option("--plot", help="Draw the thresholds into FILE (matplotlib).")
+    ] = None,
+) -> None:
+    """Solve GAME's declarations: who stays in with what, by position and what was
+    declared before; EV per position and exploitability in units of the pot."""
+    from guts.solve import solve
+
+    if iterations < 1:
+        raise OptionError(f"--iterations must be at least 1, not {iterations}")
+    show = sys.stderr.isatty() and not as_json
+    with Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=Console(stderr=True), disable=not show, transient=True,
+    ) as bar:  # fmt: skip
+        task = bar.add_task(f"{game}, {players} players: iterations", total=iterations)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done)
+
+        solution = solve(
+            game, players, parse_key_values(option or []), iterations=iterations,
+            tolerance=tolerance, progress=progress, cache=not no_cache,
+        )  # fmt: skip
+    if plot:
+        from guts.solve.plot import plot_thresholds
+
+        plot_thresholds(solution, plot)
+    if as_json:
+        print(json.dumps(solution.to_json()))
+        return
+    render(solution, console)
+
+
+def mixing_words(mixed: list[tuple[str, float]]) -> str:
+    """The hands that mix, in a few words."""
+    if len(mixed) <= 2:
+        return ", ".join(f"{words} {chance:.0%}" for words, chance in mixed)
+    (low, p_low), (high, p_high) = mixed[0], mixed[-1]
+    return f"{len(mixed)} hands, {low} {p_low:.0%} to {high} {p_high:.0%}"
+
+
+def render(solution: Solution, out: Console) -> None:
+    """The strategy table, the EV per position and the exploitability."""
+    result = solution.result
+    table = Table(
+        title=f"{solution.game}, {solution.players} players: the weakest hand that stays in",
+        title_justify="left",
+    )
+    for heading in ("position", "declared before", "weakest hand in", "mixes"):
+        table.add_column(heading)
+    for p, name in enumerate(solution.position_names):
+        for before in solution.histories(p):
+            weakest, mixed = solution.weakest_in(p, before)
+            table.add_row(name, before, weakest, mixing_words(mixed))
+        table.add_section()
+    out.print(table)
+    ev = Table(title="EV per position (pot units)", title_justify="left")
+    ev.add_column("position")
+    ev.add_column("EV", justify="right")
+    for name, value in zip(solution.position_names, result.values, strict=True):
+        ev.add_row(name, f"{value:.4f}")
+    out.print(ev)
+    removal = "exact card removal" if solution.exact else "hands independent"
+    out.print(
+        f"exploitability {result.exploitability:.2e} of the pot per player (NashConv "
+        f"{result.nash_conv:.2e}); {result.iterations} iterations, {result.seconds:.1f} s; "
+        f"{len(solution.classes.count)} hand classes, {removal}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``guts solve`` to ``app``."""
+    app.command("solve")(solve_command)

@@ -1,0 +1,251 @@
+"""A solved Guts preset: :func:`solve`, the strategy by position and history in words,
+the JSON of ``guts solve --json``, and the disk cache.
+
+>>> solution = solve("two-card-guts", 2, cache=False)
+>>> solution.position_names
+("dealer's left", 'dealer')
+>>> solution.weakest_in(1, "in")[0]   # what the dealer calls with
+'ten-two high'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from guts.errors import GutsError
+from guts.games.guts.rules import GutsRules
+from guts.solve.cfr import Deal, Result, solve_deal
+from guts.solve.hands import HandClasses
+from guts.solve.model import Model, model_of
+
+__all__ = ["MIXING", "Solution", "cache_dir", "solve"]
+
+FloatArray = NDArray[np.float64]
+
+MODEL_VERSION = 1
+"""Bumped whenever the model or the solver changes what a cached solution holds."""
+
+MIXING = 0.02
+"""A probability of staying in between this and ``1 - MIXING`` is shown as mixing."""
+
+
+@dataclass(frozen=True, eq=False)
+class Solution:
+    """The equilibrium of ``game`` (a preset, with ``options``) for ``players``."""
+
+    game: str
+    options: Mapping[str, str]
+    rules: GutsRules
+    model: Model
+    classes: HandClasses
+    exact: bool
+    result: Result
+
+    @property
+    def players(self) -> int:
+        """How many players the deal was solved for."""
+        return self.model.players
+
+    @property
+    def position_names(self) -> tuple[str, ...]:
+        """Positions from the dealer's left (who declares first in turn) to the dealer."""
+        n = self.players
+        names = ["dealer's left", *(f"{_ordinal(p + 1)} from the dealer's left" for p in
+                                    range(1, n - 1))]  # fmt: skip
+        return (*names[: n - 1], "dealer")
+
+    def histories(self, position: int) -> list[str]:
+        """What ``position`` may have seen declared before it, in words: each earlier
+        position's ``in`` or ``out`` (``-`` for none; ``all at once`` if simultaneous)."""
+        if not self.model.in_turn:
+            return ["all at once"]
+        if position == 0:
+            return ["-"]
+        return [_history_words(h, position) for h in range(1 << position)]
+
+    def history_index(self, position: int, before: str) -> int:
+        """The index of a history given in words (see :meth:`histories`)."""
+        return self.histories(position).index(before)
+
+    def forced(self, position: int, history: int) -> bool:
+        """True where the player is in automatically (the dealer when all are out)."""
+        m = self.model
+        return m.in_turn and m.auto_in and position == m.players - 1 and history == 0
+
+    def level_words(self) -> list[str]:
+        """The hands of each strength level in words, weakest first."""
+        first = np.unique(self.classes.level, return_index=True)[1]
+        return [self.classes.words[int(c)] for c in first]
+
+    def in_by_level(self, position: int, history: int) -> FloatArray:
+        """The chance of staying in per strength level (classes weighted by their hands)."""
+        stay = self.result.strategy[position][history]
+        count = self.classes.count.astype(np.float64)
+        levels = self.classes.level
+        hands = np.bincount(levels, weights=count)
+        return np.asarray(np.bincount(levels, weights=stay * count) / hands, dtype=np.float64)
+
+    def weakest_in(self, position: int, before: str) -> tuple[str, list[tuple[str, float]]]:
+        """The weakest hand that stays in at least half the time ("never" if none), and
+        the hands that mix (stay in with some chance between MIXING and 1 - MIXING)."""
+        history = self.history_index(position, before)
+        if self.forced(position, history):
+            return "in automatically", []
+        stay = self.in_by_level(position, history)
+        words = self.level_words()
+        staying = np.flatnonzero(stay >= 0.5)
+        weakest = "never" if not len(staying) else words[int(staying[0])]
+        if len(staying) and staying[0] == 0:
+            weakest = "any hand"
+        mixing = np.flatnonzero((stay > MIXING) & (stay < 1 - MIXING))
+        mixed = [(words[i], float(stay[i])) for i in mixing]
+        return weakest, mixed
+
+    def to_json(self) -> dict[str, Any]:
+        """``guts solve --json``: the game, the players, exploitability (NashConv per
+        player, pot units), EV per position from the dealer's left, and the strategy."""
+        result = self.result
+        words = self.level_words()
+        strategy = []
+        for p, name in enumerate(self.position_names):
+            for h, before in enumerate(self.histories(p)):
+                stay = self.in_by_level(p, h)
+                strategy.append(
+                    {
+                        "position": p,
+                        "position_name": name,
+                        "before": before,
+                        "automatic": self.forced(p, h),
+                        "in": {w: round(float(x), 6) for w, x in zip(words, stay, strict=True)},
+                    }
+                )
+        return {
+            "preset": self.game,
+            "options": dict(self.options),
+            "players": self.players,
+            "declare": "in-turn" if self.model.in_turn else "simultaneous",
+            "positions": list(self.position_names),
+            "exploitability": result.exploitability,
+            "nash_conv": result.nash_conv,
+            "fixed_point_residual": result.residual,
+            "ev": [float(v) for v in result.values],
+            "iterations": result.iterations,
+            "seconds": round(result.seconds, 3),
+            "card_removal": "exact" if self.exact else "independent hands",
+            "hand_classes": len(self.classes.count),
+            "grouping": self.classes.grouping,
+            "strategy": strategy,
+        }
+
+
+def _ordinal(n: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _history_words(history: int, position: int) -> str:
+    return ", ".join("in" if history >> q & 1 else "out" for q in range(position))
+
+
+def cache_dir() -> Path:
+    """Where solved strategies are kept: ``$GUTS_CACHE_DIR/solve`` or the user cache
+    directory (platformdirs)."""
+    base = os.environ.get("GUTS_CACHE_DIR")
+    if not base:
+        import platformdirs
+
+        base = platformdirs.user_cache_dir("guts")
+    return Path(base) / "solve"
+
+
+def solve(
+    game: str,
+    players: int,
+    options: Mapping[str, str] | None = None,
+    *,
+    iterations: int = 2000,
+    tolerance: float = 5e-4,
+    progress: Callable[[int, int], None] | None = None,
+    cache: bool = True,
+) -> Solution:
+    """Solve a Guts preset (with ``options``) for ``players``; GutsError where the rules
+    are out of reach. Solutions are kept in :func:`cache_dir` unless ``cache`` is False."""
+    from guts.games.guts import preset
+
+    _check_family(game)
+    rules = preset(game, dict(options or {}))
+    model = model_of(rules, players)
+    classes = HandClasses.of(rules.hand_ranking)
+    exact = players == 2
+    key = _key(rules, players, iterations, tolerance)
+    result = _load(key, players) if cache else None
+    if result is None:
+        deal = Deal(model, classes, exact=exact)
+        result = solve_deal(deal, iterations, tolerance=tolerance, progress=progress)
+        if cache:
+            _store(key, result)
+    return Solution(game, dict(options or {}), rules, model, classes, exact, result)
+
+
+_OTHER_FAMILIES = {
+    "staged": "a staged game (Three Five Seven, Napalm, Nuts, Toh): each stage adds cards "
+    "and declares again, and legs carry between deals",
+    "draw": "a draw poker game: betting rounds, not declarations",
+    "bourre": "a trick-taking game",
+}
+
+
+def _check_family(game: str) -> None:
+    from guts.catalog import find_game
+
+    family = find_game(game).family
+    if family != "guts":
+        why = _OTHER_FAMILIES.get(family, f"a {family} game")
+        raise GutsError(f"guts solve solves Guts declarations; {game} is {why}")
+
+
+def _key(rules: GutsRules, players: int, iterations: int, tolerance: float) -> str:
+    text = json.dumps(
+        [MODEL_VERSION, rules.to_options(), players, iterations, tolerance], sort_keys=True
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _load(key: str, players: int) -> Result | None:
+    path = cache_dir() / f"{key}.npz"
+    try:
+        with np.load(path) as data:
+            return Result(
+                strategy=[np.asarray(data[f"strategy{p}"]) for p in range(players)],
+                values=np.asarray(data["values"]),
+                nash_conv=float(data["nash_conv"]),
+                residual=float(data["residual"]),
+                iterations=int(data["iterations"]),
+                seconds=float(data["seconds"]),
+            )
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def _store(key: str, result: Result) -> None:
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        arrays = {f"strategy{p}": s for p, s in enumerate(result.strategy)}
+        partial = folder / f"{key}.{os.getpid()}.tmp.npz"
+        arrays["values"] = result.values
+        for name in ("nash_conv", "residual", "iterations", "seconds"):
+            arrays[name] = np.asarray(getattr(result, name))
+        np.savez_compressed(partial, allow_pickle=False, **arrays)
+        partial.replace(folder / f"{key}.npz")
+    except OSError:
+        pass  # a cache that cannot be written is no cache

@@ -1,0 +1,82 @@
+"""``guts solve``: the table, --json, the cache, --plot and clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli_helpers import run
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+    return tmp_path / "solve"
+
+
+def test_json_has_the_preset_players_exploitability_ev_and_strategy(
+    capsys: pytest.CaptureFixture[str], cache: Path
+) -> None:
+    code, out, err = run(capsys, "solve", "two-card-guts", "--players", "3", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["preset"], data["players"], data["declare"]) == ("two-card-guts", 3, "in-turn")
+    assert 0 <= data["exploitability"] < 1e-3
+    assert len(data["ev"]) == 3 and sum(data["ev"]) == pytest.approx(1.0)
+    assert data["ev"][2] > data["ev"][0]  # the dealer declares last, with most known
+    assert len(data["strategy"]) == 1 + 2 + 4  # histories of each position in turn
+    first = data["strategy"][0]
+    assert first["position_name"] == "dealer's left" and first["before"] == "-"
+    assert first["in"]["pair of aces"] == pytest.approx(1.0, abs=1e-3)
+    assert len(first["in"]) == 91
+    automatic = [s for s in data["strategy"] if s["automatic"]]
+    assert [(s["position"], s["before"]) for s in automatic] == [(2, "out, out")]
+    assert list(cache.glob("*.npz"))  # kept for next time
+
+
+def test_a_second_solve_reads_the_cache(capsys: pytest.CaptureFixture[str], cache: Path) -> None:
+    args = ("solve", "simultaneous-guts", "-n", "3", "--json")
+    first = json.loads(run(capsys, *args)[1])
+    (stored,) = cache.glob("*.npz")
+    stamp = stored.stat().st_mtime_ns
+    second = json.loads(run(capsys, *args)[1])
+    assert second == first and stored.stat().st_mtime_ns == stamp
+    assert [s["before"] for s in first["strategy"]] == ["all at once"] * 3
+
+
+def test_table_by_position_and_declarations(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", "two-card-guts", "-n", "2", "--no-cache")
+    assert code == 0
+    assert "weakest hand in" in out and "in automatically" in out
+    assert "EV per position" in out and "exploitability" in out and "exact card removal" in out
+
+
+def test_plot_draws_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = tmp_path / "thresholds.png"
+    code, _, err = run(capsys, "solve", "ghost-guts", "-n", "2", "--plot", str(target), "--json")
+    assert code == 0, err
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    ("game", "says"),
+    [
+        ("hi-lo-guts", "hi-lo"),
+        ("four-two-two", "after the declaration"),
+        ("three-five-seven", "staged game"),
+        ("bourre", "trick-taking"),
+    ],
+)
+def test_presets_out_of_reach_say_why(
+    capsys: pytest.CaptureFixture[str], game: str, says: str
+) -> None:
+    code, out, err = run(capsys, "solve", game)
+    assert code == 2 and not out
+    assert says in err and len(err.strip().splitlines()) == 1
+
+
+def test_bad_player_counts_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "2 to 8 players" in run(capsys, "solve", "two-card-guts", "-n", "9")[2]
+    assert "ghost" in run(capsys, "solve", "two-card-guts", "-o", "ghost=sometimes")[2]
