@@ -141,18 +141,24 @@ def play_command(
     history: Annotated[
         str | None, typer.Option("--history", help="Write a JSON-lines hand history.")
     ] = None,
+    games: Annotated[
+        str | None,
+        typer.Option("--games", help="dealers-choice: the games allowed, comma-separated."),
+    ] = None,
 ) -> None:
-    """Play GAME in the terminal against bots (or --watch them play)."""
+    """Play GAME in the terminal against bots (or --watch them play); GAME dealers-choice
+    is a night of the --games, each named in turn by its dealer."""
     from guts.catalog import find_game
+    from guts.night import DEALERS_CHOICE
     from guts.play import PlayConfig, play
 
+    if game == DEALERS_CHOICE:
+        _play_night(games, players, seat, bots, seed, option, stack, watch, deals, history)
+        return
+    if games is not None:
+        raise OptionError(f"--games is for {DEALERS_CHOICE}, not {game}")
     found = find_game(game)
-    if not 2 <= players <= 26:
-        raise OptionError(f"--players must be between 2 and 26, not {players}")
-    if stack < 1:
-        raise OptionError(f"--stack must be at least 1, not {stack}")
-    if deals is not None and deals < 1:
-        raise OptionError(f"--deals must be at least 1, not {deals}")
+    _check_table(players, stack, deals)
     config = PlayConfig(
         players=players, seat_name=seat, bots=bots, seed=seed,
         options=parse_key_values(option or []), stack=stack, watch=watch, deals=deals,
@@ -164,6 +170,44 @@ def play_command(
     if history is not None:
         _check_writable(history)  # and so does a history that could not be written
     play(found, config, lambda kind, g, session: policy_for(kind, g.family, session), console)
+
+
+def _check_table(players: int, stack: int, deals: int | None) -> None:
+    if not 2 <= players <= 26:
+        raise OptionError(f"--players must be between 2 and 26, not {players}")
+    if stack < 1:
+        raise OptionError(f"--stack must be at least 1, not {stack}")
+    if deals is not None and deals < 1:
+        raise OptionError(f"--deals must be at least 1, not {deals}")
+
+
+def _play_night(
+    games: str | None, players: int, seat: str, bots: str, seed: int | None,
+    option: list[str] | None, stack: int, watch: bool, deals: int | None, history: str | None,
+) -> None:  # fmt: skip
+    """``guts play dealers-choice``: --option sets the night's rules (cap, chooser,
+    default, credit, ...); each game's house options go in --games (``bourre ante=2``).
+    Unless most-games is set, the night lasts as many games as there are players (in a
+    rotation, each game once)."""
+    from guts.night import DEFAULT_GAMES, Chooser, NightRules
+    from guts.night.bots import check_night_bots
+    from guts.play import PlayConfig, play_night
+
+    _check_table(players, stack, deals)
+    options = parse_key_values(option or [])
+    if games is not None:
+        options["games"] = games
+    options.setdefault("games", DEFAULT_GAMES)
+    rules = NightRules.from_options(None, options)
+    if "most-games" not in options:  # a night in the terminal: a game per player
+        orbit = len(rules.names) if rules.chooser is Chooser.ROTATION else players
+        rules = NightRules.from_options(rules, {"most-games": str(orbit)})
+    check_night_bots(bots, rules.names)
+    config = PlayConfig(players=players, seat_name=seat, bots=bots, seed=seed, stack=stack,
+                        watch=watch, deals=deals, history=history)  # fmt: skip
+    if history is not None:
+        _check_writable(history)
+    play_night(rules, config, console)  # a game the table cannot play fails before any deal
 
 
 def _check_writable(path: str) -> None:
@@ -207,6 +251,8 @@ def replay_command(
     """Step through a recorded session (replayed and checked event by event)."""
     from guts.history import replay
     from guts.narrate import Narrator
+    from guts.night import Night
+    from guts.night.narrate import NightNarrator
 
     session = replay(_read_history_file(path))
     names = list(session.table.names)
@@ -215,7 +261,7 @@ def replay_command(
         if seat not in names:
             raise OptionError(f"no player {seat!r} in this history: {', '.join(names)}")
         viewer = names.index(seat)
-    narrator = Narrator(names)
+    narrator = NightNarrator(names) if isinstance(session, Night) else Narrator(names)
     for event in session.visible_events(viewer):
         line = narrator.tell(event)
         if line is None:
@@ -223,7 +269,8 @@ def replay_command(
         console.print(line, markup=False, highlight=False)
         if step and event.kind.endswith("deal-ended") and sys.stdin.isatty():
             input("-- Enter for the next deal --")
-    console.print(session.over_reason or "the record ends here")
+    if not isinstance(session, Night) or not session.is_over:  # a night tells its own end
+        console.print(session.over_reason or "the record ends here")
 
 
 @app.command("export")

@@ -4,7 +4,9 @@ The first line is the header: the format tag, the preset played, and the family'
 without its events (rules, players with their starting stacks, the first dealer). Every
 further line is one event, hidden ones included (the deck orders are what replays use).
 Replaying feeds the record to the family's ``replay``, which re-deals the recorded decks,
-re-applies every action and checks the events come out identical.
+re-applies every action and checks the events come out identical. A night of dealer's
+choice (:class:`~guts.night.Night`) is one history too: its header is the night's rules
+and players, its events every game's, each game replayed by its family.
 
 >>> import io, random
 >>> from guts.catalog import find_game
@@ -28,6 +30,7 @@ from typing import IO, Any
 from guts.catalog import replay_record
 from guts.errors import GutsError
 from guts.games.base import Session
+from guts.night import Night
 
 __all__ = ["FORMAT", "History", "HistoryError", "read_history", "replay", "write_history"]
 
@@ -101,8 +104,11 @@ def _json_object(number: int, line: str) -> dict[str, Any]:
 
 
 def replay(history: History) -> Session:
-    """The session the history records, rebuilt and checked event by event."""
+    """The session the history records, rebuilt and checked event by event (a night of
+    dealer's choice: every game of it, and every choice)."""
     try:
+        if history.record.get("game") == Night.game:
+            return Night.replay(history.record)
         return replay_record(history.record)
     except GutsError:
         raise

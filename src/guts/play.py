@@ -13,11 +13,11 @@ any prompt, and a one-line refusal saying what was wrong.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from random import Random
-from typing import IO
+from typing import IO, TYPE_CHECKING, Protocol
 
 from rich.console import Console
 from rich.table import Table as RichTable
@@ -26,7 +26,7 @@ from rich.text import Text
 from guts.bots import BOT_NAMES, Policy, check_bot_kind, policy_for
 from guts.catalog import Game
 from guts.errors import IllegalAction
-from guts.games.base import Decision, Session
+from guts.games.base import Decision, Event, Session
 from guts.grammar import agree, who
 from guts.narrate import Narrator
 from guts.prompts import (
@@ -39,15 +39,20 @@ from guts.prompts import (
 )
 from guts.screen import WIDTH, colour_cards, decision_panel, prompt_word, refusal, show
 
+if TYPE_CHECKING:
+    from guts.night import Night, NightRules
+
 __all__ = [
     "BOT_NAMES",
     "PlayConfig",
     "check_bot_kind",
     "match_action",
     "play",
+    "play_night",
     "policy_for",
     "seat_names",
 ]
+
 
 @dataclass
 class PlayConfig:
@@ -164,26 +169,74 @@ def play(
 ) -> Session:
     """Play ``game`` in the terminal; returns the session when it ends or is left."""
     console = console or Console(highlight=False)
-    terminal = Terminal(console, source)
     names = seat_names(config)
     players = [(name, config.stack) for name in names]
     rng = Random(config.seed) if config.seed is not None else None
     session = game.new_session(players, options=config.options, rng=rng)
-    bot_rng = Random(config.seed + 1 if config.seed is not None else None)
     human = None if config.watch else 0
     policies = {
         seat: make_policy(config.bots, game, session)
         for seat in range(len(players))
         if seat != human
     }
-    start = [seat.stack for seat in session.table.seats]
     console.print(f"[bold]{game.name}[/bold]: {game.description}")
     if config.options:
         shown = ", ".join(f"{key}={value}" for key, value in config.options.items())
         console.print(f"with {shown}", markup=False, highlight=False)
+    start = [seat.stack for seat in session.table.seats]
+    _drive(session, config, policies, Narrator(session.table.names), Terminal(console, source))
+    _summary(console, session, start)
+    _write_history(console, session, config, game.name)
+    return session
+
+
+def play_night(
+    rules: NightRules, config: PlayConfig, console: Console | None = None,
+    source: IO[str] | None = None,
+) -> Night:  # fmt: skip
+    """Play a night of dealer's choice by ``rules`` in the terminal: the games the host
+    allows, each chosen in turn (bots choose too), stacks carried from game to game;
+    returns the night when it ends or is left."""
+    from guts.night import DEALERS_CHOICE, Night
+    from guts.night.bots import NightPolicy
+    from guts.night.narrate import NightNarrator
+
+    console = console or Console(highlight=False)
+    names = seat_names(config)
+    rng = Random(config.seed) if config.seed is not None else None
+    night = Night(rules, [(name, config.stack) for name in names], rng=rng)
+    human = None if config.watch else 0
+    policies: dict[int, Policy] = {
+        seat: NightPolicy(config.bots, night) for seat in range(len(names)) if seat != human
+    }
+    console.print(f"[bold]{DEALERS_CHOICE}[/bold]: the dealer names each game of the night")
+    console.print(f"games: {', '.join(rules.games.split(','))}", markup=False, highlight=False)
+    options = rules.to_options()
+    options.pop("games", None)
+    if options:
+        shown = ", ".join(f"{key}={value}" for key, value in options.items())
+        console.print(f"with {shown}", markup=False, highlight=False)
+    _drive(night, config, policies, NightNarrator(names), Terminal(console, source))
+    _night_summary(console, night)
+    _write_history(console, night, config, DEALERS_CHOICE)
+    return night
+
+
+class _Teller(Protocol):
+    def tell(self, event: Event) -> str | None: ...
+
+
+def _drive(
+    session: Session, config: PlayConfig, policies: Mapping[int, Policy], narrator: _Teller,
+    terminal: Terminal,
+) -> None:  # fmt: skip
+    """Start deals and answer decisions (the person at the terminal, bots for the rest)
+    until the session ends, the deal limit is reached, or the person leaves."""
+    console = terminal.console
+    human = None if config.watch else 0
+    bot_rng = Random(config.seed + 1 if config.seed is not None else None)
     seen = 0
     deals = 0
-    narrator = Narrator(session.table.names)
     try:
         while not session.is_over:
             seen = _narrate_new(console, session, narrator, human, seen)
@@ -205,18 +258,50 @@ def play(
     except (EOFError, KeyboardInterrupt):
         console.print("\n[italic]You leave the table.[/italic]")
     _narrate_new(console, session, narrator, human, seen)
-    _summary(console, session, start)
+
+
+def _write_history(console: Console, session: Session, config: PlayConfig, preset: str) -> None:
     if config.history:
         from guts.history import write_history
 
         with open(config.history, "w") as out:
-            write_history(out, session, game.name)
+            write_history(out, session, preset)
         console.print(f"hand history written to {config.history}")
-    return session
+
+
+def _night_summary(console: Console, night: Night) -> None:
+    """Each game of the night in a line, then each player's chips across the whole night
+    and the payments that settle it."""
+    ledger = night.ledger
+    for result in ledger.games:
+        chooser = night.table.names[result.chooser] if result.chooser is not None else None
+        by = f", chosen by {chooser}" if chooser else ""
+        deals = f"{result.deals} deal{'s' if result.deals != 1 else ''}"
+        console.print(f"game {result.number}: {result.game}{by}, {deals} "
+                      f"({result.reason})", markup=False, highlight=False)  # fmt: skip
+    out = RichTable(title="The night's chips")
+    out.add_column("player")
+    out.add_column("bought", justify="right")
+    out.add_column("stack", justify="right")
+    out.add_column("net", justify="right")
+    for seat, name in enumerate(ledger.names):
+        bought = ledger.buy_ins[seat] + ledger.markers[seat]
+        out.add_row(name, str(bought), str(ledger.stacks[seat]), f"{ledger.net[seat]:+d}")
+    console.print(out)
+    if night.over_reason:
+        console.print(night.over_reason, markup=False, highlight=False)
+    if ledger.in_play:
+        console.print(f"{ledger.in_play} chips are still in the middle of game {night.number}",
+                      markup=False, highlight=False)  # fmt: skip
+        return
+    for payer, payee, amount in ledger.settlement().payments:
+        pays = f"{who([payer], start=False)} {agree([payer], 'pays')}"
+        console.print(f"to settle up: {pays} {who([payee], start=False)} {amount}",
+                      highlight=False)  # fmt: skip
 
 
 def _narrate_new(
-    console: Console, session: Session, narrator: Narrator, seat: int | None, seen: int
+    console: Console, session: Session, narrator: _Teller, seat: int | None, seen: int
 ) -> int:
     events = session.visible_events(seat)
     for event in events[seen:]:
