@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 from guts.solve.hands import HandClasses
 from guts.solve.model import OUTCOMES, Model
 
-__all__ = ["Deal", "Result", "solve_deal"]
+__all__ = ["Deal", "Result", "qualifying_levels", "solve_deal"]
 
 FloatArray = NDArray[np.float64]
 Progress = Callable[[int, int], None]
@@ -178,18 +178,7 @@ class Deal:
         return chances
 
     def _qualifies(self) -> FloatArray:
-        """Per level: 1 if its hands are a pair or better (the lone qualifier)."""
-        from guts.rankings.base import Category
-
-        ranking = self.classes.ranking
-        order = () if ranking is None else ranking.categories()
-        if ranking is None or Category.PAIR not in order:
-            return np.zeros(self.levels)
-        first_class = np.unique(self.level, return_index=True)[1]
-        first_hand = np.unique(self.classes.of_hand, return_index=True)[1]
-        reps = self.classes.hands[first_hand[first_class]]
-        category = ranking.category_batch(reps)
-        return np.asarray(category <= order.index(Category.PAIR), dtype=np.float64)
+        return qualifying_levels(self.classes)
 
     def _pair_tables(self) -> None:
         cond = self.classes.conditional()
@@ -322,6 +311,20 @@ class Deal:
             mine[p] = float((played @ self.prior).sum())
             best[p] = float((top @ self.prior).sum())
         return mine, best
+
+
+def qualifying_levels(classes: HandClasses) -> FloatArray:
+    """Per strength level: 1 if its hands are a pair or better (the lone qualifier)."""
+    from guts.rankings.base import Category
+
+    ranking = classes.ranking
+    order = () if ranking is None else ranking.categories()
+    if ranking is None or Category.PAIR not in order:
+        return np.zeros(classes.levels)
+    first_class = np.unique(classes.level, return_index=True)[1]
+    first_hand = np.unique(classes.of_hand, return_index=True)[1]
+    category = ranking.category_batch(classes.hands[first_hand[first_class]])
+    return np.asarray(category <= order.index(Category.PAIR), dtype=np.float64)
 
 
 def _compiled() -> Callable[..., FloatArray] | None:

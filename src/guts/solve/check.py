@@ -1,0 +1,126 @@
+"""Measuring what the independent-hands model leaves out: real deals, dealt without
+replacement from one pack, played by a solved strategy.
+
+For three or more players the solver draws each hand independently (card removal between
+players ignored). :func:`dealt_values` deals ``deals`` real deals (every hand, and the
+ghost's, from one shuffled pack), and for each one sums, over every set of players who
+may stay in, the chance of that set under the solved strategy times each position's
+payoff with the solved continuation values. Its means, with their standard errors, are
+each position's value when cards are really removed; the gap to the model's values is
+the error of ignoring removal (``docs/solve.md`` records it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from guts.solve.model import Model
+from guts.solve.solution import Solution
+
+__all__ = ["DealtValues", "dealt_values"]
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class DealtValues:
+    """Each position's mean value over real deals, its standard error, and the model's."""
+
+    values: FloatArray
+    errors: FloatArray
+    model: FloatArray
+    deals: int
+
+    @property
+    def gap(self) -> float:
+        """The largest difference between the dealt and the model's values (pot units)."""
+        return float(np.abs(self.values - self.model).max())
+
+
+def dealt_values(solution: Solution, deals: int = 20_000, seed: int = 1) -> DealtValues:
+    """Each position's value over ``deals`` real deals (see the module docstring)."""
+    model, classes = solution.model, solution.classes
+    n, size = model.players, classes.size
+    rng = np.random.default_rng(seed)
+    deck = np.unique(classes.hands)
+    order = deck[np.argsort(rng.random((deals, len(deck))), axis=1)]
+    lookup = _hand_lookup(classes.hands)
+    hands = classes.of_hand[
+        np.stack([_hand_of(order[:, p * size : (p + 1) * size], lookup) for p in range(n + 1)], 1)
+    ]  # hand classes; the last column is the ghost's
+    strength = classes.level[hands]
+    carry = np.roll(solution.result.values, -1)
+    total = np.zeros((deals, n))
+    for ins in range(1 << n):
+        chance = np.ones(deals)
+        for p in range(n):
+            history = ins & ((1 << p) - 1) if model.in_turn else 0
+            p_in = solution.result.strategy[p][history][hands[:, p]]
+            chance *= p_in if ins >> p & 1 else 1.0 - p_in
+        if not chance.any():
+            continue
+        total += chance[:, None] * _payoffs(model, ins, strength, carry, solution)
+    values = total.mean(axis=0)
+    errors = total.std(axis=0, ddof=1) / np.sqrt(deals)
+    return DealtValues(values, errors, solution.result.values.copy(), deals)
+
+
+def _hand_lookup(hands: IntArray) -> dict[tuple[int, ...], int]:
+    return {tuple(row): index for index, row in enumerate(hands.tolist())}
+
+
+def _hand_of(cards: IntArray, lookup: dict[tuple[int, ...], int]) -> IntArray:
+    rows = np.sort(cards, axis=1).tolist()
+    return np.array([lookup[tuple(row)] for row in rows], dtype=np.int64)
+
+
+def _payoffs(
+    model: Model, ins: int, strength: IntArray, carry: FloatArray, solution: Solution
+) -> FloatArray:
+    """Per deal and position: the payoff (with the continuation) when ``ins`` stay in."""
+    n = model.players
+    deals = len(strength)
+    members = [p for p in range(n) if ins >> p & 1]
+    out = np.zeros((deals, n))
+    if not members:
+        pay = model.payoff(0, 0, "players")
+        return np.tile(pay.out + pay.next * carry, (deals, 1))
+    mine = strength[:, members]
+    best = mine.max(axis=1)
+    top = (mine == best[:, None]).sum(axis=1)
+    outcome = _outcomes(model, len(members), best, strength[:, n], solution)
+    for count in np.unique(top).tolist():
+        for index, name in enumerate(("players", "ghost", "push")):
+            rows = (top == count) & (outcome == index)
+            if not rows.any():
+                continue
+            pay = model.payoff(len(members), count, name)
+            for p in range(n):
+                if p in members:
+                    at_top = strength[rows, p] == best[rows]
+                    gain = np.where(at_top, pay.top, pay.loser)
+                else:
+                    gain = np.full(int(rows.sum()), pay.out)
+                out[rows, p] = gain + pay.next * carry[p]
+    return out
+
+
+def _outcomes(
+    model: Model, count: int, best: IntArray, ghost: IntArray, solution: Solution
+) -> IntArray:
+    """0 players win (or no ghost), 1 the ghost wins (or a lone hand fails to qualify),
+    2 a push."""
+    if count == 1 and model.qualifier:
+        from guts.solve.cfr import qualifying_levels
+
+        qualifies = qualifying_levels(solution.classes)
+        return np.where(qualifies[best] > 0, 0, 1).astype(np.int64)
+    if not model.ghost_plays(count):
+        return np.zeros(len(best), dtype=np.int64)
+    tie = {"players-win": 0, "ghost-wins": 1, "push": 2}[model.ghost_ties.value]
+    result = np.where(best > ghost, 0, 1)
+    return np.where(best == ghost, tie, result).astype(np.int64)
