@@ -139,6 +139,9 @@ function receive(message) {
   if (message.type !== "error") showError("");
   handler(message);
   render();
+  if (message.type === "snapshot" && !performance.getEntriesByName("guts-interactive").length) {
+    performance.mark("guts-interactive");  // the page can act from here on
+  }
   if (["snapshot", "event"].includes(message.type)) narrateSoon();
   if (["snapshot", "event", "seats"].includes(message.type)) ledgerSoon();
 }
