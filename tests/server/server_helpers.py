@@ -28,6 +28,19 @@ class Recorder(Client):
         return [frame for frame in self.frames if frame["type"] == kind]
 
 
+class Clock:
+    """A clock the tests move by hand (the action clocks read it)."""
+
+    def __init__(self) -> None:
+        self.time = 1000.0
+
+    def __call__(self) -> float:
+        return self.time
+
+    def advance(self, seconds: float) -> None:
+        self.time += seconds
+
+
 class NullStorage:
     """A storage that keeps nothing (for actors rebuilt from a record to try things on)."""
 
@@ -44,12 +57,13 @@ class NullStorage:
 
 def _busy(actor: TableActor) -> bool:
     step = actor.next_step()
-    return actor.queued > 0 or (step is not None and step < 60)
+    return actor.queued > 0 or (step is not None and step < 1)
 
 
 async def settle(actor: TableActor, rounds: int = 100_000) -> None:
     """Wait until the table has nothing left to do by itself (bots, deals, stops) but
-    what it would do after a pause of a minute or more (the tests' "later")."""
+    what it would do after a pause of a second or more (the tests' "later": a deal
+    delay of an hour, a person's action clock)."""
     for _ in range(rounds):
         if not await actor.query(lambda: _busy(actor)):
             return

@@ -164,8 +164,7 @@ def test_refusals_change_nothing(sqlite_url: str) -> None:
         await refuse(Join(type="join", nickname="Cy"), Recorder(), "taken")
         await actor.call(Start(type="start", secret=secret))
         await settle(actor)
-        await refuse(AddBot(type="add_bot", secret=secret), None, "not-now")
-        await refuse(Join(type="join", nickname="Dee"), Recorder(), "not-now")
+        await refuse(Start(type="start", secret=secret), None, "not-now")  # started
         session = actor.session
         assert session is not None and session.table.names == ("Cy", "Ann")
         assert session.players[1] == ("Ann", 40)  # her buy-in

@@ -23,7 +23,7 @@ from guts.server.protocol import Act, Join, Resume, Start
 from guts.server.storage import Storage
 from guts.server.tables import Tables
 
-FAST = Settings(bot_delay=0, deal_delay=0)
+FAST = Settings(bot_delay=0, deal_delay=0, clock=lambda: 0.0)  # clocks stand still
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])[cdhs♣♦♥♠](?![0-9A-Za-z])")
 """A card named anywhere in a payload: ``As``, ``Td``, ``10h``, ``K♠``."""
 
@@ -42,23 +42,36 @@ def as_json(value: Any) -> Any:
 
 
 class Attacker(Recorder):
-    """A client of one seat (``number``; None: a spectator) that checks every frame as it
-    arrives against what the engine says that seat may see at that moment."""
+    """A client of one lobby seat (``seat_id``; None: a spectator) that checks every frame
+    as it arrives against what the engine says that seat may see at that moment (its
+    number in each session, None in a session it is not dealt into)."""
 
-    def __init__(self, actor: TableActor, number: int | None) -> None:
+    def __init__(self, actor: TableActor, seat_id: int | None) -> None:
         super().__init__()
         self.actor = actor
-        self.number = number
+        self.seat_id = seat_id
         self.shown: set[str] = set()
         self._read: dict[int, int] = {}
         self.checked = 0
+
+    def number_in(self, index: int) -> int | None:
+        """This seat's number in session ``index`` of the table."""
+        lineup = self.actor.state.night.lineups[index]
+        return lineup.index(self.seat_id) if self.seat_id in lineup else None
+
+    @property
+    def number(self) -> int | None:
+        """This seat's number in the session in play."""
+        sessions = self.actor.state.sessions
+        return self.number_in(len(sessions) - 1) if sessions else None
 
     def _catch_up(self) -> None:
         """The cards of every event this seat may see so far, in every session."""
         for index, session in enumerate(self.actor.state.sessions):
             events = session.events
+            number = self.number_in(index)
             for event in events[self._read.get(index, 0) :]:
-                if event.visible_to(self.number):
+                if event.visible_to(number):
                     self.shown |= cards_in(json.dumps(event.to_dict()))
             self._read[index] = len(events)
 
@@ -92,9 +105,9 @@ async def _attack(storage: Storage, preset: str, seed: int) -> int:
     tables = Tables(storage, FAST)
     bots = 4
     actor, secret = await bot_table(tables, preset, bots, {"max-deals": "3"}, start=False)
-    attackers = [Attacker(actor, number) for number in (None, *range(bots))]
+    attackers = [Attacker(actor, seat_id) for seat_id in (None, *range(bots))]
     for attacker in attackers:
-        sit(actor, attacker, attacker.number)  # every bot's seat has a listener
+        sit(actor, attacker, attacker.seat_id)  # every bot's seat has a listener
     await actor.call(Start(type="start", secret=secret))
     while actor.status != "over":
         await actor.query(lambda: None)

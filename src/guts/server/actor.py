@@ -11,7 +11,15 @@ rebuilt by replaying its stored commands through the same code (:meth:`TableActo
 with the shuffles fed back from the record (:class:`~guts.server.dealer.Dealer`).
 
 What a client receives of the game is made by :func:`guts.server.barrier.disclose`
-alone; the actor adds the lobby (seats, nicknames) and the sequence numbers.
+alone; the actor adds the lobby (seats, nicknames), the clocks, the chat and the
+sequence numbers.
+
+The action clocks: a person who must decide has the table's ``clock`` seconds, then
+what is left of their time bank; when both run out the actor takes the seat's safe
+action (:meth:`~guts.server.state.TableState.safe`) as a timeout, and after
+``away_after`` timeouts in a row the seat is set away. A disconnected person's clock
+runs the same way. The time comes from ``Settings.clock`` (the event loop's by default),
+so tests move it by hand and call :meth:`TableActor.tick`.
 """
 
 from __future__ import annotations
@@ -35,12 +43,19 @@ from guts.server.barrier import disclose
 from guts.server.commands import (
     ActCommand,
     ApproveCommand,
+    AwayCommand,
     BotCommand,
+    ChatCommand,
+    ChipsCommand,
     Command,
     CommandError,
     DealCommand,
     EndCommand,
+    HostCommand,
     JoinCommand,
+    LeaveCommand,
+    OptionsCommand,
+    PauseCommand,
     RefuseCommand,
     StartCommand,
     StopCommand,
@@ -49,16 +64,29 @@ from guts.server.protocol import (
     PROTOCOL_VERSION,
     Act,
     AddBot,
+    AnyMessage,
     Approve,
+    ApproveChips,
+    BuyChips,
     Chat,
+    ComeBack,
     End,
+    HandHost,
+    HostMessage,
     Join,
+    Kick,
+    Leave,
+    Pause,
     ProtocolError,
     Refuse,
+    RefuseChips,
     Resume,
+    SetAway,
+    SetOptions,
+    SitOut,
     Start,
 )
-from guts.server.state import Logged, TableState
+from guts.server.state import Logged, Seat, TableState
 from guts.server.storage import ActionRow, Storage, StoredTable, TableRow
 
 __all__ = ["Client", "Settings", "TableActor", "digest"]
@@ -66,7 +94,7 @@ __all__ = ["Client", "Settings", "TableActor", "digest"]
 log = logging.getLogger("guts.server")
 
 T = TypeVar("T")
-Message = Join | Resume | Act | Chat | Start | AddBot | Approve | Refuse | End
+Message = AnyMessage
 
 MAX_SEATS = 32
 """The most seats (asked for, given or refused) a table keeps."""
@@ -82,10 +110,21 @@ def digest(secret: str) -> str:
 @dataclass(frozen=True)
 class Settings:
     """How a server's tables run: the pause before a bot acts and before the next deal
-    (seconds; 0 in tests)."""
+    (seconds; 0 in tests), and the time the action clocks read (None: the event loop's;
+    tests give their own)."""
 
     bot_delay: float = 0.6
     deal_delay: float = 1.5
+    clock: Callable[[], float] | None = None
+
+
+@dataclass
+class _Clock:
+    """A person's running action clock: since when, and their time bank then (ms)."""
+
+    seat_id: int
+    started: float
+    bank_ms: int
 
 
 class Client:
@@ -156,6 +195,8 @@ class TableActor:
         self._timer: asyncio.TimerHandle | None = None
         self.stalled = ""
         """Why the table stopped acting by itself (an unexpected error), '' if it did not."""
+        self.clocks: dict[int, _Clock] = {}
+        """The running action clock of each game seat a person must decide for."""
 
     # -- the outside world's handles ------------------------------------------------------
 
@@ -199,7 +240,18 @@ class TableActor:
         """Start the actor's task."""
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name=f"table {self.id}")
+            self._sync_clocks(None)
             self._schedule()
+
+    def tick(self) -> None:
+        """Have the table look at once at what it must do by itself (a clock that ran
+        out, a bot's turn): what its timer does when a step falls due."""
+        self._inbox.put_nowait(_Auto())
+
+    def now(self) -> float:
+        """The time of the action clocks, in seconds."""
+        clock = self.settings.clock
+        return clock() if clock is not None else asyncio.get_running_loop().time()
 
     async def close(self) -> None:
         """Finish the commands queued so far and stop."""
@@ -289,23 +341,19 @@ class TableActor:
         elif isinstance(message, Act):
             await self._act(message, _needs(client))
         elif isinstance(message, Chat):
-            self._chat(message, _needs(client))
+            await self._chat(message, _needs(client))
+        elif isinstance(message, SitOut | ComeBack | Leave | BuyChips):
+            await self._player(message, _needs(client))
         else:
             self._check_host(message.secret)
             await self._host(message)
 
     def _resume(self, message: Resume, client: Client) -> None:
-        state = self.state
         if message.token is not None:
-            wanted = digest(message.token)
-            found = [
-                seat
-                for seat in state.seats.values()
-                if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted)
-            ]
-            if not found:
+            found = self._token_seat(message.token)
+            if found is None:
                 raise ProtocolError("no-such-seat", "no seat of this table has that token")
-            client.seat_id = found[0].seat_id
+            client.seat_id = found.seat_id
             client.ready = True
             client.send(self.snapshot(client))
             return
@@ -316,6 +364,13 @@ class TableActor:
         else:
             client.send(self._event_frame(client, missed))
 
+    def _token_seat(self, token: str) -> Seat | None:
+        wanted = digest(token)
+        for seat in self.state.seats.values():
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
+                return seat
+        return None
+
     def _missed(self, last_seq: int | None) -> list[Logged] | None:
         """The commands after ``last_seq`` if they can be sent as events (None: send a
         snapshot instead)."""
@@ -323,10 +378,10 @@ class TableActor:
         if last_seq is None or not 0 <= last_seq <= state.seq or state.session is None:
             return None
         missed = [entry for entry in state.log if entry.seq > last_seq]
-        lobby = {"join", "bot", "approve", "refuse", "start"}
+        plain = {"deal", "act", "stop", "end"}
         current = len(state.sessions) - 1
         if len(missed) > MAX_CATCH_UP or any(
-            entry.kind in lobby or entry.session != current for entry in missed
+            entry.kind not in plain or entry.session != current for entry in missed
         ):
             return None
         return missed
@@ -335,12 +390,12 @@ class TableActor:
         state = self.state
         if client.seat_id is not None:
             raise ProtocolError("not-now", "this connection has a seat already")
-        if state.status != "lobby":
-            raise ProtocolError("not-now", "the game has started: seats are given before the start")
+        if state.status == "over":
+            raise ProtocolError("not-now", "the night is over")
         self._check_free(message.nickname)
-        buy_in = message.buy_in if message.buy_in is not None else self.buy_in
-        if buy_in > self.buy_in:
-            raise ProtocolError("invalid", f"the buy-in is at most {self.buy_in}")
+        buy_in = message.buy_in if message.buy_in is not None else state.buy_in
+        if buy_in > state.buy_in:
+            raise ProtocolError("invalid", f"the buy-in is at most {state.buy_in}")
         token = secrets.token_urlsafe(32)
         seat_id = len(state.seats)
         await self._commit(
@@ -362,11 +417,15 @@ class TableActor:
         )
         client.send(self.snapshot(client))
 
+    def _seated(self, client: Client, doing: str) -> Seat:
+        seat = self.state.seats.get(client.seat_id) if client.seat_id is not None else None
+        if seat is None:
+            raise ProtocolError("not-seated", f"only a seated player {doing}: join or resume first")
+        return seat
+
     async def _act(self, message: Act, client: Client) -> None:
         state = self.state
-        seat = state.seats.get(client.seat_id) if client.seat_id is not None else None
-        if seat is None:
-            raise ProtocolError("not-seated", "only a seated player acts: join or resume first")
+        seat = self._seated(client, "acts")
         if state.session is None or seat.number is None:
             raise ProtocolError(
                 "not-now",
@@ -383,54 +442,98 @@ class TableActor:
                 {"type": "ack", "client_seq": message.client_seq, "seq": applied, "duplicate": True}
             )
             return
+        if state.paused:
+            raise ProtocolError("not-now", "the table is paused: wait for the host to resume")
         try:
             action = state.session.canonical(seat.number, message.action)
         except GutsError as error:
             raise ProtocolError("illegal", str(error)[:300]) from None
         await self._commit(
             ActCommand(
-                seat=seat.number, action=action, seat_id=seat.seat_id, client_seq=message.client_seq
+                seat=seat.number,
+                action=action,
+                seat_id=seat.seat_id,
+                client_seq=message.client_seq,
+                bank_ms=self._bank_used(seat.number),
             )
         )
         client.send(
             {"type": "ack", "client_seq": message.client_seq, "seq": state.seq, "duplicate": False}
         )
 
-    def _chat(self, message: Chat, client: Client) -> None:
-        seat = self.state.seats.get(client.seat_id) if client.seat_id is not None else None
-        if seat is None:
-            raise ProtocolError("not-seated", "only a seated player chats: join or resume first")
-        line = {
-            "type": "chat",
-            "seat_id": seat.seat_id,
-            "nickname": seat.nickname,
-            "text": message.text,
-        }
-        for other in self.clients:
-            if other.ready:
-                other.send(line)
+    async def _chat(self, message: Chat, client: Client) -> None:
+        seat = self._seated(client, "chats")
+        await self._commit(ChatCommand(seat_id=seat.seat_id, text=message.text))
+
+    async def _player(self, message: SitOut | ComeBack | Leave | BuyChips, client: Client) -> None:
+        seat = self._seated(client, "does that")
+        if seat.status == "left" or seat.leaving:
+            raise ProtocolError("not-now", f"{seat.nickname} has left the table")
+        if seat.status != "approved":
+            raise ProtocolError("not-now", f"{seat.nickname}'s seat is not approved")
+        if isinstance(message, SitOut | ComeBack):
+            away = isinstance(message, SitOut)
+            if seat.away == away:
+                word = "sitting out" if away else "dealt in"
+                raise ProtocolError("not-now", f"{seat.nickname} is {word} already")
+            await self._commit(AwayCommand(seat_id=seat.seat_id, away=away, by="player"))
+        elif isinstance(message, Leave):
+            await self._commit(LeaveCommand(seat_id=seat.seat_id, by="player"))
+        else:
+            await self._ask_chips(seat, message.amount)
+
+    async def _ask_chips(self, seat: Seat, amount: int) -> None:
+        state = self.state
+        if amount > state.buy_in:
+            raise ProtocolError("invalid", f"a rebuy or top-up is at most {state.buy_in}")
+        if seat.asked:
+            raise ProtocolError("not-now", f"{seat.nickname} has asked for chips already")
+        approved = self.row.auto_approve
+        await self._commit(ChipsCommand(seat_id=seat.seat_id, amount=amount,
+                                        status="approved" if approved else "asked"))  # fmt: skip
 
     def is_host(self, secret: str) -> bool:
-        """True if ``secret`` is this table's host secret (compared in constant time)."""
-        return hmac.compare_digest(digest(secret), self.row.host_secret_hash)
+        """True if ``secret`` is the host's credential (compared in constant time): the
+        host secret, or once the role was handed on, the new host seat's device token."""
+        state = self.state
+        if state.host_seat is None:
+            return hmac.compare_digest(digest(secret), self.row.host_secret_hash)
+        token_hash = state.seats[state.host_seat].token_hash or ""
+        return hmac.compare_digest(digest(secret), token_hash)
 
     def _check_host(self, secret: str) -> None:
         if not self.is_host(secret):
             raise ProtocolError("not-host", "that is not this table's host secret")
 
-    async def _host(self, message: Start | AddBot | Approve | Refuse | End) -> None:
+    async def _host(self, message: HostMessage) -> None:
         state = self.state
         if isinstance(message, End):
             if state.status == "over" or state.ending:
                 raise ProtocolError("not-now", "the night is over already")
             await self._commit(EndCommand())
             return
-        if isinstance(message, Start | AddBot) and state.status != "lobby":
-            raise ProtocolError("not-now", "the game has started already")
+        if state.status == "over":
+            raise ProtocolError("not-now", "the night is over")
+        if isinstance(message, Start | AddBot | Approve | Refuse):
+            await self._lobby(message)
+        elif isinstance(message, Pause):
+            if state.paused == message.paused:
+                word = "paused" if state.paused else "not paused"
+                raise ProtocolError("not-now", f"the table is {word}")
+            await self._commit(PauseCommand(paused=message.paused))
+        elif isinstance(message, SetOptions):
+            await self._options(message)
+        else:
+            await self._seat_control(message)
+
+    async def _lobby(self, message: Start | AddBot | Approve | Refuse) -> None:
+        state = self.state
         if isinstance(message, Start):
+            if state.status != "lobby":
+                raise ProtocolError("not-now", "the game has started already")
             players = [(seat.nickname, seat.buy_in) for seat in state.approved()]
             try:  # the engine's own checks (player counts...), on a throwaway session
-                self.game.new_session(players, options=self.row.options)
+                self.game.new_session(players, options=state.options)
             except GutsError as error:
                 raise ProtocolError("not-now", f"cannot start: {error}") from None
             await self._commit(StartCommand())
@@ -443,7 +546,7 @@ class TableActor:
             self._check_free(name)
             await self._commit(
                 BotCommand(
-                    seat_id=len(state.seats), nickname=name, bot=message.bot, buy_in=self.buy_in
+                    seat_id=len(state.seats), nickname=name, bot=message.bot, buy_in=state.buy_in
                 )
             )
         else:
@@ -451,14 +554,58 @@ class TableActor:
             if seat is None or seat.status != "requested":
                 raise ProtocolError("no-such-seat", f"no seat request {message.seat_id} waits")
             if isinstance(message, Approve):
-                if state.status != "lobby":
-                    raise ProtocolError(
-                        "not-now", "the game has started: seats are given before the start"
-                    )
                 buy_in = message.buy_in if message.buy_in is not None else seat.buy_in
                 await self._commit(ApproveCommand(seat_id=seat.seat_id, buy_in=buy_in))
             else:
                 await self._commit(RefuseCommand(seat_id=seat.seat_id))
+
+    async def _options(self, message: SetOptions) -> None:
+        options = dict(message.options)
+        try:
+            self.game.rules(options)
+        except GutsError as error:
+            raise ProtocolError("invalid", str(error)[:300]) from None
+        buy_in = message.buy_in if message.buy_in is not None else self.state.buy_in
+        await self._commit(OptionsCommand(options=options, buy_in=buy_in))
+
+    async def _seat_control(
+        self, message: SetAway | Kick | ApproveChips | RefuseChips | HandHost
+    ) -> None:
+        state = self.state
+        seat = state.seats.get(message.seat_id)
+        if seat is None or seat.status != "approved" or seat.leaving:
+            raise ProtocolError("no-such-seat", f"no seat {message.seat_id} is at the table")
+        if isinstance(message, Kick):
+            await self._commit(LeaveCommand(seat_id=seat.seat_id, by="host"))
+            return
+        if isinstance(message, ApproveChips | RefuseChips):
+            await self._chips(seat, message)
+            return
+        if seat.kind != "person":
+            raise ProtocolError("invalid", f"{seat.nickname} is a bot: the table plays it")
+        if isinstance(message, SetAway):
+            if seat.away == message.away:
+                word = "away" if seat.away else "not away"
+                raise ProtocolError("not-now", f"{seat.nickname} is {word}")
+            await self._commit(AwayCommand(seat_id=seat.seat_id, away=message.away, by="host"))
+        else:
+            if state.host_seat == seat.seat_id:
+                raise ProtocolError("not-now", f"{seat.nickname} is the host already")
+            await self._commit(HostCommand(seat_id=seat.seat_id))
+
+    async def _chips(self, seat: Seat, message: ApproveChips | RefuseChips) -> None:
+        if isinstance(message, RefuseChips):
+            if not seat.asked:
+                raise ProtocolError("no-such-seat", f"{seat.nickname} has asked for no chips")
+            await self._commit(ChipsCommand(seat_id=seat.seat_id, amount=seat.asked,
+                                            status="refused"))  # fmt: skip
+            return
+        amount = message.amount if message.amount is not None else seat.asked
+        if not amount:
+            raise ProtocolError("invalid", f"{seat.nickname} has asked for no chips: say how many")
+        if amount > self.state.buy_in:
+            raise ProtocolError("invalid", f"a rebuy or top-up is at most {self.state.buy_in}")
+        await self._commit(ChipsCommand(seat_id=seat.seat_id, amount=amount, status="approved"))
 
     def _check_free(self, nickname: str) -> None:
         state = self.state
@@ -475,27 +622,79 @@ class TableActor:
                 return name
         return f"Bot {len(taken) + 1}"
 
+    # -- the clocks ----------------------------------------------------------------------
+
+    def _sync_clocks(self, acted: int | None) -> None:
+        """Start a clock for each person who must decide now (afresh for ``acted``, the
+        game seat that just acted), and stop those of the others."""
+        state = self.state
+        session = state.session
+        if acted is not None:
+            self.clocks.pop(acted, None)
+        if (
+            not state.clock_ms
+            or state.paused
+            or state.status != "playing"
+            or session is None
+            or session.deal_over
+        ):
+            self.clocks.clear()
+            return
+        deciding = set()
+        for decision in session.pending():
+            seat = state.seat_at(decision.seat)
+            if seat is None or seat.kind != "person" or state.plays_safe(decision.seat):
+                continue
+            deciding.add(decision.seat)
+            if decision.seat not in self.clocks:
+                self.clocks[decision.seat] = _Clock(seat.seat_id, self.now(), seat.bank_ms)
+        for number in set(self.clocks) - deciding:
+            del self.clocks[number]
+
+    def _bank_used(self, number: int) -> int:
+        """The ms of the time bank seat ``number``'s decision used so far."""
+        clock = self.clocks.get(number)
+        if clock is None:
+            return 0
+        spent = int((self.now() - clock.started) * 1000)
+        return min(clock.bank_ms, max(0, spent - self.state.clock_ms))
+
+    def _left(self, clock: _Clock) -> float:
+        """Seconds before ``clock`` (its time, then its bank) runs out."""
+        return clock.started + (self.state.clock_ms + clock.bank_ms) / 1000 - self.now()
+
+    def clock_list(self) -> list[dict[str, Any]]:
+        """The running clocks as the protocol's ``Clock`` objects."""
+        shown = []
+        for number, clock in sorted(self.clocks.items()):
+            spent = self.now() - clock.started
+            seconds = max(0.0, self.state.clock_ms / 1000 - spent)
+            bank = min(clock.bank_ms / 1000, max(0.0, self._left(clock)))
+            shown.append({"seat": number, "seconds": round(seconds, 1), "bank": round(bank, 1)})
+        return shown
+
     # -- what the table does by itself -----------------------------------------------------
 
     def _automatic(self) -> float | None:
         """The delay before the next automatic step, or None if there is none now."""
         state = self.state
         session = state.session
-        if self.stalled:
+        if self.stalled or state.paused:
             return None
         if state.leftover():
             return 0.0
         if state.status != "playing" or session is None:
             return None
         if session.deal_over:
-            return 0.0 if state.ending else self.settings.deal_delay
-        bots = {
-            seat.number
-            for seat in state.seats.values()
-            if seat.kind != "person" and seat.number is not None
-        }
-        if any(decision.seat in bots for decision in session.pending()):
-            return self.settings.bot_delay
+            if state.ending:
+                return 0.0
+            return self.settings.deal_delay if state.can_deal() else None
+        for decision in session.pending():
+            seat = state.seat_at(decision.seat)
+            if seat is not None and (seat.kind != "person" or state.plays_safe(decision.seat)):
+                return self.settings.bot_delay
+        if self.clocks:
+            return max(0.0, min(self._left(clock) for clock in self.clocks.values()))
         return None
 
     def _schedule(self) -> None:
@@ -535,15 +734,26 @@ class TableActor:
             return
         for decision in session.pending():
             seat = state.seat_at(decision.seat)
-            if seat is not None and seat.kind != "person":
+            if seat is None:
+                continue
+            if state.plays_safe(decision.seat):
+                action = state.safe(decision)
+            elif seat.kind != "person":
                 policy = state.policies[decision.seat]
                 view = session.view(decision.seat)
                 action = session.canonical(
                     decision.seat, policy.choose(view, decision, self._bot_rng)
                 )
-                await self._commit(
-                    ActCommand(seat=decision.seat, action=action, seat_id=seat.seat_id)
-                )
+            else:
+                continue
+            await self._commit(ActCommand(seat=decision.seat, action=action, seat_id=seat.seat_id))
+            return
+        for number, clock in sorted(self.clocks.items()):
+            due = session.decision(number)
+            if self._left(clock) <= 0 and due is not None:
+                timeout = ActCommand(seat=number, action=state.safe(due), seat_id=clock.seat_id,
+                                     timeout=True, bank_ms=clock.bank_ms)  # fmt: skip
+                await self._commit(timeout)
                 return
 
     # -- applying and committing -----------------------------------------------------------
@@ -570,7 +780,7 @@ class TableActor:
             await self.storage.append(
                 self.id,
                 action,
-                seats=[state.seats[s].row() for s in changed],
+                seats=[state.seats[s].row() for s in dict.fromkeys(changed)],
                 status=state.status if state.status != status else None,
             )
         except Exception:
@@ -580,27 +790,31 @@ class TableActor:
                 "internal", "the table could not record that: nothing changed"
             ) from None
         entry = state.committed(seq, command, mark)
-        self._tell(entry, lobby=bool(changed))
+        self._sync_clocks(command.seat if isinstance(command, ActCommand) else None)
+        self._tell(entry, command, lobby=bool(changed))
 
     # -- telling -----------------------------------------------------------------------------
 
-    def _tell(self, entry: Logged, *, lobby: bool) -> None:
+    def _tell(self, entry: Logged, command: Command, *, lobby: bool) -> None:
         state = self.state
-        if lobby:
-            seats = {
+        if isinstance(command, ChatCommand):
+            self._broadcast(state.chat[-1].message())
+            return
+        if lobby or isinstance(command, PauseCommand | OptionsCommand | HostCommand):
+            self._broadcast({
                 "type": "seats",
                 "seq": entry.seq,
                 "status": state.status,
                 "seats": [seat.public() for seat in state.seats.values()],
-            }
+            })  # fmt: skip
+        if isinstance(command, PauseCommand | OptionsCommand | HostCommand) or (
+            state.session is None and state.status == "over"
+        ):
             for client in self.clients:
                 if client.ready:
-                    client.send(seats)
+                    client.send(self.snapshot(client))
+            return
         if state.session is None:
-            if state.status == "over":
-                for client in self.clients:
-                    if client.ready:
-                        client.send(self.snapshot(client))
             return
         frames: dict[int | None, dict[str, Any]] = {}
         for client in self.clients:
@@ -610,6 +824,11 @@ class TableActor:
             if seat not in frames:
                 frames[seat] = self._event_frame(client, [entry])
             client.send(frames[seat])
+
+    def _broadcast(self, message: dict[str, Any]) -> None:
+        for client in self.clients:
+            if client.ready:
+                client.send(message)
 
     def _number(self, client: Client) -> int | None:
         return self.state.number(client.seat_id)
@@ -627,6 +846,7 @@ class TableActor:
             "seq": state.seq,
             "status": state.status,
             **disclose(state.session, self._number(client), happened),
+            "clocks": self.clock_list(),
         }
 
     def snapshot(self, client: Client | None) -> dict[str, Any]:
@@ -641,6 +861,7 @@ class TableActor:
                 "seat": seat.number,
                 "nickname": seat.nickname,
                 "status": seat.status,
+                "host": state.host_seat == seat.seat_id,
             }
         )
         game = None
@@ -654,18 +875,32 @@ class TableActor:
             "seats": [s.public() for s in state.seats.values()],
             "you": you,
             "game": game,
+            "clocks": self.clock_list(),
+            "chat": [line.message() for line in state.chat],
         }
 
     def info(self) -> dict[str, Any]:
         """The table as everyone sees it."""
+        state = self.state
+        session = state.session
         return {
             "id": self.id,
             "preset": self.row.preset,
             "family": self.game.family,
-            "options": dict(self.row.options),
-            "buy_in": self.buy_in,
+            "options": dict(state.options),
+            "buy_in": state.buy_in,
             "auto_approve": self.row.auto_approve,
-            "status": self.state.status,
+            "status": state.status,
+            "paused": state.paused,
+            "host_seat": state.host_seat,
+            "clock": state.clock_ms // 1000,
+            "time_bank": state.time_bank_ms // 1000,
+            "waiting": bool(
+                state.status == "playing"
+                and session is not None
+                and session.deal_over
+                and not state.can_deal()
+            ),
         }
 
     def summary(self) -> dict[str, Any]:

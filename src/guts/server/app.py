@@ -140,8 +140,14 @@ async def create_table(request: Request) -> Response:
     except GutsError as error:
         return _error("invalid", str(error)[:300])
     tables = _tables(request)
+    clocks = {"clock": wanted.clock, "time_bank": wanted.time_bank,
+              "away_after": wanted.away_after}  # fmt: skip
     actor, secret = await tables.create(
-        wanted.preset, dict(wanted.options), wanted.buy_in, auto_approve=wanted.auto_approve
+        wanted.preset,
+        dict(wanted.options),
+        wanted.buy_in,
+        auto_approve=wanted.auto_approve,
+        clocks=clocks,
     )
     try:
         for _ in range(wanted.bots):

@@ -2,10 +2,11 @@
 
 Every change to a table is one of these, numbered by the table's sequence: seats asked
 for, given, refused, bots seated (the lobby); the game started, each deal started, each
-action, the end asked for and the stop (the engine). A command that shuffles carries the
-draws it made (:mod:`guts.server.dealer`), so replaying the commands in order rebuilds
-the table exactly. Unlike the protocol's messages these never leave the server: they hold
-token hashes and deck orders.
+action, the end asked for and the stop (the engine); the host's and players' controls
+(pause, away, leave, chips, options, the host role) and the chat. A command that
+shuffles carries the draws it made (:mod:`guts.server.dealer`), so replaying the
+commands in order rebuilds the table exactly. Unlike the protocol's messages these
+never leave the server: they hold token hashes and deck orders.
 
 >>> command = read_command({"kind": "act", "seat": 1, "action": "in", "seat_id": 1,
 ...                         "client_seq": 3, "draws": []})
@@ -25,12 +26,19 @@ from guts.errors import GutsError
 __all__ = [
     "ActCommand",
     "ApproveCommand",
+    "AwayCommand",
     "BotCommand",
+    "ChatCommand",
+    "ChipsCommand",
     "Command",
     "CommandError",
     "DealCommand",
     "EndCommand",
+    "HostCommand",
     "JoinCommand",
+    "LeaveCommand",
+    "OptionsCommand",
+    "PauseCommand",
     "RefuseCommand",
     "StartCommand",
     "StopCommand",
@@ -97,14 +105,80 @@ class DealCommand(_Command):
 
 class ActCommand(_Command):
     """A seat's decision (``seat_id`` the lobby seat, ``client_seq`` the client's number
-    for it; None for a bot's)."""
+    for it; None for a bot's, an away seat's or a timeout's). ``timeout``: the seat's
+    clock ran out and the table took the safe action for it; ``bank_ms``: how much of the
+    seat's time bank the decision used."""
 
     kind: Literal["act"] = "act"
     seat: int
     action: str
     seat_id: int
     client_seq: int | None = None
+    timeout: bool = False
+    bank_ms: int = 0
     draws: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class PauseCommand(_Command):
+    """The host paused the table (nothing happens by itself, nobody acts) or resumed it."""
+
+    kind: Literal["pause"] = "pause"
+    paused: bool
+
+
+class AwayCommand(_Command):
+    """A seat was set away (the table takes its safe actions, and it is dealt out of the
+    next table) or came back; ``by`` the host, the player (sitting out) or the clock."""
+
+    kind: Literal["away"] = "away"
+    seat_id: int
+    away: bool
+    by: Literal["host", "player", "clock"]
+
+
+class LeaveCommand(_Command):
+    """A seat leaves (``by`` the player) or is kicked or removed (``by`` the host): it
+    plays safe until the next deal boundary with an empty pot, then is cashed out."""
+
+    kind: Literal["leave"] = "leave"
+    seat_id: int
+    by: Literal["host", "player"]
+
+
+class ChipsCommand(_Command):
+    """Chips for a seat (a rebuy or a top-up): ``asked`` by the player, ``approved`` (by
+    the host, or the table's auto-approve) or ``refused``. Approved chips are added at the
+    next deal boundary with an empty pot."""
+
+    kind: Literal["chips"] = "chips"
+    seat_id: int
+    amount: int
+    status: Literal["asked", "approved", "refused"]
+
+
+class OptionsCommand(_Command):
+    """The host changed the game's options (and the buy-in) for the next table: from the
+    next deal boundary with an empty pot."""
+
+    kind: Literal["options"] = "options"
+    options: dict[str, str]
+    buy_in: int
+
+
+class HostCommand(_Command):
+    """The host handed the host role to seat ``seat_id``: its device token is the host's
+    credential from then on, and the old host secret no longer is."""
+
+    kind: Literal["host"] = "host"
+    seat_id: int
+
+
+class ChatCommand(_Command):
+    """A line of chat (kept with the table's record, not part of the game)."""
+
+    kind: Literal["chat"] = "chat"
+    seat_id: int
+    text: str
 
 
 class EndCommand(_Command):
@@ -131,6 +205,13 @@ Command = (
     | ActCommand
     | EndCommand
     | StopCommand
+    | PauseCommand
+    | AwayCommand
+    | LeaveCommand
+    | ChipsCommand
+    | OptionsCommand
+    | HostCommand
+    | ChatCommand
 )
 _COMMANDS: TypeAdapter[Command] = TypeAdapter(Annotated[Command, Field(discriminator="kind")])
 

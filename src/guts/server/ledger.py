@@ -1,10 +1,12 @@
 """A table's ledger: each player's buy-in, cash-out, stack and net, and the settlement.
 
 The rows have PokerNow's columns (``player_nickname, player_id, session_start_at,
-session_end_at, buy_in, buy_out, stack, net``), the chip amounts as integers. While the
-night goes on a player's chips are their ``stack``; once it is over they are cashed out
-(``buy_out``, the stack then 0). ``net`` is ``buy_out + stack - buy_in``, so the nets add
-up to zero whenever no chips are in a pot.
+session_end_at, buy_in, buy_out, stack, net``), the chip amounts as integers, one row
+per seat of the night (every table it sat at). While the night goes on a player's chips
+are their ``stack``; once it is over, or once they leave, they are cashed out
+(``buy_out``, the stack then 0). ``net`` is ``buy_out + stack - buy_in`` (less any debt a
+player left a table on credit with), so the nets add up to zero whenever no chips are in
+a pot.
 
 >>> rows = [{"player_nickname": "=Jo", "net": 5}, {"player_nickname": "Ann", "net": -5}]
 >>> settlement(rows)
@@ -36,29 +38,32 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def ledger_rows(
     state: TableState, joined: Mapping[int, datetime], ended: datetime | None
 ) -> list[dict[str, Any]]:
-    """One row per seat dealt into the game (``joined``: when each seat was asked for;
-    ``ended``: when the night ended, None while it goes on)."""
-    session = state.session
-    if session is None:
+    """One row per seat that bought chips, in the order the seats were asked for
+    (``joined``: when each seat was asked for; ``ended``: when the night ended, None
+    while it goes on). ``buy_in`` counts every rebuy and top-up, ``buy_out`` every
+    cash-out (a seat that left, and everyone once the night is over); ``stack`` is what a
+    seat still has (on the table, held while it sits out, or approved and not yet dealt)."""
+    if state.session is None:
         return []
-    stacks = [seat.stack for seat in session.table.seats]
     over = state.status == "over"
     rows = []
-    for seat in sorted(state.seats.values(), key=lambda s: s.number or 0):
-        if seat.number is None:
+    for seat in sorted(state.seats.values(), key=lambda s: s.seat_id):
+        if not seat.bought:
             continue
-        stack = stacks[seat.number]
-        buy_out, left = (stack, 0) if over else (0, stack)
+        stack = state.stack(seat) + seat.due
+        buy_out = seat.cashed
+        if over and seat.status == "approved":
+            buy_out, stack = buy_out + stack, 0
         start = joined.get(seat.seat_id)
         rows.append({
             "player_nickname": seat.nickname,
             "player_id": seat.seat_id,
             "session_start_at": start.isoformat() if start else "",
             "session_end_at": ended.isoformat() if ended and over else "",
-            "buy_in": seat.buy_in,
+            "buy_in": seat.bought,
             "buy_out": buy_out,
-            "stack": left,
-            "net": buy_out + left - seat.buy_in,
+            "stack": stack,
+            "net": state.net(seat),
         })  # fmt: skip
     return rows
 

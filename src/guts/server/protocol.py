@@ -235,22 +235,148 @@ class End(_Message):
     secret: Secret
 
 
+class SitOut(_Message):
+    """Sit out: the table plays the seat safe (out, fold, check, stand pat) for the rest
+    of the deal, and deals it out from the next deal boundary with an empty pot (its chips
+    held for it) until it comes back."""
+
+    type: Literal["sit_out"]
+
+
+class ComeBack(_Message):
+    """Come back after sitting out or being set away: dealt in again from the next deal
+    boundary with an empty pot (the clock's timeouts forgotten)."""
+
+    type: Literal["come_back"]
+
+
+class Leave(_Message):
+    """Leave the table: the seat plays safe until the next deal boundary with an empty
+    pot, then is cashed out (a seat not dealt in is cashed out at once)."""
+
+    type: Literal["leave"]
+
+
+class BuyChips(_Message):
+    """Ask for chips (a rebuy, or a top-up), at most the table's buy-in: the host approves
+    (or the table's auto-approve does), and they are added at the next deal boundary
+    with an empty pot."""
+
+    type: Literal["buy_chips"]
+    amount: Chips
+
+
+class Pause(_Message):
+    """Host: pause the table (``paused``: nobody acts, no clock runs, nothing happens by
+    itself) or resume it (every clock starts afresh)."""
+
+    type: Literal["pause"]
+    secret: Secret
+    paused: bool = True
+
+
+class SetAway(_Message):
+    """Host: set a person's seat away (``away``; played safe, dealt out from the next deal
+    boundary with an empty pot) or back."""
+
+    type: Literal["set_away"]
+    secret: Secret
+    seat_id: Count
+    away: bool = True
+
+
+class Kick(_Message):
+    """Host: kick a person or remove a bot: the seat plays safe until the next deal
+    boundary with an empty pot, then is cashed out."""
+
+    type: Literal["kick"]
+    secret: Secret
+    seat_id: Count
+
+
+class ApproveChips(_Message):
+    """Host: approve a seat's rebuy or top-up (``amount``: the chips it asked for when
+    left out; the host may also give chips unasked), added at the next deal boundary with
+    an empty pot."""
+
+    type: Literal["approve_chips"]
+    secret: Secret
+    seat_id: Count
+    amount: Chips | None = None
+
+
+class RefuseChips(_Message):
+    """Host: refuse a seat's request for chips."""
+
+    type: Literal["refuse_chips"]
+    secret: Secret
+    seat_id: Count
+
+
+class SetOptions(_Message):
+    """Host: change the game's options (all of them, as ``guts rules`` lists them; the
+    stakes, such as ``ante``, are options) and the buy-in, from the next deal boundary
+    with an empty pot."""
+
+    type: Literal["set_options"]
+    secret: Secret
+    options: dict[
+        Annotated[str, StringConstraints(max_length=64)],
+        Annotated[str, StringConstraints(max_length=200)],
+    ] = Field(max_length=64)
+    buy_in: Chips | None = None
+
+
+class HandHost(_Message):
+    """Host: hand the host role to a seated person. From then on that seat's device token
+    is the host's ``secret`` and the old host secret is not."""
+
+    type: Literal["hand_host"]
+    secret: Secret
+    seat_id: Count
+
+
+PlayerMessage = SitOut | ComeBack | Leave | BuyChips
+HostMessage = (
+    Start
+    | AddBot
+    | Approve
+    | Refuse
+    | End
+    | Pause
+    | SetAway
+    | Kick
+    | ApproveChips
+    | RefuseChips
+    | SetOptions
+    | HandHost
+)
 CLIENT_MESSAGES: tuple[type[_Message], ...] = (
     Join,
     Resume,
     Act,
     Chat,
+    SitOut,
+    ComeBack,
+    Leave,
+    BuyChips,
     Start,
     AddBot,
     Approve,
     Refuse,
     End,
+    Pause,
+    SetAway,
+    Kick,
+    ApproveChips,
+    RefuseChips,
+    SetOptions,
+    HandHost,
 )
 ClientMessage = Annotated[
-    Join | Resume | Act | Chat | Start | AddBot | Approve | Refuse | End,
+    Join | Resume | Act | Chat | PlayerMessage | HostMessage,
     Field(discriminator="type"),
 ]
-HostMessage = Start | AddBot | Approve | Refuse | End
 _TYPES = {
     model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
     for model in CLIENT_MESSAGES
@@ -258,7 +384,11 @@ _TYPES = {
 _CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
-def read_message(text: str | bytes) -> Join | Resume | Act | Chat | HostMessage:
+AnyMessage = Join | Resume | Act | Chat | PlayerMessage | HostMessage
+"""Any client message, as :func:`read_message` returns it."""
+
+
+def read_message(text: str | bytes) -> AnyMessage:
     """The client message ``text`` holds; ProtocolError if it is not exactly one."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too-large", f"a message has at most {MAX_MESSAGE_BYTES} bytes")
@@ -271,12 +401,13 @@ def read_message(text: str | bytes) -> Join | Resume | Act | Chat | HostMessage:
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _TYPES:
         shown = repr(kind[:40]) if isinstance(kind, str) else json.dumps(kind)[:40]
-        expected = ", ".join(sorted(_TYPES))
         raise ProtocolError(
-            "unknown-type", f"unknown message type {shown}: expected one of {expected}"
+            "unknown-type",
+            f"unknown message type {shown}: docs/protocol.md lists the {len(_TYPES)} types "
+            "(join, resume, act, chat, ...)",
         )
     try:
-        message: Join | Resume | Act | Chat | HostMessage = _CLIENT.validate_python(data)
+        message: AnyMessage = _CLIENT.validate_python(data)
     except ValidationError as error:
         raise ProtocolError("invalid", _one_line(kind, error)) from None
     return message
@@ -309,26 +440,50 @@ class TableInfo(_Message):
     buy_in: int
     auto_approve: bool
     status: Literal["lobby", "playing", "over"]
+    paused: bool = False
+    host_seat: int | None = None
+    clock: int = 30
+    time_bank: int = 60
+    waiting: bool = False
+
+
+SeatStatus = Literal["requested", "approved", "refused", "left"]
 
 
 class SeatInfo(_Message):
-    """A seat as everyone sees it (``seat``: its number in the game, once started)."""
+    """A seat as everyone sees it (``seat``: its number in the session in play, null when
+    not dealt in; ``away``: sitting out or set away; ``leaving``: cashed out at the next
+    deal boundary with an empty pot; ``asked``: chips it asked for, waiting for the host)."""
 
     seat_id: int
     nickname: str
     kind: Literal["person", "random", "threshold", "sensible"]
     buy_in: int
-    status: Literal["requested", "approved", "refused"]
+    status: SeatStatus
     seat: int | None
+    away: bool = False
+    leaving: bool = False
+    asked: int = 0
 
 
 class You(_Message):
-    """The receiving client's own seat."""
+    """The receiving client's own seat (``host``: it holds the host role)."""
 
     seat_id: int
     seat: int | None
     nickname: str
-    status: Literal["requested", "approved", "refused"]
+    status: SeatStatus
+    host: bool = False
+
+
+class Clock(_Message):
+    """The action clock of a seat that must decide: ``seconds`` left before its clock
+    runs out, then ``bank`` seconds of its time bank; at the end of both the table takes
+    the safe action for it."""
+
+    seat: int
+    seconds: float
+    bank: float
 
 
 class Snapshot(_Message):
@@ -343,6 +498,8 @@ class Snapshot(_Message):
     seats: list[SeatInfo]
     you: You | None
     game: dict[str, Any] | None
+    clocks: list[Clock] = Field(default_factory=list)
+    chat: list[ChatLine] = Field(default_factory=list)
 
 
 class EventMessage(_Message):
@@ -359,6 +516,7 @@ class EventMessage(_Message):
     stacks: list[int]
     pot: int
     status: Literal["lobby", "playing", "over"]
+    clocks: list[Clock] = Field(default_factory=list)
     game: dict[str, Any]
 
 
@@ -378,7 +536,7 @@ class Welcome(_Message):
     seat_id: int
     nickname: str
     token: str
-    status: Literal["requested", "approved", "refused"]
+    status: SeatStatus
 
 
 class Ack(_Message):
@@ -399,13 +557,16 @@ class Error(_Message):
 
 
 class ChatLine(_Message):
-    """A line of chat."""
+    """A line of chat (kept with the table: ``seq`` its command's number)."""
 
     type: Literal["chat"]
     seat_id: int
     nickname: str
     text: str
+    seq: int | None = None
 
+
+Snapshot.model_rebuild()
 
 SERVER_MESSAGES: tuple[type[_Message], ...] = (
     Snapshot,
@@ -430,7 +591,10 @@ class CreateTable(_Message):
     """``POST /api/tables``: open a table of ``preset`` with ``options`` (as
     ``guts rules`` lists them), each player's ``buy_in``, ``bots`` bots of kind ``bot``
     seated, seats approved without the host when ``auto_approve``, and the game started
-    at once when ``start`` (with the bots seated by then)."""
+    at once when ``start`` (with the bots seated by then). ``clock``: each person's
+    seconds per decision (0: no clock), ``time_bank``: the seconds each person may spend
+    beyond it over the night, ``away_after``: the timeouts in a row that set a seat away
+    (0: never)."""
 
     preset: Annotated[str, StringConstraints(min_length=1, max_length=64)]
     options: dict[
@@ -442,6 +606,9 @@ class CreateTable(_Message):
     bot: BotKind = "sensible"
     auto_approve: bool = False
     start: bool = False
+    clock: Annotated[int, Field(ge=0, le=3600)] = 30
+    time_bank: Annotated[int, Field(ge=0, le=3600)] = 60
+    away_after: Annotated[int, Field(ge=0, le=100)] = 2
 
 
 class TableCreated(_Message):
@@ -484,7 +651,20 @@ def protocol_document() -> str:
         "seat see it: its `view()`, the public view for spectators, and the events whose",
         "audience includes it.",
         "",
-        "Host commands carry the host secret (`secret`) of the host link.",
+        "Host commands carry the host secret (`secret`) of the host link (once the host",
+        "role is handed on, the new host's device token). Seats, chips and options change",
+        "only at a deal boundary with no chips in the pot (after every hand of draw poker,",
+        "when a pot is won in Guts): a seat that is away, sitting out or leaving is played",
+        "safe until then (out, fold, check, stand pat; the sensible bot's choice where",
+        "nothing is safe), and a person whose clock and time bank run out has the safe",
+        "action taken for it (`clocks` in `snapshot` and `event` say how long each seat",
+        "has). Misuse of any command gets an `error` and changes nothing.",
+        "",
+        "`GET /api/tables/{table_id}/history` gives the table's hand histories as JSON",
+        "lines (`guts replay` reads each session's), with the cards the requester could not",
+        "see redacted: send a seat's device token (`Authorization: Bearer TOKEN`) to see",
+        "that seat's cards, the host secret or nothing for a spectator's record. With",
+        "`?format=phh` (draw poker) it gives the hands in PHH.",
         "",
         "## Client to server",
         "",

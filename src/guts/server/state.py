@@ -11,6 +11,15 @@ given (seat 0 deals first). When a session of the game ends, the next deal start
 one, the same game for the same seats with the chips as they stand, until the host ends
 the night, the rules' deal limit is reached, or fewer than two players have chips.
 
+The seats at the table change only at a deal boundary with no chips in the pot (in draw
+poker after every hand, in Guts when a pot is won): seats approved after the start are
+dealt in, seats that left or were kicked are cashed out, seats sitting out or away are
+dealt out (their chips held for them), approved rebuys and top-ups are added and changed
+options take effect. The session in play is stopped there (nothing is in the pot) and a
+new one starts on a fresh table, so every session's record replays on its own. Until
+then a seat that is away or leaving is played safe (out, fold, check, stand pat; the
+bot's choice where nothing is safe, as in Bourre) at once.
+
 >>> from guts.server.commands import BotCommand, StartCommand
 >>> from guts.server.storage import TableRow
 >>> state = TableState(TableRow("t", "two-card-guts", {}, {"buy_in": 10}, False, "h"))
@@ -24,32 +33,51 @@ the night, the rules' deal limit is reached, or fewer than two players have chip
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from guts.bots import Policy, policy_for
 from guts.catalog import Game, find_game
 from guts.errors import GutsError
+from guts.games.base import Decision
 from guts.games.session import RecordedSession
 from guts.server.commands import (
     ActCommand,
     ApproveCommand,
+    AwayCommand,
     BotCommand,
+    ChatCommand,
+    ChipsCommand,
     Command,
     CommandError,
     DealCommand,
     EndCommand,
+    HostCommand,
     JoinCommand,
+    LeaveCommand,
+    OptionsCommand,
+    PauseCommand,
     RefuseCommand,
     StartCommand,
+    StopCommand,
     read_command,
 )
 from guts.server.dealer import Dealer
 from guts.server.storage import SeatRow, StoredTable, TableRow
-from guts.table import Table
 
-__all__ = ["SHARES_OUT", "TAKES_TABLE", "Logged", "Seat", "TableState"]
+__all__ = [
+    "RESEATED",
+    "SAFE_ACTIONS",
+    "SHARES_OUT",
+    "TAKES_TABLE",
+    "ChatLine",
+    "Logged",
+    "Seat",
+    "TableState",
+    "safe_action",
+]
 
 TAKES_TABLE = frozenset({"guts", "staged"})
 """The families whose sessions take over a table (stacks, pot, button). Draw and Bourré
@@ -60,10 +88,42 @@ SHARES_OUT = frozenset({"guts", "staged", "draw"})
 """The families whose sessions, once over, share out what is left in the pot when
 stopped; Bourré's rules say what becomes of its last pot (``end-pot``)."""
 
+RESEATED = "the seats changed"
+"""Why a session is stopped at a deal boundary when the seats or the chips change."""
+
+SAFE_ACTIONS = ("check", "out", "fold", "stand pat")
+"""The actions that risk nothing, best first: what a seat that is away, leaving or out of
+time takes when one is legal."""
+
+CHAT_KEPT = 50
+"""How many chat lines a snapshot carries."""
+
+
+def safe_action(legal: tuple[str, ...], fallback: Callable[[], str]) -> str:
+    """The first of :data:`SAFE_ACTIONS` that is ``legal``, else ``fallback()`` (a bot's
+    choice, where nothing is safe: a card to play in Bourre).
+
+    >>> safe_action(("fold", "check", "bet 1"), lambda: "bet 1")
+    'check'
+    >>> safe_action(("2c", "As"), lambda: "As")
+    'As'
+    """
+    for action in SAFE_ACTIONS:
+        if action in legal:
+            return action
+    return fallback()
+
 
 @dataclass
 class Seat:
-    """A seat of the lobby: asked for, given or refused; ``number`` its seat in the game."""
+    """A seat of the lobby: asked for, given, refused or left; ``number`` its seat in the
+    session in play (None when it is not dealt in).
+
+    The night's chips: ``bought`` (the buy-in and every approved rebuy and top-up),
+    ``cashed`` (what it took away), ``held`` (its chips while no table has them: before it
+    is dealt in, and while it sits out), ``due`` (approved chips not yet on a table),
+    ``asked`` (chips asked for, waiting for the host) and ``debt`` (what it owed when it
+    left a table on credit: a fresh table seats it with no chips, the debt stays)."""
 
     seat_id: int
     nickname: str
@@ -72,6 +132,16 @@ class Seat:
     buy_in: int
     status: str
     number: int | None = None
+    away: bool = False
+    leaving: bool = False
+    timeouts: int = 0
+    bank_ms: int = 0
+    bought: int = 0
+    cashed: int = 0
+    held: int = 0
+    due: int = 0
+    asked: int = 0
+    debt: int = 0
 
     def row(self) -> SeatRow:
         """The seat as stored."""
@@ -94,6 +164,9 @@ class Seat:
             "buy_in": self.buy_in,
             "status": self.status,
             "seat": self.number,
+            "away": self.away,
+            "leaving": self.leaving,
+            "asked": self.asked,
         }
 
 
@@ -109,6 +182,32 @@ class Logged:
     end: int
 
 
+@dataclass(frozen=True)
+class ChatLine:
+    """A line of chat as kept: the command's sequence number, the seat and the text."""
+
+    seq: int
+    seat_id: int
+    nickname: str
+    text: str
+
+    def message(self) -> dict[str, Any]:
+        """The ``chat`` message that carries it."""
+        return {"type": "chat", "seq": self.seq, "seat_id": self.seat_id,
+                "nickname": self.nickname, "text": self.text}  # fmt: skip
+
+
+@dataclass
+class _Night:
+    """What spans the night's sessions: the options in force and the deals played."""
+
+    options: dict[str, str]
+    buy_in: int
+    deals_before: int = 0
+    changed_options: bool = False
+    lineups: list[list[int]] = field(default_factory=list)
+
+
 class TableState:
     """Everything a table's commands build; rebuilt from scratch by :meth:`replay`."""
 
@@ -121,24 +220,40 @@ class TableState:
         self.status = "lobby"
         self.ending = False
         self.stopped = False
+        self.paused = False
+        self.host_seat: int | None = None
+        """The seat holding the host role once the host handed it on (None: the host
+        secret's holder)."""
         self.seq = 0
         self.client_seqs: dict[int, tuple[int, int]] = {}
         """Each seat's last applied client sequence number, and the command it made."""
         self.log: list[Logged] = []
+        self.chat: list[ChatLine] = []
         self.policies: dict[int, Policy] = {}
         """The bot of each bot's seat number in the session in play."""
+        self.night = _Night(dict(row.options), int(row.stakes.get("buy_in", 100)))
+        self._credit_of: dict[str, str] | None = None
+        self._credit_now = False
 
     @property
     def session(self) -> RecordedSession[Any, Any] | None:
         """The session in play (or the last one), None before the start."""
         return self.sessions[-1] if self.sessions else None
 
+    @property
+    def options(self) -> dict[str, str]:
+        """The game's options as the host last set them."""
+        return self.night.options
+
+    @property
+    def buy_in(self) -> int:
+        """The buy-in (and the most chips a rebuy or top-up may ask for)."""
+        return self.night.buy_in
+
     def seat_at(self, number: int) -> Seat | None:
         """The lobby seat playing seat ``number`` of the game."""
-        for seat in self.seats.values():
-            if seat.number == number:
-                return seat
-        return None
+        lineup = self.night.lineups[-1] if self.night.lineups else []
+        return self.seats[lineup[number]] if 0 <= number < len(lineup) else None
 
     def number(self, seat_id: int | None) -> int | None:
         """The game seat of lobby seat ``seat_id`` (None if it has none)."""
@@ -151,6 +266,17 @@ class TableState:
             (s for s in self.seats.values() if s.status == "approved"), key=lambda s: s.seat_id
         )
 
+    def stack(self, seat: Seat) -> int:
+        """The chips ``seat`` has on the night: on the table in play, else held for it."""
+        session = self.session
+        if seat.number is not None and session is not None:
+            return session.table.stack(seat.number)
+        return seat.held
+
+    def net(self, seat: Seat) -> int:
+        """What ``seat`` has won (positive) or lost on the night so far."""
+        return self.stack(seat) + seat.due + seat.cashed - seat.bought - seat.debt
+
     # -- applying ---------------------------------------------------------------------------
 
     def mark(self) -> tuple[int, int]:
@@ -162,22 +288,12 @@ class TableState:
         """Apply ``command`` (live or replaying); the seat ids whose rows it changed.
         Raises GutsError, changing nothing, if the engine refuses it."""
         if isinstance(command, JoinCommand | BotCommand):
-            approved = isinstance(command, BotCommand) or self.row.auto_approve
-            token = command.token_hash if isinstance(command, JoinCommand) else None
-            kind = command.bot if isinstance(command, BotCommand) else "person"
-            self.seats[command.seat_id] = Seat(
-                command.seat_id,
-                command.nickname,
-                kind,
-                token,
-                command.buy_in,
-                "approved" if approved else "requested",
-            )
-            return [command.seat_id]
+            return self._seat(command)
         if isinstance(command, ApproveCommand | RefuseCommand):
             seat = self.seats[command.seat_id]
             if isinstance(command, ApproveCommand):
                 seat.status, seat.buy_in = "approved", command.buy_in
+                seat.bought = seat.held = command.buy_in
             else:
                 seat.status = "refused"
             return [command.seat_id]
@@ -189,22 +305,249 @@ class TableState:
             else:
                 self.ending = True
             return []
+        control = self._control(command)
+        if control is not None:
+            return control
         session = self.session
         if session is None:
             raise CommandError(f"a {command.kind} command before the start")
+        changed: list[int] = []
         if isinstance(command, DealCommand):
-            if session.is_over:  # the night goes on: the next session
-                session = self._new_session(session.table)
-            session.start_deal()
-            if session is not self.session:
-                self._begin(session)
+            changed = self._deal(session)
         elif isinstance(command, ActCommand):
             session.act(command.seat, command.action)
-        else:
+            changed = self._acted(command)
+        elif isinstance(command, StopCommand):
             session.stop(command.reason)
             self.stopped = True
         self._update_status()
+        return changed
+
+    def _seat(self, command: JoinCommand | BotCommand) -> list[int]:
+        approved = isinstance(command, BotCommand) or self.row.auto_approve
+        token = command.token_hash if isinstance(command, JoinCommand) else None
+        kind = command.bot if isinstance(command, BotCommand) else "person"
+        seat = Seat(
+            command.seat_id,
+            command.nickname,
+            kind,
+            token,
+            command.buy_in,
+            "approved" if approved else "requested",
+            bank_ms=self.time_bank_ms,
+        )
+        if approved:
+            seat.bought = seat.held = command.buy_in
+        self.seats[command.seat_id] = seat
+        return [command.seat_id]
+
+    def _control(self, command: Command) -> list[int] | None:
+        """Apply a host's or player's control (None if ``command`` is none)."""
+        if isinstance(command, PauseCommand):
+            self.paused = command.paused
+            return []
+        if isinstance(command, OptionsCommand):
+            self.night.options, self.night.buy_in = dict(command.options), command.buy_in
+            self.night.changed_options = True
+            return []
+        if isinstance(command, HostCommand):
+            self.host_seat = command.seat_id
+            return []
+        if isinstance(command, ChatCommand):
+            seat = self.seats[command.seat_id]
+            self.chat.append(ChatLine(self.seq + 1, seat.seat_id, seat.nickname, command.text))
+            del self.chat[:-CHAT_KEPT]
+            return []
+        if isinstance(command, AwayCommand):
+            seat = self.seats[command.seat_id]
+            seat.away = command.away
+            if not command.away:
+                seat.timeouts = 0
+            return [seat.seat_id]
+        if isinstance(command, LeaveCommand):
+            seat = self.seats[command.seat_id]
+            seat.leaving = True
+            if seat.number is None or self.session is None:
+                self._cash_out(seat)
+            return [seat.seat_id]
+        if isinstance(command, ChipsCommand):
+            seat = self.seats[command.seat_id]
+            seat.asked = command.amount if command.status == "asked" else 0
+            if command.status == "approved":
+                seat.bought += command.amount
+                seat.due += command.amount
+            return [seat.seat_id]
+        return None
+
+    def _acted(self, command: ActCommand) -> list[int]:
+        """Note a seat's clock: the time bank it used, and its timeouts in a row (at
+        ``away_after`` of them it is set away)."""
+        seat = self.seats.get(command.seat_id)
+        if seat is None or seat.kind != "person":
+            return []
+        seat.bank_ms = max(0, seat.bank_ms - command.bank_ms)
+        if not command.timeout:
+            if command.client_seq is not None:  # the person's own decision
+                seat.timeouts = 0
+            return []
+        seat.timeouts += 1
+        if self.away_after and seat.timeouts >= self.away_after and not seat.away:
+            seat.away = True
+            return [seat.seat_id]
         return []
+
+    def _cash_out(self, seat: Seat) -> None:
+        """``seat`` (dealt out) takes its chips away and leaves the table."""
+        seat.cashed += seat.held + seat.due
+        seat.held = seat.due = 0
+        seat.status, seat.leaving, seat.away = "left", False, False
+
+    # -- the clocks' settings ---------------------------------------------------------------
+
+    @property
+    def clock_ms(self) -> int:
+        """A person's time for each decision (0: no clock)."""
+        return int(self.row.stakes.get("clock", 30)) * 1000
+
+    @property
+    def time_bank_ms(self) -> int:
+        """Each person's time bank for the night, spent once a decision's clock runs out."""
+        return int(self.row.stakes.get("time_bank", 60)) * 1000
+
+    @property
+    def away_after(self) -> int:
+        """How many timeouts in a row set a seat away (0: never)."""
+        return int(self.row.stakes.get("away_after", 2))
+
+    # -- the seats at the table -------------------------------------------------------------
+
+    def plays_safe(self, number: int) -> bool:
+        """True when game seat ``number`` is away or leaving: the table acts for it."""
+        seat = self.seat_at(number)
+        return seat is not None and (seat.away or seat.leaving)
+
+    def lineup(self) -> list[int]:
+        """The seats the next table would deal in: approved, not away or leaving, with
+        chips to play (or on credit), in the order they were asked for."""
+        credit = self._credit()
+        return [
+            seat.seat_id
+            for seat in self.approved()
+            if not seat.away
+            and not seat.leaving
+            and (credit or self.stack(seat) + seat.due > 0)
+        ]
+
+    def _credit(self) -> bool:
+        """True when the options in force play on credit (read once per options)."""
+        options = self.options
+        if self._credit_of is not options:
+            self._credit_of = options
+            self._credit_now = bool(getattr(self.game.rules(options), "credit", False))
+        return self._credit_now
+
+    def reseat_due(self) -> bool:
+        """True at a deal boundary with an empty pot when the seats, their chips or the
+        options must change before the next deal."""
+        session = self.session
+        if session is None or not session.deal_over or any(session.table.places.values()):
+            return False
+        current = self.night.lineups[-1] if self.night.lineups else []
+        wanted = self.lineup()
+        return (
+            wanted != current
+            or self.night.changed_options
+            or any(self.seats[seat_id].due for seat_id in wanted)
+            or any(self.seats[seat_id].leaving for seat_id in current)
+        )
+
+    def reseats(self) -> bool:
+        """True when the next deal needs a fresh table: the seats, chips or options
+        change, or a session of a family that cannot take over a table is over."""
+        session = self.session
+        if session is None:
+            return False
+        if session.is_over and self.game.family not in TAKES_TABLE:
+            return True
+        return self.reseat_due()
+
+    def can_deal(self) -> bool:
+        """True unless the next deal needs a fresh table and the seats that would be
+        dealt in are too few for the game (the table waits for players)."""
+        if not self.reseats():
+            return True
+        players = [(self.seats[i].nickname, 1) for i in self.lineup()]
+        try:
+            self.game.new_session(players, options=self.options)
+        except GutsError:
+            return False
+        return True
+
+    def _deal(self, session: RecordedSession[Any, Any]) -> list[int]:
+        changed: list[int] = []
+        if self.reseats():
+            if not session.is_over:
+                session.stop(RESEATED)
+            changed = self._release(session)
+            changed += self._fresh(session)
+            session = self.sessions[-1]
+        elif session.is_over:
+            session = self._take_over(session)
+        session.start_deal()
+        return changed
+
+    def _take_over(self, old: RecordedSession[Any, Any]) -> RecordedSession[Any, Any]:
+        """The next session of the night on the same table (stacks, pot and button carried
+        over: the engine's dealer's-choice way)."""
+        family = self.game.games_family
+        rules = family.rules(self.game.name, self.options)
+        make: Callable[..., RecordedSession[Any, Any]] = family.session_class
+        session = make(rules, old.table, rng=self.dealer, button=None)
+        self.night.deals_before += old.deals_played
+        self._begin(session, list(self.night.lineups[-1]))
+        return session
+
+    def _release(self, old: RecordedSession[Any, Any]) -> list[int]:
+        """The seats of ``old`` leave its table with their stacks (held for them; a debt
+        on credit kept as such); those leaving are cashed out."""
+        changed = []
+        for number, seat_id in enumerate(self.night.lineups[-1]):
+            seat = self.seats[seat_id]
+            final = old.table.stack(number)
+            seat.held, seat.debt = max(final, 0), seat.debt + max(-final, 0)
+            seat.number = None
+            changed.append(seat_id)
+        for seat in self.seats.values():
+            if seat.leaving and seat.status == "approved":
+                self._cash_out(seat)
+                changed.append(seat.seat_id)
+        self.night.deals_before += old.deals_played
+        return changed
+
+    def _fresh(self, old: RecordedSession[Any, Any] | None) -> list[int]:
+        """A new session on a fresh table for the seats of :meth:`lineup`, each with its
+        chips, the next dealer first; the night's deal limit carried on."""
+        lineup = self.lineup()
+        seats = [self.seats[seat_id] for seat_id in lineup]
+        players = [(seat.nickname, seat.held + seat.due) for seat in seats]
+        options = dict(self.options)
+        limit = options.get("max-deals")
+        if limit is not None and limit.isdigit():
+            options["max-deals"] = str(max(1, int(limit) - self.night.deals_before))
+        button = 0
+        if old is not None and self.night.lineups:
+            dealer = self.night.lineups[-1][old.table.button]
+            later = [n for n, seat_id in enumerate(lineup) if seat_id >= dealer]
+            button = later[0] if later else 0
+        family = self.game.games_family
+        session = family.new_session(
+            self.game.name, players, options=options, rng=self.dealer, button=button
+        )
+        for number, seat in enumerate(seats):
+            seat.number, seat.held, seat.due = number, 0, 0
+        self.night.changed_options = False
+        self._begin(session, lineup)
+        return lineup
 
     def leftover(self) -> bool:
         """True when the night is over with chips still on the table (a deal limit
@@ -235,55 +578,59 @@ class TableState:
         return entry
 
     def _start(self) -> list[int]:
-        approved = self.approved()
-        players = [(seat.nickname, seat.buy_in) for seat in approved]
-        session = self.game.new_session(players, options=self.row.options, rng=self.dealer)
-        session.start_deal()
-        for number, seat in enumerate(approved):
-            seat.number = number
-        self._begin(session)
+        changed = self._fresh(None)
+        self.sessions[-1].start_deal()
         self._update_status()
-        return [seat.seat_id for seat in approved]
+        return changed
 
-    def _new_session(self, table: Table) -> RecordedSession[Any, Any]:
-        """The next session of the night: the same game on the same table, its stacks,
-        pot and button carried over (the engine's dealer's-choice way); for a family whose
-        sessions do not take over a table, a fresh one with each seat's stack and the next
-        dealer first (and :meth:`_update_status` lets the night go on only when that
-        loses nothing)."""
-        family = self.game.games_family
-        rules = family.rules(self.game.name, self.row.options)
-        make: Callable[..., RecordedSession[Any, Any]] = family.session_class
-        if self.game.family in TAKES_TABLE:
-            return make(rules, table, rng=self.dealer, button=None)
-        players = [(seat.name, seat.stack) for seat in table.seats]
-        return make(rules, players, rng=self.dealer, button=table.button)
-
-    def _begin(self, session: RecordedSession[Any, Any]) -> None:
+    def _begin(self, session: RecordedSession[Any, Any], lineup: list[int]) -> None:
         self.sessions.append(session)
+        self.night.lineups.append(lineup)
         self.policies = {
-            seat.number: policy_for(seat.kind, self.game.family, session)
-            for seat in self.seats.values()
-            if seat.kind != "person" and seat.number is not None
+            number: policy_for(self.seats[seat_id].kind, self.game.family, session)
+            for number, seat_id in enumerate(lineup)
+            if self.seats[seat_id].kind != "person"
         }
+
+    def safe_policy(self) -> Policy:
+        """The bot that chooses for a seat where no action is safe."""
+        session = self.session
+        assert session is not None
+        return policy_for("sensible", self.game.family, session)
+
+    def safe(self, decision: Decision) -> str:
+        """The safe action of ``decision`` (see :func:`safe_action`); the sensible bot's
+        choice where none is safe (the action is recorded, so a replay needs no bot)."""
+        session = self.session
+        assert session is not None
+        legal = session.legal_actions(decision.seat)
+
+        def bots_choice() -> str:
+            view = session.view(decision.seat)
+            choice = self.safe_policy().choose(view, decision, random.SystemRandom())
+            return session.canonical(decision.seat, choice)
+
+        return safe_action(legal, bots_choice)
 
     def _update_status(self) -> None:
         """The table is over when its session is and the night does not go on: the host
-        ended it, the rules' deal limit was reached, fewer than two have chips, or a fresh
-        table would not carry what is left (chips in the pot, debts)."""
+        ended it, the rules' deal limit was reached, fewer than two seats have chips, or
+        chips are left in a pot that a fresh table would not carry."""
         session = self.session
         if session is None or not session.is_over:
             self.status = "playing" if session is not None else self.status
             return
-        table = session.table
-        with_chips = sum(seat.stack > 0 for seat in table.seats)
-        carried = self.game.family in TAKES_TABLE or (
-            not any(table.places.values()) and all(seat.stack >= 0 for seat in table.seats)
-        )
+        credit = bool(getattr(session.rules, "credit", False))
+        in_night = [
+            seat
+            for seat in self.approved()
+            if not seat.leaving and (credit or self.stack(seat) + seat.due > 0)
+        ]
+        carried = self.game.family in TAKES_TABLE or not any(session.table.places.values())
         goes_on = (
             not self.ending
             and getattr(session.rules, "max_deals", None) is None
-            and (table.credit or with_chips >= 2)
+            and len(in_night) >= 2
             and carried
         )
         self.status = "playing" if goes_on else "over"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Iterable, Mapping
 
 from guts.errors import GutsError
 from guts.server.actor import Settings, TableActor, digest
@@ -69,13 +69,19 @@ class Tables:
             return actor
 
     async def create(
-        self, preset: str, options: dict[str, str], buy_in: int, *, auto_approve: bool
+        self,
+        preset: str,
+        options: dict[str, str],
+        buy_in: int,
+        *,
+        auto_approve: bool,
+        clocks: Mapping[str, int] | None = None,
     ) -> tuple[TableActor, str]:
-        """A new table and its host secret."""
+        """A new table and its host secret; ``clocks`` its ``clock``, ``time_bank`` and
+        ``away_after`` (see :class:`~guts.server.protocol.CreateTable`)."""
         secret = secrets.token_urlsafe(24)
-        row = TableRow(
-            new_table_id(), preset, options, {"buy_in": buy_in}, auto_approve, digest(secret)
-        )
+        stakes = {"buy_in": buy_in, **(clocks or {})}
+        row = TableRow(new_table_id(), preset, options, stakes, auto_approve, digest(secret))
         await self.storage.create_table(row)
         actor = TableActor(row, self.storage, self.settings)
         self.actors[row.id] = actor
