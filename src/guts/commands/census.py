@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -36,10 +37,18 @@ def census_command(
         int | None, typer.Option("--sample", help="Estimate from N random hands.")
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for --sample.")] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="Draw the category frequencies to FILE (.png or .svg)."),
+    ] = None,
 ) -> None:
     """Count every hand of N cards by category (or estimate with --sample)."""
     from guts.census import census, sample_census
 
+    if plot is not None:
+        from guts.sim.plots import check_format
+
+        check_format(plot)
     rank = build_ranking(ranking, wild, joker, jokers, option)
     if seed is not None and sample is None:
         raise OptionError("--seed only applies to a sampled census: add --sample N")
@@ -63,12 +72,17 @@ def census_command(
             result = sample_census(rank, size, sample, seed, progress)
         else:
             result = census(rank, size, progress)
-    if as_json:
-        print(json.dumps(result.to_json()))
-        return
     title = f"{ranking}, {size} cards, {rank.deck.describe()}"
     if rank.options():
         title += " (" + ", ".join(f"{k}={v}" for k, v in rank.options().items()) + ")"
+    if plot is not None:
+        from guts.sim.plots import census_figure, save
+
+        rows = [(category.label, count) for category, count in result.categories.items()]
+        save(census_figure(rows, title, result.sampled), plot)
+    if as_json:
+        print(json.dumps(result.to_json()))
+        return
     table = Table(title=title + (" — sampled" if result.sampled else ""))
     table.add_column("category")
     table.add_column("hands", justify="right")
@@ -95,6 +109,8 @@ def census_command(
     if result.no_pair_by_top_card is not None:
         tops = ", ".join(f"{k}: {v:,}" for k, v in result.no_pair_by_top_card.items())
         console.print(f"no-pair hands by top card: {tops}")
+    if plot is not None:
+        console.print(f"wrote {plot}")
 
 
 def register(app: typer.Typer) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -12,6 +13,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 
 from guts.commands.common import OptionOpt, console, parse_key_values
 from guts.errors import OptionError
+
+if TYPE_CHECKING:
+    from guts.sim import SimSpec, Summary
+
+FAST_HELP = (
+    "Play on the vectorized Guts path (numba, millions of deals a second): two- and "
+    "three-card Guts on credit with threshold or random bots (two-card-guts, "
+    "three-card-guts, simultaneous-guts, ghost-guts, single-loser-guts, no-peek-guts, "
+    "winner-takes-all-guts, capped-guts and their options); anything else is refused, "
+    "naming why. Its random streams are its own."
+)
 
 
 def simulate_command(
@@ -39,23 +51,73 @@ def simulate_command(
     scheduler: Annotated[
         str | None, typer.Option("--scheduler", help="Address of a Dask or Ray cluster.")
     ] = None,
+    fast: Annotated[bool, typer.Option("--fast", help=FAST_HELP)] = False,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="Write plots to DIR: bankrolls, pot sizes, EV by seat."),
+    ] = None,
+    plot_format: Annotated[
+        str, typer.Option("--plot-format", help="Plot files as png or svg.")
+    ] = "png",
+    compare: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--compare-option",
+            help="Also run with this option KEY=VALUE (repeatable) and set the two side "
+            "by side: house rule A against B.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Simulate sessions of GAME between bots: nets, busts, session lengths, pots, outcomes."""
-    from guts.sim import SimSpec, open_executor, render, report, simulate
+    from guts.sim import SimSpec, report
     from guts.sim.seeding import new_seed
 
     if (sessions is None) == (deals is None):
         raise OptionError("give either --sessions N or --deals N (not both)")
     if workers < 1:
         raise OptionError(f"--workers must be at least 1, not {workers}")
-    spec = SimSpec.make(
-        game, players=players, bots=bots, options=parse_key_values(option or []),
-        buy_in=buy_in, seed=new_seed() if seed is None else seed, max_deals=max_deals,
-    )  # fmt: skip
+    if plot_format not in ("png", "svg"):
+        raise OptionError(f"--plot-format must be png or svg, not {plot_format!r}")
+    options = parse_key_values(option or [])
+    change = parse_key_values(compare or [])
+    run_seed = new_seed() if seed is None else seed
+    specs = [SimSpec.make(
+        game, players=players, bots=bots, options=options, buy_in=buy_in, seed=run_seed,
+        max_deals=max_deals, fast=fast,
+    )]  # fmt: skip
+    if change:
+        specs.append(SimSpec.make(
+            game, players=players, bots=bots, options=options | change, buy_in=buy_in,
+            seed=run_seed, max_deals=max_deals, fast=fast,
+        ))  # fmt: skip
+    if plot is not None:
+        _check_plotting()
     plan = {"sessions": sessions} if sessions is not None else {"deals": deals or 0}
+    summaries = [
+        _run(spec, plan, workers, executor, scheduler, show=sys.stderr.isatty() and not as_json)
+        for spec in specs
+    ]
+    data = [report(spec, summary, plan) for spec, summary in zip(specs, summaries, strict=True)]
+    words = ", ".join(f"{k}={v}" for k, v in change.items())
+    written = _plots(plot, plot_format, specs, data, words) if plot is not None else []
+    if as_json:
+        print(json.dumps(data[0] if not change else {"compare": change, "a": data[0],
+                                                      "b": data[1]}))  # fmt: skip
+        return
+    _render(data, words)
+    for path in written:
+        console.print(f"wrote {path}")
+
+
+def _run(
+    spec: SimSpec, plan: dict[str, int], workers: int, executor: str, scheduler: str | None,
+    *, show: bool,
+) -> Summary:  # fmt: skip
+    """Run ``spec`` by ``plan`` on the executor, with a progress bar when ``show``."""
+    from guts.sim import open_executor, simulate
+
     unit, total = next(iter(plan.items()))
-    show = sys.stderr.isatty() and not as_json
     with (
         open_executor(executor, workers, scheduler) as pool,
         Progress(
@@ -64,18 +126,46 @@ def simulate_command(
             transient=True,
         ) as bar,
     ):  # fmt: skip
-        task = bar.add_task(f"{game}: {unit}", total=total)
+        task = bar.add_task(f"{spec.preset}: {unit}", total=total)
 
         def progress(sessions_done: int, deals_done: int) -> None:
             bar.update(task, completed=sessions_done if unit == "sessions" else deals_done)
 
-        summary = simulate(spec, sessions=sessions, deals=deals, executor=pool,
-                           workers=workers, progress=progress)  # fmt: skip
-    data = report(spec, summary, plan)
-    if as_json:
-        print(json.dumps(data))
+        return simulate(spec, executor=pool, workers=workers, progress=progress,
+                        **{unit: total})  # fmt: skip
+
+
+def _render(data: list[dict[str, Any]], change: str) -> None:
+    from guts.sim import render
+
+    if len(data) == 1:
+        render(data[0], console)
         return
-    render(data, console)
+    console.rule("A: as given")
+    render(data[0], console)
+    console.rule(f"B: with {change}")
+    render(data[1], console)
+
+
+def _check_plotting() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise OptionError("--plot needs matplotlib: pip install 'guts[plot]'") from None
+
+
+def _plots(
+    directory: Path, kind: str, specs: list[SimSpec], data: list[dict[str, Any]], change: str
+) -> list[Path]:
+    """Write the plots of each run (B's prefixed ``b-``) and, comparing, both side by side."""
+    from guts.sim.plots import compare_figure, save, write_run_plots
+
+    written = write_run_plots(directory, specs[0], data[0], kind)
+    if len(specs) == 2:
+        written += write_run_plots(directory, specs[1], data[1], kind, prefix="b-")
+        figure = compare_figure(data[0], data[1], change)
+        written.append(save(figure, directory / f"compare.{kind}"))
+    return written
 
 
 def register(app: typer.Typer) -> None:

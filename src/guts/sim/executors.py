@@ -52,6 +52,11 @@ class Batch:
 def run_batch(spec: SimSpec, first: int, count: int, cut: int | None = None) -> Batch:
     """Play sessions ``first`` to ``first + count - 1`` of ``spec`` (the last of them
     stopped after ``cut`` deals, if given) and summarize them."""
+    if spec.fast:
+        from guts.sim.vector import fast_batch
+
+        fast, played = fast_batch(spec, first, count, cut)
+        return Batch(first, fast, tuple(played.tolist()))
     summary = Summary.empty(spec.seat_bots)
     lengths = []
     last = first + count - 1
@@ -84,20 +89,25 @@ def simulate(
         raise OptionError(f"--workers must be at least 1, not {workers}")
     if batch is not None and batch < 1:
         raise OptionError(f"a batch holds at least 1 session, not {batch}")
+    if spec.fast:
+        from guts.sim.vector import check_fast
+
+        check_fast(spec)
     runner = _Runner(spec, executor, workers, progress)
     if sessions is not None:
         if sessions < 1:
             raise OptionError(f"--sessions must be at least 1, not {sessions}")
-        return runner.sessions(sessions, batch or _batch_size(sessions, workers))
+        return runner.sessions(sessions, batch or _batch_size(sessions, workers, spec.fast))
     assert deals is not None
     if deals < 1:
         raise OptionError(f"--deals must be at least 1, not {deals}")
     return runner.deals(deals, batch)
 
 
-def _batch_size(sessions: float, workers: int) -> int:
-    """A few batches for each worker (so that they finish together), at most 64 sessions."""
-    return max(1, min(64, math.ceil(sessions / (4 * workers))))
+def _batch_size(sessions: float, workers: int, fast: bool = False) -> int:
+    """A few batches for each worker (so that they finish together), at most 64 sessions
+    (on the fast path, 65,536)."""
+    return max(1, min(1 << 16 if fast else 64, math.ceil(sessions / (4 * workers))))
 
 
 class _Runner:
@@ -174,7 +184,7 @@ class _Runner:
         if not self.summary.sessions:
             return 1
         per_session = self.summary.deals / self.summary.sessions
-        return _batch_size(remaining / per_session, self.workers)
+        return _batch_size(remaining / per_session, self.workers, self.spec.fast)
 
     def _cancel(self) -> None:
         while self.flight:

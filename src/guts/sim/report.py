@@ -37,6 +37,7 @@ def report(spec: SimSpec, summary: Summary, plan: dict[str, int]) -> dict[str, A
         "buy_in": spec.buy_in,
         "seed": spec.seed,
         "max_deals": spec.max_deals,
+        "path": "fast" if spec.fast else "engine",
         "plan": plan,
         "sessions": summary.sessions,
         "deals": summary.deals,
@@ -48,7 +49,9 @@ def report(spec: SimSpec, summary: Summary, plan: dict[str, int]) -> dict[str, A
         "by_bot": {
             kind: {"seats": stats.seats, **_seat(stats)} for kind, stats in summary.kinds.items()
         },
-        "session_deals": summary.lengths.moments().to_json() | _spread(summary.lengths),
+        "session_deals": summary.lengths.moments().to_json()
+        | _spread(summary.lengths)
+        | {"counts": summary.lengths.to_json()["counts"]},
         "pots": summary.pots.to_json(),
         "outcomes": summary.outcomes.to_json(),
         "left_on_table": {"mean": summary.left.to_json()["mean"]} | _spread(summary.left),
@@ -116,6 +119,7 @@ def render(data: dict[str, Any], console: Console) -> None:
         f"[bold]{data['game']}[/bold]{f' ({options})' if options else ''}: "
         f"{data['sessions']:,} sessions, {data['deals']:,} deals, {data['players']} players "
         f"buying in for {data['buy_in']}, seed {data['seed']}"
+        + (" (fast path)" if data.get("path") == "fast" else "")
     )
     seats = Table(title="Per seat: mean net ± 95% interval, share of sessions gone bust")
     for column in ("seat", "bot", "per deal", "per session", "went bust"):

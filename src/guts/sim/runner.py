@@ -14,7 +14,7 @@ nothing but the spec and the index (:mod:`guts.sim.seeding`), so any worker may 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from random import Random
@@ -37,7 +37,8 @@ class SimSpec:
     """What to simulate. ``bots`` are cycled over the seats (``("sensible", "random")``
     for four players is sensible, random, sensible, random); ``max_deals`` stops a session
     that has not ended by then (the players stop, and what is left is shared out as the
-    game's rules say)."""
+    game's rules say); ``fast`` plays the sessions on the vectorized Guts path
+    (:mod:`guts.sim.vector`: the same game, its own random streams)."""
 
     preset: str
     players: int = 4
@@ -46,6 +47,7 @@ class SimSpec:
     buy_in: int = 100
     seed: int = 0
     max_deals: int = 1000
+    fast: bool = False
 
     @classmethod
     def make(
@@ -58,8 +60,10 @@ class SimSpec:
         buy_in: int = 100,
         seed: int = 0,
         max_deals: int = 1000,
+        fast: bool = False,
     ) -> SimSpec:
-        """A checked spec; ``bots`` may be comma-separated (``"sensible,threshold"``)."""
+        """A checked spec; ``bots`` may be comma-separated (``"sensible,threshold"``);
+        ``fast``: on the vectorized Guts path (:mod:`guts.sim.vector`), not the engine."""
         kinds = bots.split(",") if isinstance(bots, str) else list(bots)
         spec = cls(
             preset,
@@ -69,6 +73,7 @@ class SimSpec:
             buy_in,
             seed,
             max_deals,
+            fast,
         )
         spec.check()
         return spec
@@ -147,9 +152,15 @@ def _policies(spec: SimSpec, session: Session) -> list[Any]:
     ]
 
 
-def play_session(spec: SimSpec, index: int, cut: int | None = None) -> SessionResult:
+def play_session(
+    spec: SimSpec,
+    index: int,
+    cut: int | None = None,
+    *,
+    on_deal: Callable[[Session], None] | None = None,
+) -> SessionResult:
     """Play session ``index`` of ``spec`` to its end, or stop it after ``max_deals``
-    deals (or ``cut``, if fewer)."""
+    deals (or ``cut``, if fewer); ``on_deal`` is shown the session after each deal."""
     deck_rng, bot_rng = session_rngs(spec.seed, index)
     session = spec.new_session(deck_rng)
     policies = _policies(spec, session)
@@ -178,6 +189,8 @@ def play_session(spec: SimSpec, index: int, cut: int | None = None) -> SessionRe
         for seat in seats:
             if table.stack(seat) <= 0:
                 busted[seat] = True
+        if on_deal is not None:
+            on_deal(session)
     nets = tuple(table.net(seat) for seat in seats)
     left = sum(table.places.values())
     if sum(nets) + left != 0:

@@ -1,0 +1,98 @@
+"""``guts simulate --fast``, ``--plot``, ``--compare-option`` and ``guts census --plot``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_helpers import run
+
+pytest.importorskip("numba")
+
+FAST = ["simulate", "two-card-guts", "--players", "4", "--bots", "threshold,random",
+        "--seed", "7", "--fast"]  # fmt: skip
+
+
+def test_fast_json_is_byte_identical_for_one_and_two_workers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, one, err = run(capsys, *FAST, "--sessions", "3000", "--json")
+    assert code == 0 and err == ""
+    code, two, _ = run(capsys, *FAST, "--sessions", "3000", "--json", "--workers", "2")
+    assert code == 0 and two == one
+    data = json.loads(one)
+    assert data["path"] == "fast" and data["sessions"] == 3000
+    assert sum(seat["exact"]["net"]["sum_x"] for seat in data["seats"]) == 0
+    assert (
+        data["pots"]["n"]
+        == data["deals"]
+        == sum(entry["count"] for entry in data["outcomes"].values())
+    )
+    # threshold bots beat random ones
+    assert data["by_bot"]["threshold"]["net_per_deal"]["ci95"][0] > 0
+
+
+def test_fast_deals_plan_stops_the_last_session(capsys: pytest.CaptureFixture[str]) -> None:
+    code, one, _ = run(capsys, *FAST, "--deals", "5000", "--json")
+    code2, two, _ = run(capsys, *FAST, "--deals", "5000", "--json", "--workers", "2")
+    assert code == code2 == 0 and one == two
+    assert json.loads(one)["deals"] == 5000
+
+
+def test_fast_refuses_what_it_does_not_cover(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "simulate", "hi-lo-guts", "--bots", "threshold", "--fast",
+                       "--sessions", "5")  # fmt: skip
+    assert code == 2 and "hi-lo=yes" in err and "drop --fast" in err
+    assert len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "simulate", "two-card-guts", "--fast", "--sessions", "5")
+    assert code == 2 and "sensible bot" in err
+
+
+def test_plots_and_a_comparison(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    code, out, _ = run(capsys, *FAST, "--sessions", "400", "--plot", str(tmp_path),
+                       "--compare-option", "max-loss=4")  # fmt: skip
+    assert code == 0
+    assert "A: as given" in out and "B: with max-loss=4" in out
+    names = ["bankroll", "pots", "ev", "b-bankroll", "b-pots", "b-ev", "compare"]
+    for name in names:
+        path = tmp_path / f"{name}.png"
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+        assert f"wrote {path}" in out
+
+
+def test_a_comparison_in_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, *FAST, "--sessions", "50", "--json", "--compare-option", "ante=2")
+    data = json.loads(out)
+    assert code == 0 and data["compare"] == {"ante": "2"}
+    assert data["a"]["options"] == {} and data["b"]["options"] == {"ante": "2"}
+    assert data["b"]["pots"]["min"] >= 8 > data["a"]["pots"]["min"]
+
+
+def test_plots_of_an_engine_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    code, _, _ = run(capsys, "simulate", "three-five-seven", "--players", "3", "--bots",
+                     "random", "--sessions", "3", "--seed", "1", "--max-deals", "20",
+                     "--plot", str(tmp_path))  # fmt: skip
+    assert code == 0
+    assert {p.name for p in tmp_path.iterdir()} == {"bankroll.png", "pots.png", "ev.png"}
+
+
+def test_census_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "three.png"
+    code, out, _ = run(capsys, "census", "three-card", "--plot", str(path))
+    assert code == 0 and f"wrote {path}" in out
+    assert path.read_bytes()[:4] == b"\x89PNG"
+    code, _, err = run(capsys, "census", "three-card", "--plot", str(tmp_path / "x.jpg"))
+    assert code == 2 and ".png or .svg" in err
+    code, _, _ = run(capsys, "census", "two-card", "--json", "--plot", str(tmp_path / "t.svg"))
+    svg = (tmp_path / "t.svg").read_text()
+    assert code == 0 and svg.lstrip().startswith("<?xml") and "<svg" in svg
+
+
+def test_plot_format_is_checked(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, *FAST, "--sessions", "5", "--plot", str(tmp_path),
+                       "--plot-format", "gif")  # fmt: skip
+    assert code == 2 and "png or svg" in err
