@@ -18,6 +18,7 @@ import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from enum import Enum, IntEnum
 from functools import cache
+from operator import attrgetter
 from random import Random
 from typing import ClassVar
 
@@ -30,6 +31,7 @@ __all__ = [
     "DeckKind",
     "Rank",
     "Suit",
+    "card_codes",
     "deck_cards",
     "format_cards",
     "parse_card",
@@ -370,6 +372,18 @@ def shuffle(cards: list[Card], rng: Random) -> None:
         rng.shuffle(cards)
 
 
+_ASCII = attrgetter("ascii")
+
+
+def card_codes(cards: Iterable[Card]) -> tuple[str, ...]:
+    """The cards' ASCII codes, in order, as records write them.
+
+    >>> card_codes(parse_cards("As 10h"))
+    ('As', 'Th')
+    """
+    return tuple(map(_ASCII, cards))
+
+
 class Deck:
     """The stock: cards to be dealt, top card first.
 
@@ -487,6 +501,11 @@ class Deck:
     def cards(self) -> tuple[Card, ...]:
         """The remaining cards, top first."""
         return tuple(self._cards)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The remaining cards' ASCII codes, top first (as a record writes them)."""
+        return tuple(map(_ASCII, self._cards))
 
     def __len__(self) -> int:
         return len(self._cards)

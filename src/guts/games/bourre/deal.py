@@ -119,7 +119,7 @@ class BourreDeal:
         """Antes, the deal, the trump card, then the first decision."""
         self.emit(DealStarted(deal=self.number, dealer=self.dealer, seats=self.seats))
         self._antes()
-        self.emit(Shuffled(deck=tuple(c.ascii for c in self.deck.cards), audience=()))
+        self.emit(Shuffled(deck=self.deck.codes, audience=()))
         self.emit(StockSeed(seed=self.seed, audience=()))
         for _ in range(HAND):
             for seat in self.seats:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 
 from guts.betting import BettingRound, Blinds, post_antes
-from guts.cards import Card, Deck, Rank
+from guts.cards import Card, Deck, Rank, card_codes
 from guts.errors import IllegalAction
 from guts.games.base import Event
 from guts.games.decision import Decision, Discard, Wager, betting_action
@@ -114,14 +114,14 @@ class DrawDeal:
                                openers=self.openers.value, antes=self.antes))  # fmt: skip
         if self.antes and self.rules.ante:
             self.totals = post_antes(table, self.seats, self.rules.ante)
-        self.emit(Shuffled(deck=tuple(c.ascii for c in self.stock.cards), audience=()))
+        self.emit(Shuffled(deck=self.stock.codes, audience=()))
         for round_number in range(1, self.rules.hand_size + 1):
             for seat in self.seats:
                 self.hands[seat].append(self.stock.deal_one())
             if self.rules.wild_widow and round_number == self.rules.widow_after:
                 self.widow = self.stock.deal_one()
         for seat in self.seats:
-            self.emit(Dealt(seat=seat, cards=_codes(self.hands[seat]), audience=(seat,)))
+            self.emit(Dealt(seat=seat, cards=card_codes(self.hands[seat]), audience=(seat,)))
         if self.widow is not None:
             self.emit(WidowTurned(card=self.widow.ascii))
         self._begin_betting(self.seats[0], blinds=self.blinds())
@@ -270,7 +270,7 @@ class DrawDeal:
         """What ``seat`` may throw now: the sizes any cards may be thrown in, and the
         special sets (All for One's whole hand, four cards keeping an ace)."""
         hand = self.hands[seat]
-        codes = _codes(hand)
+        codes = card_codes(hand)
         rules = self.rules
         if rules.all_for_one:
             after = len(self.draw_order) - 1
@@ -349,7 +349,7 @@ class DrawDeal:
     def _give(self, seat: int, cards: Sequence[Card]) -> None:
         self.hands[seat].extend(cards)
         if cards:
-            self.emit(Dealt(seat=seat, cards=_codes(cards), audience=(seat,)))
+            self.emit(Dealt(seat=seat, cards=card_codes(cards), audience=(seat,)))
 
     def _take(self, count: int, seat: int) -> list[Card]:
         cards: list[Card] = []
@@ -369,7 +369,7 @@ class DrawDeal:
         order = self._shuffle(pool)
         self.stock = Deck(order, self.stock.kind)
         self.emit(Reshuffled(count=len(order)))
-        self.emit(Shuffled(deck=_codes(order), audience=()))
+        self.emit(Shuffled(deck=card_codes(order), audience=()))
 
     def _next_drawer(self) -> None:
         self.draw_order.pop(0)
@@ -453,9 +453,6 @@ class DrawDeal:
         else:
             raise IllegalAction("the deal is over")
 
-
-def _codes(cards: Sequence[Card]) -> tuple[str, ...]:
-    return tuple(card.ascii for card in cards)
 
 
 def _pick(hand: Sequence[Card], codes: Sequence[str]) -> tuple[Card, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from guts.betting import award_pots, side_pots
-from guts.cards import Card
+from guts.cards import Card, card_codes
 from guts.errors import IllegalAction
 from guts.games.base import Decision, Event
 from guts.games.draw.events import Declared, OpenersShown, Showed
@@ -114,8 +114,8 @@ class Showdown:
         ranking = deal.rules.high_ranking(deal.widow.rank if deal.widow else None)
         proved = opens(ranking, hand, rank)
         cards = proof_cards(ranking.evaluate(hand)) if proved else hand
-        deal.emit(OpenersShown(seat=opener, cards=_codes(cards),
-                                kept_apart=_codes(deal.kept_apart), proved=proved))  # fmt: skip
+        deal.emit(OpenersShown(seat=opener, cards=card_codes(cards),
+                                kept_apart=card_codes(deal.kept_apart), proved=proved))  # fmt: skip
         return proved
 
     def settle(self) -> dict[int, int]:
@@ -138,9 +138,9 @@ class Showdown:
             hand = deal.hands[seat]
             evaluation = ranking.evaluate(hand)
             good = wins_trips(ranking, hand)
-            deal.emit(Showed(seat=seat, cards=_codes(proof_cards(evaluation) if good else hand),
+            deal.emit(Showed(seat=seat, cards=card_codes(proof_cards(evaluation) if good else hand),
                               description=evaluation.description, live=good))  # fmt: skip
-            self.shown[seat] = _codes(proof_cards(evaluation) if good else hand)
+            self.shown[seat] = card_codes(proof_cards(evaluation) if good else hand)
             if not good:
                 self.no_trips = True
                 self.reason = f"{_says(name, 'has')} no three of a kind: the pot stays"
@@ -170,8 +170,8 @@ class Showdown:
                 self.no_trips = True
             if strength is not None:
                 strengths[seat] = strength
-            self.shown[seat] = _codes(deal.hands[seat])
-            deal.emit(Showed(seat=seat, cards=_codes(deal.hands[seat]),
+            self.shown[seat] = card_codes(deal.hands[seat])
+            deal.emit(Showed(seat=seat, cards=card_codes(deal.hands[seat]),
                               description=evaluation.description,
                               live=strength is not None))  # fmt: skip
         pots = side_pots(deal.totals, deal.folded, deal.dead)
@@ -190,7 +190,3 @@ class Showdown:
 def _says(names: list[str], verb: str) -> str:
     """``names`` and ``verb`` agreeing, mid-sentence: "Ann wins", "you win"."""
     return f"{who(names, start=False)} {agree(names, verb)}"
-
-
-def _codes(cards: tuple[Card, ...] | list[Card]) -> tuple[str, ...]:
-    return tuple(card.ascii for card in cards)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from enum import Enum
 
-from guts.cards import Card, Deck
+from guts.cards import Card, Deck, card_codes
 from guts.games.base import Decision, Event
 from guts.games.guts import settle
 from guts.games.guts.declare import ChoiceRound, DeclareRound
@@ -92,7 +92,7 @@ class GutsDeal:
         """Antes, shuffle record, the deal, then the first decisions."""
         self.emit(DealStarted(deal=self.number, dealer=self.dealer, seats=self.seats))
         self._antes()
-        self.emit(Shuffled(deck=tuple(c.ascii for c in self.deck.cards), audience=()))
+        self.emit(Shuffled(deck=self.deck.codes, audience=()))
         self._deal_hands()
         if self.rules.pass_left:
             options = {s: tuple(c.ascii for c in self.down[s]) for s in self.seats}
@@ -163,7 +163,7 @@ class GutsDeal:
             audience: tuple[int, ...] = () if rules.no_peek else (seat,)
             if not rules.no_peek:
                 self.peeked.add(seat)
-            self.emit(CardsDealt(seat=seat, cards=_codes(self.down[seat]), audience=audience))
+            self.emit(CardsDealt(seat=seat, cards=card_codes(self.down[seat]), audience=audience))
         if rules.low_in_wild:
             for seat in self.seats:
                 card = self.deck.deal_one()
@@ -191,7 +191,7 @@ class GutsDeal:
     def _deal_community(self, count: int) -> None:
         cards = self.deck.deal(count)
         self.community.extend(cards)
-        self.emit(CommunityDealt(cards=_codes(cards)))
+        self.emit(CommunityDealt(cards=card_codes(cards)))
 
     def _pass_cards(self, choices: dict[int, str]) -> None:
         given = {s: next(c for c in self.down[s] if c.ascii == choices[s]) for s in self.seats}
@@ -220,7 +220,7 @@ class GutsDeal:
                 self.emit(
                     CardsDealt(
                         seat=seat,
-                        cards=_codes(drawn[seat]),
+                        cards=card_codes(drawn[seat]),
                         face_up=up,
                         audience=None if up else (seat,),
                     )
@@ -274,7 +274,7 @@ class GutsDeal:
         for seat in self.seats:
             if seat not in self.peeked:
                 self.peeked.add(seat)
-                self.emit(Looked(seat=seat, cards=_codes(self.down[seat]), audience=(seat,)))
+                self.emit(Looked(seat=seat, cards=card_codes(self.down[seat]), audience=(seat,)))
 
     def _ghost_plays(self, count: int) -> bool:
         ghost = self.rules.ghost
@@ -330,7 +330,8 @@ class GutsDeal:
         """Show a hand face up; return its strength."""
         evaluation = self.ranking(len(cards)).evaluate(cards)
         self.shown[seat] = tuple(cards)
-        self.emit(CardsShown(seat=seat, cards=_codes(cards), description=evaluation.description))
+        description = evaluation.description
+        self.emit(CardsShown(seat=seat, cards=card_codes(cards), description=description))
         return evaluation.strength
 
     def name(self, seat: int) -> str:
@@ -361,7 +362,3 @@ class GutsDeal:
                 aside=table.chips_in(settle.ASIDE),
             )
         )
-
-
-def _codes(cards: Sequence[Card]) -> tuple[str, ...]:
-    return tuple(card.ascii for card in cards)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from enum import Enum
 
-from guts.cards import Card, Deck
+from guts.cards import Card, Deck, card_codes
 from guts.games.base import Decision, Event
 from guts.games.guts.declare import ChoiceRound, DeclareRound
 from guts.games.staged.events import (
@@ -170,7 +170,7 @@ class StagedDeal:
                 dealt[seat].append(self.deck.deal_one())
         for seat in self.seats:
             self.hands[seat] += dealt[seat]
-            self.emit(CardsDealt(seat=seat, cards=_codes(dealt[seat]), audience=(seat,)))
+            self.emit(CardsDealt(seat=seat, cards=card_codes(dealt[seat]), audience=(seat,)))
         if self.rules.is_toh and self.rules.announce_last_hand and len(self.deck) < len(self.seats):
             self.emit(LastHand(deal=self.number, stock=len(self.deck)))
         self.declared = {}
@@ -249,7 +249,7 @@ class StagedDeal:
             strengths[seat] = evaluation.strength
             shown = CardsShown(
                 seat=seat,
-                cards=_codes(cards),
+                cards=card_codes(cards),
                 description=evaluation.description,
                 audience=audience,
             )
@@ -302,7 +302,3 @@ class StagedDeal:
     def discards(self) -> list[Card]:
         """Every card of this deal that is not kept as a point (Toh's discard pile)."""
         return [c for s in self.seats for c in self.hands[s] if self.kept.get(s) != c]
-
-
-def _codes(cards: Sequence[Card]) -> tuple[str, ...]:
-    return tuple(card.ascii for card in cards)

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 from typing import Any
 
-from guts.cards import Card, Deck, DeckKind, deck_cards
+from guts.cards import Card, Deck, DeckKind, card_codes, deck_cards
 from guts.errors import CardError, IllegalAction, OptionError
 from guts.games.base import Event
 from guts.games.session import RecordedSession, open_table
@@ -137,13 +137,13 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
         if self.rules.is_toh:
             if stock is not None:
                 self._stock, self._discards = stock, []
-                self._emit(Shuffled(deck=_codes(stock.cards), audience=()))
+                self._emit(Shuffled(deck=card_codes(stock.cards), audience=()))
             if self._deals == 1:
                 self._table.pay(self._table.button, POT, self.rules.ante, Reason.ANTE, "seed")
             deck = self._stock
         else:
             assert deck is not None
-            self._emit(Shuffled(deck=_codes(deck.cards), audience=()))
+            self._emit(Shuffled(deck=card_codes(deck.cards), audience=()))
         assert deck is not None
         self._deal = StagedDeal(
             self.rules, self._table, self._emit, deck, self._deals, seats, self._points, self.target
@@ -291,9 +291,6 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
 def _shown(event: CardsShown) -> dict[str, Any]:
     return {"seat": event.seat, "cards": list(event.cards), "description": event.description}
 
-
-def _codes(cards: Sequence[Card]) -> tuple[str, ...]:
-    return tuple(card.ascii for card in cards)
 
 
 def _check_players(rules: StagedRules, count: int, target: int) -> None:
