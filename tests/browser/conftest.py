@@ -43,9 +43,21 @@ def shots(request: pytest.FixtureRequest) -> Path:
     return folder
 
 
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A real ``guts serve`` shared by the tests that leave it running (each opens its
+    own tables); killed at the end, whatever happened."""
+    running = Server(tmp_path_factory.mktemp("server"))
+    running.start()
+    try:
+        yield running
+    finally:
+        running.kill()
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    """A real ``guts serve`` (killed after the test, whatever happened)."""
+def own_server(tmp_path: Path) -> Iterator[Server]:
+    """A real ``guts serve`` of this test alone (for a test that kills it)."""
     running = Server(tmp_path)
     running.start()
     try:

@@ -29,7 +29,8 @@ def someone_to_act(people: list[Person]) -> Person:
     return wait_until(lambda: next((p for p in people if buttons(p.page)), None), "a decision")
 
 
-def test_reload_and_a_server_crash_mid_deal(chromium: Any, server: Server, shots: Path) -> None:
+def test_reload_and_a_server_crash_mid_deal(chromium: Any, own_server: Server, shots: Path) -> None:
+    server = own_server
     created = server.open_table("two-card-guts", buy_in=50, auto_approve=True)
     ann = Person(chromium, "Ann", shots)
     bob = Person(chromium, "Bob", shots)
