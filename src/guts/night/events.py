@@ -59,9 +59,9 @@ class GameStarted(Event):
 @register_event
 @dataclass(frozen=True, kw_only=True)
 class PotRefunded(Event):
-    """Game ``number`` reached the cap under capped-pot=refund: after the game shared
-    the middle out equally, each seat's stack changes by ``change`` (they add up to 0)
-    so that each has back what it put in since the middle was last empty."""
+    """Game ``number`` reached the cap under capped-pot=refund: the night gives the
+    chips in the game's middle back, ``change[seat]`` to each seat (what it put in since
+    the middle was last empty); the game's own record stops where the cap found it."""
 
     kind: ClassVar[str] = "night-pot-refunded"
     number: int

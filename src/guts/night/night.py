@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, Self
 
+from guts.cards import Deck
 from guts.catalog import FAMILIES, find_game
 from guts.errors import GutsError, IllegalAction, OptionError
 from guts.games.base import Decision, Event, EventError, Session, events_from_json, events_to_json
@@ -254,8 +255,9 @@ class Night(Session):
         self._begin(game, options, self._chooser, "timeout", "")
         return tuple(self._events[start:])
 
-    def start_deal(self) -> None:
-        """Start the game's next deal; in a rotation, between games, begin the next game
+    def start_deal(self, deck: Deck | None = None) -> None:
+        """Start the game's next deal (with ``deck``, stacked for tests, as the game's
+        own ``start_deal`` takes it); in a rotation, between games, begin the next game
         with its first deal. IllegalAction while a choice waits or a deal is played."""
         if self._over:
             raise IllegalAction(f"the night is over ({self._over}): no more deals")
@@ -267,9 +269,8 @@ class Night(Session):
             self._begin(entries[self._number % len(entries)].game, (), None, "rotation", "")
             if self._recorded is not None or self._session is None:
                 return  # a replay's game comes dealt; or the game could not begin
-        session = self._session
-        assert session is not None
-        session.start_deal()
+        session: Any = self._session
+        session.start_deal() if deck is None else session.start_deal(deck)
         self._sync()
         self._after_game_step()
 

@@ -158,6 +158,8 @@ class NightRules(RuleOptions):
                 allowed = ", ".join(entry.game for entry in entries)
                 raise OptionError(f"default: {self.default!r} is not one of the games ({allowed})")
             object.__setattr__(self, "default", default)
+        for entry in entries:
+            self.game_options(entry.game)  # Bourré's end-pot
         for name in ("cap", "most_games"):
             value = getattr(self, name)
             if value is not None and value < 1:
