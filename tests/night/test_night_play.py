@@ -4,14 +4,13 @@ the cap, time-outs, markers, views and the ledger."""
 from __future__ import annotations
 
 import pytest
+from night_helpers import chips, new_night, play
 
 from guts.errors import IllegalAction
 from guts.games.base import Decision
 from guts.night import FEWER_THAN_TWO, Night, refund
 from guts.night.events import GameChosen, GameEnded, GameStarted, MarkerTaken, PotRefunded
 from guts.table import POT, Place, Reason, TableError, Transfer
-
-from night_helpers import chips, new_night, play
 
 
 def test_between_games_the_chooser_decides_with_a_choose_of_the_allowed_games() -> None:
@@ -20,7 +19,7 @@ def test_between_games_the_chooser_decides_with_a_choose_of_the_allowed_games() 
     assert decision == Decision.choose(0, ("two-card-guts", "three-five-seven", "bourre"),
                                        "choose game 1")  # fmt: skip
     assert not night.deal_over and night.legal_actions(1) == ()
-    with pytest.raises(IllegalAction, match="Ann .seat 0. must choose the next game first"):
+    with pytest.raises(IllegalAction, match=r"Ann \(seat 0\) must choose the next game first"):
         night.start_deal()
     with pytest.raises(IllegalAction, match="not their turn"):
         night.act(1, "bourre")

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from night_helpers import new_night
 
 from guts.errors import IllegalAction, OptionError
 from guts.night import Chooser, Night, NightRules
-
-from night_helpers import new_night
 
 
 def test_the_games_list_keeps_the_host_order_and_house_options() -> None:
@@ -37,7 +36,7 @@ def test_bad_night_rules_name_the_problem(options: dict[str, str], message: str)
 def test_a_game_the_table_cannot_play_is_refused_when_the_night_begins() -> None:
     with pytest.raises(OptionError, match="jacks-or-better: this game takes 4 to 6 players"):
         new_night("two-card-guts,jacks-or-better", players=3)
-    with pytest.raises(OptionError, match="bourre: .*ante"):
+    with pytest.raises(OptionError, match=r"bourre: .*ante"):
         new_night("bourre ante=lots")
 
 
