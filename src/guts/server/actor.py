@@ -364,6 +364,11 @@ class TableActor:
         else:
             client.send(self._event_frame(client, missed))
 
+    def seat_of(self, token: str) -> int | None:
+        """The lobby seat whose device token is ``token`` (None if none is)."""
+        seat = self._token_seat(token)
+        return None if seat is None else seat.seat_id
+
     def _token_seat(self, token: str) -> Seat | None:
         wanted = digest(token)
         for seat in self.state.seats.values():

@@ -41,6 +41,7 @@ from guts.server.protocol import (
     Start,
     read_message,
 )
+from guts.server.records import history_lines, phh_documents
 from guts.server.storage import Storage
 from guts.server.tables import Tables
 
@@ -197,6 +198,32 @@ async def table_ledger(request: Request) -> Response:
                 for payer, payee, amount in settlement(rows)]  # fmt: skip
     return JSONResponse({"table_id": actor.id, "status": actor.status, "players": rows,
                          "settlement": payments})  # fmt: skip
+
+
+async def table_history(request: Request) -> Response:
+    """``GET /api/tables/{table_id}/history``: the night's hand histories as JSON lines,
+    redacted for the requester (``Authorization: Bearer TOKEN``, a seat's device token:
+    that seat's view; the host secret or nothing: a spectator's); ``?format=phh`` for
+    draw poker."""
+    actor = await _tables(request).get(request.path_params["table_id"])
+    if actor is None:
+        return _error("no-such-table", "no table has that id", 404)
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    token, seat_id = token.strip(), None
+    if scheme.lower() == "bearer" and token:
+        seat_id = await actor.query(lambda: actor.seat_of(token))
+        if seat_id is None and not actor.is_host(token):
+            return _error("not-seated", "that token is no seat's of this table", 403)
+    phh = request.query_params.get("format") == "phh"
+    write = phh_documents if phh else history_lines
+    try:
+        lines = await actor.query(lambda: list(write(actor.state, seat_id)))
+    except GutsError as error:
+        return _error("invalid", str(error)[:300])
+    name = f"guts-{actor.id}-history.{'phh' if phh else 'jsonl'}"
+    return Response("".join(line + "\n" for line in lines),
+                    media_type="text/plain; charset=utf-8" if phh else "application/x-ndjson",
+                    headers={"content-disposition": f'attachment; filename="{name}"'})  # fmt: skip
 
 
 async def health(request: Request) -> Response:
@@ -367,6 +394,7 @@ def create_app(
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", table_summary, methods=["GET"]),
             Route("/api/tables/{table_id}/ledger", table_ledger, methods=["GET"]),
+            Route("/api/tables/{table_id}/history", table_history, methods=["GET"]),
             *page_routes(),  # the lobby, the table page and their files (guts.web)
             Route("/healthz", health, methods=["GET"]),
             WebSocketRoute("/ws/{table_id}", table_socket),

@@ -32,7 +32,7 @@ from typing import Any
 
 from guts.games.base import Event, Session
 
-__all__ = ["disclose"]
+__all__ = ["disclose", "disclose_record"]
 
 
 def disclose(
@@ -64,3 +64,17 @@ def disclose(
         "pot": table.pot,
         "game": {key: value for key, value in view.items() if key != "events"},
     }
+
+
+def disclose_record(session: Session, seat: int | None) -> dict[str, Any]:
+    """The record of ``session`` (:meth:`~guts.games.base.Session.record`) as ``seat``
+    (None: a spectator) may have it: the rules, players and first dealer, and only the
+    events whose audience includes the seat (the shuffles and everyone else's hidden
+    cards left out), marked ``redacted`` with the ``viewer``."""
+    if seat is not None and not 0 <= seat < len(session.table.names):
+        seat = None
+    record = session.record()
+    record["events"] = [event.to_dict() for event in session.events if event.visible_to(seat)]
+    record["redacted"] = True
+    record["viewer"] = seat
+    return record
