@@ -1,0 +1,418 @@
+"""The Guts family as registered OpenSpiel Python games (needs the ``openspiel`` extra).
+
+Importing this module registers one game per Guts preset, named ``guts_`` and the
+preset's name with underscores (``guts_two_card_guts``, ``guts_simultaneous_guts`` ...),
+with the parameters ``players`` (2), ``deals`` (1: the game is that many deals of a
+session, which then stops and shares out the pot), ``buy_in`` (20), ``cards`` (the pack
+dealt from, as card codes: ``"As Ks Qs Js"`` for a tiny game; empty: the preset's whole
+pack) and ``options`` (rules options, ``"ghost=always,ante=2"``).
+
+- Chance deals the cards one at a time, uniformly from what is left of the pack, as
+  many as the deal may use (the rules' ``cards_needed``), before the deal starts: a card
+  dealt later (a draw, a community card) is chosen then but seen only when dealt.
+- Where the rules declare at once (and for passing a card left) the game is
+  simultaneous: the deciding seats choose at once and the others ``wait``; everything
+  else moves in turn. ``pyspiel.convert_to_turn_based`` gives the sequential form.
+- The information state of a seat is everything the engine's ``view`` shows it, its own
+  record of visible events included (perfect recall); the observation is the view
+  without the record. Tensors: the encoding of :mod:`guts.envs.encoding`, and for the
+  information state also the encoding and action at each of the seat's past decisions.
+- Returns are the chip changes of the session (zero-sum).
+
+>>> import pyspiel
+>>> import guts.envs.openspiel
+>>> game = pyspiel.load_game("guts_two_card_guts", {"cards": "As Ks Qs Js"})
+>>> state = game.new_initial_state()
+>>> for card in (51, 47, 43, 39):  # As Ks Qs Js: Bob (left of the dealer) gets As Qs
+...     state.apply_action(card)
+>>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()]
+(1, ['in', 'out'])
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from random import Random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel  # type: ignore[import-not-found]
+
+from guts.cards import Card, Deck, parse_cards
+from guts.catalog import find_game, games
+from guts.envs.encoding import Encoder, Layout
+from guts.errors import GutsError, OptionError
+from guts.games.guts import GutsRules, GutsSession
+from guts.games.guts.rules import Declare
+
+__all__ = ["DEFAULTS", "GutsGame", "GutsState", "game_name", "register"]
+
+DEFAULTS: dict[str, Any] = {"players": 2, "deals": 1, "buy_in": 20, "cards": "", "options": ""}
+"""Every game's parameters and their defaults."""
+
+_DECISIONS_PER_DEAL = 4
+"""The most decisions one seat makes in a Guts deal (pass, declare, second chance, again)."""
+
+
+def game_name(preset: str) -> str:
+    """The registered name of a Guts preset: ``guts_`` and the name with underscores."""
+    return "guts_" + preset.replace("-", "_")
+
+
+def _preset_rules(preset: str, options: Mapping[str, str] | None = None) -> GutsRules:
+    """The rules of a Guts preset; OptionError for a preset of another family."""
+    rules = find_game(preset).rules(options)
+    if not isinstance(rules, GutsRules):
+        raise OptionError(f"{preset} is not a Guts game")
+    return rules
+
+
+def _simultaneous(rules: GutsRules) -> bool:
+    return rules.declare is Declare.SIMULTANEOUS or rules.pass_left
+
+
+def _options(text: str) -> dict[str, str]:
+    """``"k=v,k=v"`` as a dict; OptionError for a piece without ``=``."""
+    options: dict[str, str] = {}
+    for piece in filter(None, (p.strip() for p in text.split(","))):
+        key, equals, value = piece.partition("=")
+        if not equals:
+            raise OptionError(f"options: {piece!r} is not name=value")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What a game's parameters fix: the rules, the seats, the pack, the encodings."""
+
+    preset: str
+    rules: GutsRules
+    players: int
+    deals: int
+    buy_in: int
+    pack: tuple[int, ...]
+    options: Mapping[str, str]
+
+    @cached_property
+    def layout(self) -> Layout:
+        return Layout.for_rules("guts", self.rules, self.players)
+
+    @cached_property
+    def wait(self) -> int | None:
+        """The action of a seat that does not decide at a simultaneous node."""
+        return self.layout.size if _simultaneous(self.rules) else None
+
+    @cached_property
+    def actions(self) -> int:
+        return self.layout.size + (self.wait is not None)
+
+    @cached_property
+    def encoder(self) -> Encoder:
+        return Encoder(self.layout, self.buy_in * self.players, self.deals)
+
+    @property
+    def decisions(self) -> int:
+        """The most decisions a seat makes in a game."""
+        return _DECISIONS_PER_DEAL * self.deals
+
+    def needed(self, players: int) -> int:
+        return self.rules.cards_needed(players)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
+        return self  # immutable: every copy of a state shares it
+
+
+def _setup(preset: str, params: Mapping[str, Any]) -> _Setup:
+    values = {**DEFAULTS, **params}
+    options = _options(str(values["options"]))
+    rules = _preset_rules(preset, options)
+    players, deals, buy_in = int(values["players"]), int(values["deals"]), int(values["buy_in"])
+    rules.check_players(players)
+    if deals < 1 or buy_in < 1:
+        raise OptionError(f"deals and buy_in: at least 1, not {deals} and {buy_in}")
+    kind = rules.hand_ranking.deck
+    cards = parse_cards(values["cards"]) if values["cards"] else kind.cards
+    kind.check(cards)
+    pack = tuple(sorted({card.code for card in cards}))
+    if len(pack) < rules.cards_needed(players):
+        raise OptionError(f"cards: a deal for {players} players may need "
+                          f"{rules.cards_needed(players)} cards, not {len(pack)}")  # fmt: skip
+    if _simultaneous(rules) != _simultaneous(_preset_rules(preset)):
+        raise OptionError("declare/pass-left: a game's options keep its preset's way of "
+                          "declaring (in turn or at once): load the other preset")  # fmt: skip
+    return _Setup(preset, rules, players, deals, buy_in, pack, options)
+
+
+def _game_type(preset: str) -> Any:
+    rules = _preset_rules(preset)
+    dynamics = pyspiel.GameType.Dynamics
+    return pyspiel.GameType(
+        short_name=game_name(preset),
+        long_name=f"Guts: {preset}",
+        dynamics=dynamics.SIMULTANEOUS if _simultaneous(rules) else dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=min(rules.most_players, 26),
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(DEFAULTS),
+    )
+
+
+class GutsGame(pyspiel.Game):  # type: ignore[misc]
+    """One Guts preset as an OpenSpiel game (its parameters: :data:`DEFAULTS`)."""
+
+    preset = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        self.setup = setup = _setup(self.preset, params or {})
+        chips = setup.buy_in * setup.players * setup.deals
+        per_deal = setup.needed(setup.players) + _DECISIONS_PER_DEAL * setup.players
+        info = pyspiel.GameInfo(
+            num_distinct_actions=setup.actions,
+            max_chance_outcomes=54,
+            num_players=setup.players,
+            min_utility=-float(chips),
+            max_utility=float(chips),
+            utility_sum=0.0,
+            max_game_length=setup.deals * per_deal,
+        )
+        super().__init__(_game_type(self.preset), info, {**DEFAULTS, **dict(params or {})})
+
+    def new_initial_state(self) -> GutsState:
+        """The state before the first card is dealt."""
+        return GutsState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> GutsObserver:
+        """The information state (perfect recall) or the observation of a seat."""
+        if params:
+            raise OptionError(f"the observers take no parameters, not {dict(params)}")
+        recall = iig_obs_type is None or iig_obs_type.perfect_recall
+        return GutsObserver(self.setup, perfect_recall=bool(recall))
+
+
+Move = tuple[tuple[int, int], ...]
+"""One move: ``((CHANCE, card),)`` or each deciding seat's ``(seat, action)``."""
+
+_CHANCE = -1
+
+
+class _Play:
+    """The engine side of a state: the session, the cards dealt for the coming deal and
+    every move so far. A copy replays the moves (ten times quicker than copying the
+    session deeply)."""
+
+    def __init__(self, setup: _Setup) -> None:
+        self.setup = setup
+        names = [f"player_{i}" for i in range(setup.players)]
+        self.session = GutsSession(setup.rules, names, buy_in=setup.buy_in, rng=Random(0))
+        self.dealt: list[int] = []
+        self.moves: list[Move] = []
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
+        copy = _Play(self.setup)
+        for move in self.moves:
+            copy.apply(move)
+        return copy
+
+    def needed(self) -> int:
+        """Cards still to deal before the next deal starts (0: none is coming)."""
+        session = self.session
+        if session.is_over or not session.deal_over:
+            return 0
+        return self.setup.needed(self.players_with_chips()) - len(self.dealt)
+
+    def players_with_chips(self) -> int:
+        table = self.session.table
+        return len(table.names) if table.credit else sum(s.stack > 0 for s in table.seats)
+
+    def apply(self, move: Move) -> None:
+        """Deal a card or take each seat's action (GutsError if not legal now)."""
+        if move and move[0][0] == _CHANCE:
+            self._deal(move[0][1])
+        else:
+            self._act(move)
+        self.moves.append(move)
+
+    def _deal(self, code: int) -> None:
+        if code in self.dealt or code not in self.setup.pack or self.needed() <= 0:
+            raise GutsError(f"card {code} cannot be dealt now")
+        self.dealt.append(code)
+        if self.needed() == 0:
+            deck = Deck.stacked([Card(c) for c in self.dealt], self.setup.rules.hand_ranking.deck)
+            self.dealt = []
+            self.session.start_deal(deck)
+            self._between_deals()
+
+    def _act(self, choices: Move) -> None:
+        layout, session = self.setup.layout, self.session
+        texts = []
+        for seat, number in choices:
+            decision = session.decision(seat)
+            if decision is None:
+                raise GutsError(f"seat {seat} has nothing to decide now")
+            texts.append((seat, layout.action(decision, number)))
+        for seat, text in texts:  # all chosen before any is applied
+            session.act(seat, text)
+        self._between_deals()
+
+    def _between_deals(self) -> None:
+        """At the last deal's end, stop the session (which shares out the pot)."""
+        session = self.session
+        if session.is_over:
+            table = session.table
+            if sum(seat.stack for seat in table.seats) != self.setup.buy_in * len(table.names):
+                session.stop("the game's deals are played")  # shares out what is left
+            return
+        if not session.deal_over:
+            return
+        if session.deals_played >= self.setup.deals or self.players_with_chips() < 2:
+            session.stop("the game's deals are played")
+
+    def decisions(self, seat: int) -> list[tuple[npt.NDArray[np.float32], int]]:
+        """``seat``'s encoded view and action at each of its decisions so far (replayed)."""
+        replay, found = _Play(self.setup), []
+        for move in self.moves:
+            for chooser, number in move:
+                if chooser == seat:
+                    view = replay.session.view(seat)
+                    found.append((self.setup.encoder.encode(view, seat), number))
+            replay.apply(move)
+        return found
+
+
+class GutsState(pyspiel.State):  # type: ignore[misc]
+    """A session of a Guts preset in play."""
+
+    def __init__(self, game: GutsGame) -> None:
+        super().__init__(game)
+        self.setup = game.setup  # OpenSpiel copies a state's attributes, not its game
+        self.play = _Play(self.setup)
+
+    @property
+    def session(self) -> GutsSession:
+        """The engine's session."""
+        return self.play.session
+
+    def current_player(self) -> int:
+        """The seat to act, CHANCE, SIMULTANEOUS or TERMINAL."""
+        if self.session.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self.play.needed() > 0:
+            return int(pyspiel.PlayerId.CHANCE)
+        pending = self.session.pending()
+        if pending[0].simultaneous:
+            return int(pyspiel.PlayerId.SIMULTANEOUS)
+        return pending[0].seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        decision = self.session.decision(player)
+        if decision is None:
+            wait = self.setup.wait
+            return [] if wait is None else [wait]
+        return sorted(self.setup.layout.legal(decision))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Each card left in the pack, equally likely."""
+        left = [code for code in self.setup.pack if code not in self.play.dealt]
+        return [(code, 1.0 / len(left)) for code in left]
+
+    def is_terminal(self) -> bool:
+        """True once the session has stopped."""
+        return bool(self.session.is_over)
+
+    def returns(self) -> list[float]:
+        """Each seat's chips won or lost (0 until the end)."""
+        if not self.session.is_over:
+            return [0.0] * self.setup.players
+        return [float(seat.stack - self.setup.buy_in) for seat in self.session.table.seats]
+
+    def _apply_action(self, action: int) -> None:
+        player = _CHANCE if self.is_chance_node() else self.current_player()
+        self.play.apply(((player, int(action)),))
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        wait = self.setup.wait
+        self.play.apply(tuple((seat, int(a)) for seat, a in enumerate(actions) if a != wait))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {Card(action).ascii}"
+        if action == self.setup.wait:
+            return "wait"
+        return self.setup.layout.names[action]
+
+    def __str__(self) -> str:
+        return json.dumps(self.session.public_view(), sort_keys=True)
+
+
+class GutsObserver:
+    """A seat's information state (``perfect_recall``) or observation, as a string and
+    as a tensor (see the module's description)."""
+
+    def __init__(self, setup: _Setup, *, perfect_recall: bool) -> None:
+        self.setup, self.perfect_recall = setup, perfect_recall
+        size = setup.encoder.size
+        shapes = [("now", size)]
+        if perfect_recall:
+            shapes += [
+                ("past", setup.decisions * size),
+                ("actions", setup.decisions * setup.actions),
+            ]
+        self.tensor = np.zeros(sum(n for _, n in shapes), np.float32)
+        self.dict: dict[str, npt.NDArray[np.float32]] = {}
+        start = 0
+        for name, count in shapes:
+            self.dict[name] = self.tensor[start : start + count]
+            start += count
+
+    def set_from(self, state: GutsState, player: int) -> None:
+        """Fill :attr:`tensor` with ``player``'s view of ``state``."""
+        self.tensor.fill(0.0)
+        setup = self.setup
+        self.dict["now"][:] = setup.encoder.encode(state.session.view(player), player)
+        if self.perfect_recall:
+            size = setup.encoder.size
+            past = self.dict["past"].reshape(setup.decisions, size)
+            actions = self.dict["actions"].reshape(setup.decisions, setup.actions)
+            for index, (encoded, action) in enumerate(state.play.decisions(player)):
+                past[index] = encoded
+                actions[index, action] = 1.0
+
+    def string_from(self, state: GutsState, player: int) -> str:
+        """``player``'s view of ``state`` as JSON (without the event record unless this
+        is the information state)."""
+        view = state.session.view(player)
+        if not self.perfect_recall:
+            view.pop("events", None)
+        return f"p{player} " + json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+
+def register() -> list[str]:
+    """Register every Guts preset (once); the registered names."""
+    names = []
+    known = set(pyspiel.registered_names())
+    for preset, game in games().items():
+        if game.family != "guts":
+            continue
+        name = game_name(preset)
+        names.append(name)
+        if name not in known:
+            cls = type(f"Guts_{preset.replace('-', '_')}", (GutsGame,), {"preset": preset})
+            pyspiel.register_game(_game_type(preset), cls)
+    return names
+
+
+register()
