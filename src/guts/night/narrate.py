@@ -50,9 +50,10 @@ class NightNarrator:
             return self._chosen(event)
         if isinstance(event, GameStarted):
             self.game = Narrator(self.names)
-            dealer = self.names[event.button]
+            dealer = [self.names[event.button]]
+            deals = f"{who(dealer, start=False)} {agree(dealer, 'deals')} first"
             about = find_game(event.game).description
-            return f"══ Game {event.number}: {event.game}, {dealer} deals first ══\n{about}"
+            return f"══ Game {event.number}: {event.game}, {deals} ══\n{about}"
         if isinstance(event, GameEnded):
             stacks = ", ".join(f"{n} {s}" for n, s in zip(self.names, event.stacks, strict=True))
             deals = f"{event.deals} deal{'s' if event.deals != 1 else ''}"
