@@ -71,9 +71,24 @@ def test_observation_is_in_its_space_and_shows_the_seats_own_hand() -> None:
         assert row[card_index(code)] == 1 and row.sum() == 1
 
 
-@pytest.mark.parametrize(
-    "preset", ["simultaneous-guts", "hi-lo-guts", "three-five-seven-simultaneous"]
-)
+def declares_at_once(preset: str) -> bool:
+    """True if the first decision of a four-player episode is made by all at once."""
+    table = env(preset, 4)
+    table.reset(seed=3)
+    return table.episode.pending[0].simultaneous
+
+
+AT_ONCE = [preset for preset in PRESETS if declares_at_once(preset)]
+
+
+def test_the_presets_that_declare_at_once_are_found() -> None:
+    assert {"simultaneous-guts", "hi-lo-guts", "nuts", "three-five-seven-simultaneous"} <= set(
+        AT_ONCE
+    )
+    assert "two-card-guts" not in AT_ONCE and "three-five-seven" not in AT_ONCE
+
+
+@pytest.mark.parametrize("preset", AT_ONCE)
 def test_a_simultaneous_declaration_is_never_seen_before_all_have_declared(preset: str) -> None:
     first, second = env(preset, 4), env(preset, 4)
     first.reset(seed=3)
@@ -99,6 +114,14 @@ def test_a_simultaneous_declaration_is_never_seen_before_all_have_declared(prese
         first.step(action)
         second.step(action)
     assert compared >= 3 * 3
+    action = int(np.flatnonzero(first.observe(first.agent_selection)["action_mask"])[0])
+    first.step(action)
+    second.step(action)  # the last choice: now all are shown, and the others see them
+    assert any(
+        not np.array_equal(first.observe(a)["observation"], second.observe(a)["observation"])
+        for a in first.possible_agents
+        if a != decider
+    )
 
 
 def test_a_declaration_in_turn_is_seen_by_the_next_seat() -> None:
