@@ -27,6 +27,7 @@ def test_the_games_list_keeps_the_host_order_and_house_options() -> None:
     ({"chooser": "eldest"}, "chooser: unknown value 'eldest'"),
     ({"capped-pot": "burn"}, "capped-pot: unknown value 'burn'"),
     ({"deal-limit": "3"}, "unknown night option 'deal-limit'"),
+    ({"ante": "2"}, "a game's own options go with it in games: 'bourre ante=2'"),
 ])  # fmt: skip
 def test_bad_night_rules_name_the_problem(options: dict[str, str], message: str) -> None:
     with pytest.raises(OptionError, match=message):

@@ -148,6 +148,18 @@ class NightRules(RuleOptions):
     most_games: int | None = None
     chooser_options: bool = True
 
+    @classmethod
+    def parse_option(cls, key: str, text: str) -> tuple[str, Any]:
+        """The field and value a night option means; a game's option (not the night's)
+        is refused with where it goes: with its game in ``games``."""
+        try:
+            return super().parse_option(key, text)
+        except OptionError as error:
+            if not str(error).startswith("unknown"):
+                raise
+            raise OptionError(f"{error} (a game's own options go with it in games: "
+                              f"'bourre {key}={text}')") from None  # fmt: skip
+
     def __post_init__(self) -> None:
         self.check_options()
         entries = _entries(self.games)
