@@ -277,10 +277,13 @@ class Encoder:
                                 f"{layout.hand} positions")  # fmt: skip
             hand[position, card_index(code)] = 1.0
         seat_cards = np.zeros((layout.seats, CARDS), dtype=np.float32)
-        for other, cards in _seat_cards(view).items():
-            _add_cards(seat_cards[self._relative(other, seat)], cards)
         table_cards = np.zeros(CARDS, dtype=np.float32)
         _add_cards(table_cards, _table_cards(view))
+        for other, cards in _seat_cards(view).items():
+            if 0 <= other < layout.seats:
+                _add_cards(seat_cards[self._relative(other, seat)], cards)
+            else:  # the ghost's or the deck's hand, shown to all
+                _add_cards(table_cards, cards)
         gone = np.zeros(CARDS, dtype=np.float32)
         _add_cards(gone, _gone_cards(view))
         vector = np.concatenate([
@@ -306,7 +309,8 @@ class Encoder:
         ]
         for column, values, scale in per_seat:
             for other, value in _items(values):
-                data[self._relative(other, seat), column] = float(value) / scale
+                if 0 <= other < seats:
+                    data[self._relative(other, seat), column] = float(value) / scale
         flags: list[tuple[int, Any]] = [
             (2, view.get("dealt_in")), (3, view.get("to_act")), (4, [view.get("button")]),
             (8, view.get("folded")), (10, _flat(view.get("bourre"), view.get("reneged"))),
@@ -317,7 +321,7 @@ class Encoder:
                     data[self._relative(other, seat), column] = 1.0
         said = {**(view.get("intents") or {}), **(view.get("declared") or {})}
         for other, word in said.items():
-            if word in self.layout.words:
+            if word in self.layout.words and 0 <= int(other) < seats:
                 column = _SEAT_FEATURES + self.layout.words.index(word)
                 data[self._relative(int(other), seat), column] = 1.0
         return data
@@ -381,7 +385,8 @@ def _flat(*lists: object) -> list[Any]:
 
 
 def _seat_cards(view: Mapping[str, Any]) -> dict[int, list[str]]:
-    """The cards a view shows of each seat: face up, shown, played to the trick."""
+    """The cards a view shows of each seat (the ghost's and the deck's under their
+    negative numbers): face up, shown, played to the trick."""
     cards: dict[int, list[str]] = {}
     for key in ("face_up", "shown"):
         shown = view.get(key)
