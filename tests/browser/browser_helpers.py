@@ -193,10 +193,13 @@ def wait_until(check: Callable[[], Any], what: str, seconds: float = WAIT) -> An
 
 def buttons(page: Page) -> dict[str, Any]:
     """The enabled buttons of the action bar by their action."""
-    found = {}
-    for button in page.query_selector_all("#actions button[data-action]:not([disabled])"):
-        found[button.get_attribute("data-action") or ""] = button
-    return found
+    actions = page.eval_on_selector_all(
+        "#actions button[data-action]:not([disabled])", "all => all.map(b => b.dataset.action)"
+    )
+    return {
+        action: page.locator(f'#actions button[data-action="{action}"]:not([disabled])')
+        for action in actions
+    }
 
 
 def cards_in(value: Any) -> set[str]:

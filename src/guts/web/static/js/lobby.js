@@ -90,6 +90,8 @@ async function openTable(submitted) {
     options: chosenOptions(),
     buy_in: Number($("buy-in").value),
     auto_approve: $("auto-approve").checked,
+    clock: Number($("clock").value),
+    time_bank: Number($("time-bank").value),
   };
   const response = await fetch("/api/tables", {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),

@@ -21,6 +21,15 @@ function lobbySeat(state, number) {
   return (state.seats || []).find((seat) => seat.seat === number && seat.status === "approved");
 }
 
+/** True if ``root`` already shows what ``parts`` say (so a button is not replaced under
+ * a finger that is pressing it); remembers ``parts`` otherwise. */
+function unchanged(root, parts) {
+  const key = JSON.stringify(parts);
+  if (root.dataset.drawn === key) return true;
+  root.dataset.drawn = key;
+  return false;
+}
+
 /** Seats around the oval, one's own at the bottom. */
 export function renderSeats(root, state) {
   root.replaceChildren();
@@ -41,11 +50,12 @@ export function renderSeats(root, state) {
     if (seat.dealer) badges.push(el("span", { class: "button-chip", title: "dealer", "aria-label": "dealer", text: "D" }));
     if (info && info.kind !== "person") badges.push(el("span", { class: "badge", text: "bot" }));
     if (info && info.away) badges.push(el("span", { class: "badge warn", text: "away" }));
+    if (info && info.leaving) badges.push(el("span", { class: "badge warn", text: "leaving" }));
     if (info && info.connected === false) badges.push(el("span", { class: "badge warn", text: "disconnected" }));
     const cards = el("div", { class: "seat-cards" },
       ...seat.cards.map((code) => cardElement(code, { small: true })));
     const status = seat.chose && !seat.status ? "chose" : seat.status;
-    const clock = state.clocks && state.clocks[seat.seat];
+    const clock = clockText(state, seat.seat);
     const label = `${seat.name}${seat.you ? " (you)" : ""}, stack ${seat.stack}` +
       (status ? `, ${status}` : "") + (seat.toAct ? ", to act" : "");
     root.append(el("div", {
@@ -56,11 +66,23 @@ export function renderSeats(root, state) {
     el("div", { class: "seat-name" }, el("span", { text: seat.name }), ...badges),
     el("div", { class: "seat-stack", text: `${seat.stack}` }),
     status ? el("div", { class: "seat-status", text: status }) : null,
-    seat.toAct ? el("div", { class: "seat-clock", text: clock ? `${clock}s` : "to act" }) : null,
+    seat.toAct ? el("div", { class: "seat-clock", "data-clock": seat.seat, text: clock || "to act" }) : null,
     seat.you ? null : cards,
     seat.description ? el("div", { class: "seat-hand", text: seat.description }) : null,
     seat.notes.length ? el("div", { class: "seat-notes", text: seat.notes.join(" · ") }) : null));
   }
+}
+
+/** A seat's clock as the server last sent it, counted down since: "12 s" or "bank 40 s". */
+export function clockText(state, number) {
+  const clock = (state.clocks || []).find((entry) => entry.seat === number);
+  if (!clock) return "";
+  const paused = state.table && state.table.paused;
+  const gone = paused ? 0 : (performance.now() - state.clocksAt) / 1000;
+  const seconds = clock.seconds - gone;
+  if (seconds > 0) return `to act · ${Math.ceil(seconds)} s`;
+  const bank = clock.bank + seconds;
+  return bank > 0 ? `to act · time bank ${Math.ceil(bank)} s` : "to act · time is up";
 }
 
 function renderLobbySeats(root, state) {
@@ -188,6 +210,7 @@ function betBar(bar, decision, state, send) {
 
 /** The action bar: exactly the seat's pending decision, nothing when it has none. */
 export function renderActions(bar, state, send) {
+  if (unchanged(bar, [state.decision, state.sent, [...state.picked], state.game && state.game.to_act])) return;
   bar.replaceChildren();
   const decision = state.decision;
   if (!decision || state.sent) {
@@ -213,8 +236,10 @@ export function renderActions(bar, state, send) {
 
 /** One's own cards, face up; buttons while discarding or playing a card. */
 export function renderHand(root, state, onCard) {
-  root.replaceChildren();
   const view = state.game;
+  const description = view ? (seatsOf(view, state.chose)[view.seat] || {}).description : "";
+  if (unchanged(root, [view && view.hand, description, state.decision, state.sent, [...state.picked]])) return;
+  root.replaceChildren();
   if (!view || !view.hand) return;
   const decision = state.sent ? null : state.decision;
   const kind = decision && decision.kind;
@@ -274,35 +299,99 @@ export function renderLedger(root, ledger, csvLink) {
   if (csvLink) root.append(csvLink);
 }
 
-/** The host's panel: seat requests, bots, start and end. */
-export function renderHost(root, state, host) {
+/** The host's panel: seat requests, chips asked for, bots, start, pause, away and kick,
+ * the next deal's options, the host role, the end of the night. */
+export function renderHost(root, state, host, optionsForm) {
+  if (unchanged(root, [state.seats, state.table, state.you, Boolean(optionsForm && optionsForm.open !== undefined)])) return;
   root.replaceChildren();
-  const waiting = (state.seats || []).filter((seat) => seat.status === "requested");
-  const lobby = state.table && state.table.status === "lobby";
+  const table = state.table;
+  if (!table) return;
+  const seats = (state.seats || []).filter((seat) => seat.status !== "refused" && seat.status !== "left");
+  const waiting = seats.filter((seat) => seat.status === "requested");
+  const asking = seats.filter((seat) => seat.asked);
   const box = el("div", { class: "host" });
-  if (lobby) {
-    box.append(el("h3", { text: "Seat requests" }));
-    if (!waiting.length) box.append(el("p", { text: "None waiting." }));
-    for (const seat of waiting) {
-      box.append(el("div", { class: "request", "data-seat-id": seat.seat_id },
-        `${seat.nickname} (buy-in ${seat.buy_in}) `,
-        el("button", { type: "button", class: "approve", onclick: () => host("approve", { seat_id: seat.seat_id }), text: "Approve" }),
-        el("button", { type: "button", class: "refuse", onclick: () => host("refuse", { seat_id: seat.seat_id }), text: "Refuse" })));
-    }
+  box.append(el("h3", { text: "Seat requests" }));
+  if (!waiting.length) box.append(el("p", { text: "None waiting." }));
+  for (const seat of waiting) {
+    box.append(el("div", { class: "request", "data-seat-id": seat.seat_id },
+      `${seat.nickname} (buy-in ${seat.buy_in}) `,
+      el("button", { type: "button", class: "approve", onclick: () => host("approve", { seat_id: seat.seat_id }), text: "Approve" }),
+      el("button", { type: "button", class: "refuse", onclick: () => host("refuse", { seat_id: seat.seat_id }), text: "Refuse" })));
+  }
+  for (const seat of asking) {
+    box.append(el("div", { class: "chips-request", "data-seat-id": seat.seat_id },
+      `${seat.nickname} asks for ${seat.asked} chips `,
+      el("button", { type: "button", class: "approve-chips", onclick: () => host("approve_chips", { seat_id: seat.seat_id }), text: "Give" }),
+      el("button", { type: "button", class: "refuse-chips", onclick: () => host("refuse_chips", { seat_id: seat.seat_id }), text: "Refuse" })));
+  }
+  if (table.status !== "over") {
     const kind = el("select", { "aria-label": "bot kind", id: "bot-kind",
       onchange: () => { state.botKind = kind.value; } },
     ...["sensible", "threshold", "random"].map((k) => el("option", { value: k, text: k })));
     kind.value = state.botKind || "sensible";
     box.append(el("h3", { text: "Bots" }), el("div", {}, kind,
       el("button", { type: "button", id: "add-bot", onclick: () => host("add_bot", { bot: kind.value }), text: "Add a bot" })));
-    box.append(el("h3", { text: "The game" }),
-      el("button", { type: "button", id: "start", class: "primary", onclick: () => host("start", {}), text: "Start the game" }));
   }
-  if (state.table && state.table.status !== "over") {
+  box.append(el("h3", { text: "The game" }));
+  if (table.status === "lobby") {
+    box.append(el("button", { type: "button", id: "start", class: "primary", onclick: () => host("start", {}), text: "Start the game" }));
+  }
+  if (table.status === "playing") {
+    box.append(el("button", { type: "button", id: "pause", "aria-pressed": String(Boolean(table.paused)),
+      onclick: () => host("pause", { paused: !table.paused }), text: table.paused ? "Resume the table" : "Pause the table" }));
+  }
+  if (table.status !== "over") {
     box.append(el("button", { type: "button", id: "end", onclick: () => {
       if (window.confirm("End the night? The deal in progress is played out first.")) host("end", {});
     }, text: "End the night" }));
   }
-  for (const extra of state.hostExtras || []) box.append(extra);
+  const people = seats.filter((seat) => seat.status === "approved");
+  if (people.length && table.status !== "over") {
+    const list = el("ul", { class: "host-seats" });
+    for (const seat of people) {
+      const person = seat.kind === "person";
+      list.append(el("li", { "data-seat-id": seat.seat_id }, `${seat.nickname} `,
+        person ? el("button", { type: "button", class: "away", onclick: () => host("set_away", { seat_id: seat.seat_id, away: !seat.away }), text: seat.away ? "Back" : "Away" }) : null,
+        el("button", { type: "button", class: "give-chips", onclick: () => {
+          const amount = Number(window.prompt(`Chips for ${seat.nickname}:`, String(table.buy_in)));
+          if (amount > 0) host("approve_chips", { seat_id: seat.seat_id, amount });
+        }, text: "Chips" }),
+        person && state.you && seat.seat_id !== state.you.seat_id ? el("button", { type: "button", class: "hand-host", onclick: () => {
+          if (window.confirm(`Make ${seat.nickname} the host?`)) host("hand_host", { seat_id: seat.seat_id });
+        }, text: "Make host" }) : null,
+        seat.leaving ? null : el("button", { type: "button", class: "kick", onclick: () => {
+          if (window.confirm(`Remove ${seat.nickname} at the next deal boundary?`)) host("kick", { seat_id: seat.seat_id });
+        }, text: person ? "Kick" : "Remove" })));
+    }
+    box.append(el("h3", { text: "Seats" }), list);
+  }
+  if (optionsForm && table.status !== "over") box.append(el("h3", { text: "Options for the next deals" }), optionsForm);
   root.append(box);
+}
+
+/** One's own seat: sit out or come back, ask for chips, leave. */
+export function renderSeatPanel(root, state, player) {
+  if (unchanged(root, [state.seats, state.you, state.table && state.table.status])) return;
+  root.replaceChildren();
+  const you = state.you;
+  const mine = you && (state.seats || []).find((seat) => seat.seat_id === you.seat_id);
+  if (!mine || mine.status !== "approved" || (state.table && state.table.status === "over")) {
+    root.append(el("p", { text: "Your seat's controls show once the host has seated you." }));
+    return;
+  }
+  const amount = el("input", { type: "number", id: "chips-amount", min: 1, max: state.table.buy_in,
+    value: state.table.buy_in, "aria-label": "chips to ask for" });
+  root.append(el("div", { class: "seat-panel" },
+    el("p", { text: mine.away ? "You are sitting out: the table plays your seat safe." : `You play as ${mine.nickname}.` }),
+    mine.away
+      ? el("button", { type: "button", id: "come-back", onclick: () => player("come_back", {}), text: "Come back" })
+      : el("button", { type: "button", id: "sit-out", onclick: () => player("sit_out", {}), text: "Sit out" }),
+    el("h3", { text: "Chips" }),
+    mine.asked ? el("p", { text: `You asked for ${mine.asked}; the host decides.` }) : null,
+    el("div", {}, amount, el("button", { type: "button", id: "buy-chips", onclick: () => player("buy_chips", { amount: Number(amount.value) }), text: "Ask for chips" })),
+    el("h3", { text: "Leave" }),
+    mine.leaving ? el("p", { text: "You leave at the next deal boundary." })
+      : el("button", { type: "button", id: "leave", onclick: () => {
+        if (window.confirm("Leave the table? You are cashed out at the next deal boundary.")) player("leave", {});
+      }, text: "Leave the table" })));
 }

@@ -3,8 +3,8 @@
 
 import { decisionOf } from "./model.js";
 import {
-  el, renderActions, renderCentre, renderChat, renderHand, renderHost, renderLedger,
-  renderLog, renderSeats,
+  clockText, el, renderActions, renderCentre, renderChat, renderHand, renderHost, renderLedger,
+  renderLog, renderSeatPanel, renderSeats,
 } from "./render.js";
 
 const PROTOCOL = 1;
@@ -14,12 +14,17 @@ const store = (name, value) => localStorage.setItem(`guts:${name}:${tableId}`, v
 
 const hostInLink = new URLSearchParams(location.hash.slice(1)).get("host");
 if (hostInLink) store("host", hostInLink);
-const hostSecret = stored("host");
+/** The host's secret: the host link's, or one's own device token once the host role
+ * was handed to this seat. */
+function hostSecret() {
+  if (state.you && state.you.host) return stored("token");
+  return stored("host");
+}
 
 const state = {
   table: null, seats: [], you: null, game: null, decision: null, seq: null,
   events: [], lines: [], chat: [], chose: new Set(), picked: new Set(), sent: false,
-  ledger: null, error: "",
+  ledger: null, error: "", clocks: [], clocksAt: 0, optionsForm: null,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -88,6 +93,8 @@ const HANDLERS = {
     state.chose = choosers(state.events);
     state.sent = false;
     state.picked.clear();
+    if (message.chat) state.chat = [...message.chat];
+    setClocks(message.clocks);
   },
   event(message) {
     state.seq = message.seq;
@@ -99,13 +106,18 @@ const HANDLERS = {
     state.chose = choosers(state.events);
     state.sent = false;
     if (!message.decision || message.decision.kind !== "draw") state.picked.clear();
+    setClocks(message.clocks);
   },
   seats(message) {
     state.seq = message.seq;
     state.seats = message.seats;
     state.table.status = message.status;
     const mine = state.you && message.seats.find((seat) => seat.seat_id === state.you.seat_id);
+    const dealtIn = mine && mine.seat !== null && state.you.seat !== mine.seat;
     if (mine) state.you = { ...state.you, status: mine.status, seat: mine.seat };
+    if (dealtIn && message.status === "playing" && state.game && state.game.seat !== mine.seat) {
+      send({ type: "resume", token: stored("token") });  // dealt in: a snapshot of the seat's view
+    }
   },
   welcome(message) {
     store("token", message.token);
@@ -122,6 +134,11 @@ const HANDLERS = {
     showError(message.message);
   },
 };
+
+function setClocks(clocks) {
+  state.clocks = clocks || [];
+  state.clocksAt = performance.now();
+}
 
 /** The seats that have chosen in a simultaneous declaration not yet revealed. */
 function choosers(events) {
@@ -173,7 +190,11 @@ function onCard(code, how) {
 }
 
 function host(type, fields) {
-  send({ type, secret: hostSecret, ...fields });
+  send({ type, secret: hostSecret(), ...fields });
+}
+
+function player(type, fields) {
+  send({ type, ...fields });
 }
 
 // -- the hand log and the ledger ---------------------------------------------------------
@@ -217,12 +238,12 @@ function ledgerSoon() {
 }
 
 async function loadLedger() {
-  const secret = hostSecret || stored("token");
+  const secret = hostSecret() || stored("token");
   if (!secret || !state.table || state.table.status === "lobby") {
     renderLedger($("ledger"), null);
     return;
   }
-  const path = hostSecret ? "ledger" : "standings";
+  const path = hostSecret() ? "ledger" : "standings";
   const headers = { authorization: `Bearer ${secret}` };
   try {
     const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/${path}`, { headers });
@@ -266,7 +287,9 @@ function showError(text) {
 
 function renderTitle() {
   const table = state.table;
-  $("title").textContent = table ? `${table.preset} · ${table.status}` : "guts";
+  const status = table && table.paused ? "paused" : table && table.status;
+  $("title").textContent = table ? `${table.preset} · ${status}` : "guts";
+  document.body.classList.toggle("paused", Boolean(table && table.paused));
   document.title = table ? `${table.preset} — guts` : "guts table";
 }
 
@@ -281,7 +304,7 @@ function renderJoin() {
     box.replaceChildren(el("p", { class: "waiting", role: "status", text: `You are seated as ${you.nickname}. Waiting for the host to start.` }));
   } else if (you && you.status === "refused") {
     box.replaceChildren(el("p", { class: "waiting", text: "The host did not give you a seat." }));
-  } else if (!you && lobby && !$("join-form")) {
+  } else if (!you && state.table && state.table.status !== "over" && !$("join-form")) {
     const nickname = el("input", { id: "nickname", name: "nickname", required: true, maxlength: 24, autocomplete: "nickname", value: stored("nickname") || "" });
     const buyIn = el("input", { id: "buy-in", name: "buy_in", type: "number", min: 1, value: state.table.buy_in, max: state.table.buy_in });
     const form = el("form", { id: "join-form", class: "join-form" },
@@ -295,8 +318,10 @@ function renderJoin() {
       send({ type: "join", nickname: nickname.value.trim(), buy_in: Number(buyIn.value) || null });
     });
     box.replaceChildren(form);
-  } else if (!you && !lobby) {
-    box.replaceChildren(el("p", { class: "waiting", text: "You are watching: the game started before you took a seat." }));
+  } else if (!you && state.table && state.table.status === "over") {
+    box.replaceChildren(el("p", { class: "waiting", text: "The night is over." }));
+  } else if (you && you.status === "approved" && you.seat === null && !lobby) {
+    box.replaceChildren(el("p", { class: "waiting", role: "status", text: `You are seated as ${you.nickname}: you are dealt in from the next deal boundary.` }));
   } else if (you && !lobby) {
     box.hidden = true;
   }
@@ -310,9 +335,57 @@ function render() {
   renderHand($("hand"), state, onCard);
   renderActions($("actions"), state, act);
   renderChat($("chat-lines"), state.chat);
-  $("tab-host").hidden = !hostSecret;
-  if (hostSecret) renderHost($("host"), state, host);
+  const hosting = Boolean(hostSecret());
+  $("tab-host").hidden = !hosting;
+  if (hosting) {
+    if (!state.optionsForm && state.table) loadOptionsForm();
+    renderHost($("host"), state, host, state.optionsForm);
+  }
+  $("tab-seat").hidden = !state.you;
+  renderSeatPanel($("seat-panel"), state, player);
   $("chat-form").hidden = !state.you;
+}
+
+/** The host's form for the next deals' options and buy-in, made from the game's schema. */
+async function loadOptionsForm() {
+  state.optionsForm = el("p", { text: "Loading the options…" });
+  const response = await fetch(`/api/games/${encodeURIComponent(state.table.preset)}`);
+  if (!response.ok) return;
+  const game = await response.json();
+  const inputs = {};
+  const form = el("form", { id: "options-form", class: "options-form" });
+  for (const entry of game.options) {
+    const current = state.table.options[entry.name] ?? entry.default;
+    let input;
+    if (entry.type === "bool" || entry.type === "choice") {
+      const values = entry.type === "bool" ? ["yes", "no"] : entry.allowed;
+      input = el("select", { id: `next-${entry.name}` },
+        ...[...values, ...(entry.optional ? ["none"] : [])].map((value) => el("option", { value, text: value })));
+    } else input = el("input", { id: `next-${entry.name}` });
+    input.value = current;
+    inputs[entry.name] = { input, default: entry.default };
+    form.append(el("div", { class: "option", title: entry.doc }, el("label", { for: input.id, text: entry.name }), input));
+  }
+  const buyIn = el("input", { type: "number", id: "next-buy-in", min: 1, value: state.table.buy_in });
+  form.append(el("div", { class: "option" }, el("label", { for: "next-buy-in", text: "buy-in" }), buyIn),
+    el("button", { type: "submit", text: "Use from the next deal" }));
+  form.addEventListener("submit", (submitted) => {
+    submitted.preventDefault();
+    const options = {};
+    for (const [name, { input, default: preset }] of Object.entries(inputs)) {
+      if (input.value.trim() !== preset) options[name] = input.value.trim();
+    }
+    host("set_options", { options, buy_in: Number(buyIn.value) || null });
+  });
+  state.optionsForm = el("details", {}, el("summary", { text: `${game.options.length} options` }), form);
+  render();
+}
+
+function tickClocks() {
+  for (const clock of document.querySelectorAll("[data-clock]")) {
+    const text = clockText(state, Number(clock.dataset.clock));
+    if (text) clock.textContent = text;
+  }
 }
 
 // -- the page's controls -----------------------------------------------------------------
@@ -357,6 +430,7 @@ function setUp() {
     }
   });
   document.addEventListener("keydown", keyboard);
+  setInterval(tickClocks, 1000);
   showTab("log");
   connect();
 }
