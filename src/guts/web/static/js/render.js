@@ -355,7 +355,7 @@ export function renderHost(root, state, host, optionsForm) {
         el("button", { type: "button", class: "give-chips", onclick: () => {
           const amount = Number(window.prompt(`Chips for ${seat.nickname}:`, String(table.buy_in)));
           if (amount > 0) host("approve_chips", { seat_id: seat.seat_id, amount });
-        }, text: "Chips" }),
+        }, text: "Give chips" }),
         person && state.you && seat.seat_id !== state.you.seat_id ? el("button", { type: "button", class: "hand-host", onclick: () => {
           if (window.confirm(`Make ${seat.nickname} the host?`)) host("hand_host", { seat_id: seat.seat_id });
         }, text: "Make host" }) : null,
@@ -386,7 +386,7 @@ export function renderSeatPanel(root, state, player) {
     mine.away
       ? el("button", { type: "button", id: "come-back", onclick: () => player("come_back", {}), text: "Come back" })
       : el("button", { type: "button", id: "sit-out", onclick: () => player("sit_out", {}), text: "Sit out" }),
-    el("h3", { text: "Chips" }),
+    el("h3", { text: "Give chips" }),
     mine.asked ? el("p", { text: `You asked for ${mine.asked}; the host decides.` }) : null,
     el("div", {}, amount, el("button", { type: "button", id: "buy-chips", onclick: () => player("buy_chips", { amount: Number(amount.value) }), text: "Ask for chips" })),
     el("h3", { text: "Leave" }),
