@@ -132,3 +132,32 @@ def test_compiled_and_numpy_counterfactual_values_agree(
     plain = deal.counterfactual(strategy, values)
     for a, b in zip(compiled, plain, strict=True):
         np.testing.assert_allclose(a, b, atol=1e-12)
+
+
+def test_each_position_moves_one_to_the_right_as_the_deal_passes_left() -> None:
+    """Position p (from the dealer's left) of one deal is position p - 1 of the next,
+    the dealer's left deals next: so p's next pot is worth v[p - 1]."""
+    from guts.games.guts import new_session
+
+    session = new_session("simultaneous-guts", ["A", "B", "C", "D"], buy_in=20)
+    session.start_deal()
+    first = list(session.deal.seats)
+    for seat in first:
+        session.act(seat, "out")  # everyone out: the pot stays, the deal passes
+    session.start_deal()
+    second = list(session.deal.seats)
+    assert [second.index(seat) for seat in first] == [3, 0, 1, 2]
+    deal = Deal(model_of(preset("simultaneous-guts"), 4), HandClasses.uniform(3), exact=False)
+    values = np.array([10.0, 11.0, 12.0, 13.0])
+    assert deal.continuation(values).tolist() == [values[3], values[0], values[1], values[2]]
+
+
+@pytest.mark.parametrize("name", ["winner-takes-all-guts", "two-card-guts"])
+def test_continuation_values_are_the_fixed_point(name: str) -> None:
+    rules = preset(name)
+    deal = Deal(model_of(rules, 4), HandClasses.of(rules.hand_ranking))
+    result = solve_deal(deal, 150)
+    again = deal.values(result.strategy, deal.counterfactual(result.strategy, result.values))[0]
+    assert again == pytest.approx(result.values, abs=1e-9)
+    if not deal.model.in_turn:
+        assert result.values == pytest.approx([0.25] * 4, abs=1e-4)  # nobody is first

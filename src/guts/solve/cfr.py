@@ -16,11 +16,11 @@ hand class and history (``in turn``: the in/out of every earlier position, a bit
   strength levels.
 
 The solver is discounted CFR (alpha 1.5, beta 0, gamma 2; Brown and Sandholm 2019) with
-simultaneous updates. The continuation value ``v`` (per position, pot units) is set to
-the average strategy's own values every few iterations; at the end, the exploitability
-is NashConv from an exact best response of each position against the average strategy,
-in the one-deal game with the final ``v``, and ``residual`` says how far ``v`` is from its
-fixed point.
+alternating updates (each position in turn answers the others' latest strategies). The
+continuation value ``v`` (per position, pot units) is set to the average strategy's own
+values every few iterations; at the end, the exploitability is NashConv from an exact
+best response of each position against the average strategy, in the one-deal game with
+the final ``v``, and ``residual`` says how far ``v`` is from its fixed point.
 """
 
 from __future__ import annotations
@@ -48,10 +48,13 @@ class Result:
     """A solved deal: ``strategy[p][history, h]`` the chance that position ``p`` (0: the
     dealer's left, the last: the dealer) stays in with hand class ``h`` after
     ``history`` (bit ``q`` set when position ``q`` declared in); ``values[p]`` each
-    position's expected gain in pot units; ``nash_conv`` summed over positions."""
+    position's expected gain in pot units; ``nash_conv`` summed over positions, in the
+    one-deal game whose next pots are worth ``continuation`` (the values of the last
+    fixed-point step; ``residual`` is the largest gap between the two)."""
 
     strategy: list[FloatArray]
     values: FloatArray
+    continuation: FloatArray
     nash_conv: float
     residual: float
     iterations: int
@@ -112,8 +115,8 @@ class Deal:
 
     def continuation(self, values: FloatArray) -> FloatArray:
         """Per position: the value per pot unit of the position it moves to (the button
-        moves left, so the dealer's left deals next)."""
-        return np.roll(values, -1)
+        moves left: the dealer's left deals next, and position ``p`` becomes ``p - 1``)."""
+        return np.roll(values, 1)
 
     # -- payoff tables -------------------------------------------------------------------
 
@@ -296,6 +299,24 @@ class Deal:
 
     # -- values and best responses ------------------------------------------------------
 
+    def growth(self, strategy: list[FloatArray]) -> float:
+        """The expected next pot, in units of this one, when everyone plays ``strategy``."""
+        zero, one = np.zeros(self.players), np.ones(self.players)
+        base = self.values(strategy, self.counterfactual(strategy, zero))[0]
+        return float((self.values(strategy, self.counterfactual(strategy, one))[0] - base)[0])
+
+    def fixed_point(self, strategy: list[FloatArray]) -> FloatArray:
+        """The continuation values ``v`` with ``v = values(strategy, v)``: each position's
+        value is what it wins this deal, ``a``, plus the expected next pot ``m`` times the
+        value of the position it moves to, so ``v = (I - m S)^-1 a`` (``S`` the move of the
+        button), solved directly rather than iterated (iterating diverges when ``m`` > 1)."""
+        n = self.players
+        zero = np.zeros(n)
+        now = self.values(strategy, self.counterfactual(strategy, zero))[0]
+        growth = self.growth(strategy)
+        shift = np.roll(np.eye(n), -1, axis=1)  # (S v)[p] = v[p - 1], where p moves to
+        return np.asarray(np.linalg.solve(np.eye(n) - growth * shift, now), dtype=np.float64)
+
     def values(
         self, strategy: list[FloatArray], cv: list[FloatArray]
     ) -> tuple[FloatArray, FloatArray]:
@@ -386,32 +407,33 @@ def solve_deal(
     done = 0
     for t in range(1, iterations + 1):
         done = t
-        cv = deal.counterfactual(strategy, v)
         scale = ((t - 1) / t) ** _GAMMA
         weight = weight * scale + 1.0
-        for p in range(n):
+        for p in range(n):  # alternating updates: each position answers the latest others
+            mine_cv = deal.counterfactual(strategy, v)[p]
             total[p] = total[p] * scale + strategy[p]
-            played = strategy[p] * cv[p][:, 1] + (1.0 - strategy[p]) * cv[p][:, 0]
+            played = strategy[p] * mine_cv[:, 1] + (1.0 - strategy[p]) * mine_cv[:, 0]
             _discount(regret_in[p], t - 1)
             _discount(regret_out[p], t - 1)
-            regret_in[p] += cv[p][:, 1] - played
-            regret_out[p] += cv[p][:, 0] - played
+            regret_in[p] += mine_cv[:, 1] - played
+            regret_out[p] += mine_cv[:, 0] - played
             strategy[p] = _matching(regret_in[p], regret_out[p])
-        deal.force(strategy)
+            deal.force(strategy)
         if progress is not None:
             progress(t, iterations)
         if t % refresh == 0 or t == iterations:
             average = deal.force([s / weight for s in total])
             mine, best = deal.values(average, deal.counterfactual(average, v))
             close = max((best - mine).sum() / n, np.abs(mine - v).max()) <= tolerance
-            v = mine
             if close:
                 break
+            v = deal.fixed_point(average)
     cv = deal.counterfactual(average, v)
     mine, best = deal.values(average, cv)
     return Result(
         strategy=average,
         values=mine,
+        continuation=v,
         nash_conv=float((best - mine).sum()),
         residual=float(np.abs(mine - v).max()),
         iterations=done,

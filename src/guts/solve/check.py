@@ -53,7 +53,7 @@ def dealt_values(solution: Solution, deals: int = 20_000, seed: int = 1) -> Deal
         np.stack([_hand_of(order[:, p * size : (p + 1) * size], lookup) for p in range(n + 1)], 1)
     ]  # hand classes; the last column is the ghost's
     strength = classes.level[hands]
-    carry = np.roll(solution.result.values, -1)
+    carry = np.roll(solution.result.continuation, 1)
     total = np.zeros((deals, n))
     for ins in range(1 << n):
         chance = np.ones(deals)

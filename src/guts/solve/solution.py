@@ -31,7 +31,7 @@ __all__ = ["MIXING", "Solution", "cache_dir", "solve"]
 
 FloatArray = NDArray[np.float64]
 
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 """Bumped whenever the model or the solver changes what a cached solution holds."""
 
 MIXING = 0.02
@@ -227,6 +227,7 @@ def _load(key: str, players: int) -> Result | None:
             return Result(
                 strategy=[np.asarray(data[f"strategy{p}"]) for p in range(players)],
                 values=np.asarray(data["values"]),
+                continuation=np.asarray(data["continuation"]),
                 nash_conv=float(data["nash_conv"]),
                 residual=float(data["residual"]),
                 iterations=int(data["iterations"]),
@@ -243,6 +244,7 @@ def _store(key: str, result: Result) -> None:
         arrays = {f"strategy{p}": s for p, s in enumerate(result.strategy)}
         partial = folder / f"{key}.{os.getpid()}.tmp.npz"
         arrays["values"] = result.values
+        arrays["continuation"] = result.continuation
         for name in ("nash_conv", "residual", "iterations", "seconds"):
             arrays[name] = np.asarray(getattr(result, name))
         np.savez_compressed(partial, allow_pickle=False, **arrays)
