@@ -97,6 +97,7 @@ class Night(Session):
         self._number = 0
         self._deals = 0  # deals of earlier games
         self._results: list[GameResult] = []
+        self._played: list[dict[str, Any]] = []  # the finished games, as views show them
         self._last_chooser: int | None = None
         self._chooser: int | None = None  # the seat to choose now (None: no choice waits)
         self._over = ""
@@ -417,6 +418,10 @@ class Night(Session):
             reason or session.over_reason,
             tuple(after - before for after, before in zip(stacks, self._stacks, strict=True)),
         ))  # fmt: skip
+        result = self._results[-1]
+        self._played.append({"number": result.number, "game": result.game,
+                             "chooser": result.chooser, "deals": result.deals,
+                             "reason": result.reason, "change": list(result.change)})  # fmt: skip
         self._deals += session.deals_played
         self._button = table.button
         self._session, self._seen = None, 0
@@ -488,7 +493,9 @@ class Night(Session):
     def _night_view(self) -> dict[str, Any]:
         """The night as everyone may see it: the games allowed and played, the chooser,
         the cap, each seat's buy-in, markers and net."""
-        rules, ledger = self.night_rules, self.ledger
+        rules, table = self.night_rules, self.table
+        stacks = [seat.stack for seat in table.seats]
+        net = [s - b - m for s, b, m in zip(stacks, self._buy_ins, self._markers, strict=True)]
         return {
             "number": self._number,
             "games": list(rules.names),
@@ -496,21 +503,11 @@ class Night(Session):
             "chooser_rule": rules.chooser.value,
             "chooser": self._chooser,
             "cap": rules.cap,
-            "played": [
-                {
-                    "number": r.number,
-                    "game": r.game,
-                    "chooser": r.chooser,
-                    "deals": r.deals,
-                    "reason": r.reason,
-                    "change": list(r.change),
-                }
-                for r in self._results
-            ],
+            "played": [dict(played) for played in self._played],
             "playing": self._chosen.game if self._session is not None and self._chosen else None,
-            "buy_ins": list(ledger.buy_ins),
-            "markers": list(ledger.markers),
-            "net": list(ledger.net),
+            "buy_ins": list(self._buy_ins),
+            "markers": list(self._markers),
+            "net": net,
             "over": self._over,
         }
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, ClassVar
 
 from guts.catalog import Game, find_game
@@ -177,12 +178,12 @@ class NightRules(RuleOptions):
             if value is not None and value < 1:
                 raise OptionError(f"{dash(name)}: expected at least 1, not {value}")
 
-    @property
+    @cached_property
     def entries(self) -> tuple[GameEntry, ...]:
         """The games allowed, in the host's order."""
         return _entries(self.games)
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         """The allowed presets' names, in the host's order."""
         return tuple(entry.game for entry in self.entries)
