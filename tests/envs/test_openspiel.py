@@ -112,3 +112,19 @@ def test_bad_parameters_are_clear_errors() -> None:
         pyspiel.load_game("guts_two_card_guts", {"options": "declare=simultaneous"})
     with pytest.raises(OptionError, match="not name=value"):
         pyspiel.load_game("guts_two_card_guts", {"options": "ghost"})
+
+
+def test_the_information_state_tensor_recalls_the_seats_own_decisions() -> None:
+    game = pyspiel.load_game("guts_two_card_guts", {"players": 3, "cards": "As Ks Qs Js Ts 9s"})
+    state = game.new_initial_state()
+    for card in (51, 47, 43, 39, 35, 31):
+        state.apply_action(card)
+    assert state.current_player() == 1
+    before = state.information_state_tensor(1)
+    state.apply_action(0)  # seat 1 is in
+    after = state.information_state_tensor(1)
+    actions = 4 * game.num_distinct_actions()  # four decisions a deal, one deal
+    assert before[-actions:] == [0.0] * actions
+    assert after[-actions:] == [1.0] + [0.0] * (actions - 1)
+    size = game.observation_tensor_size()
+    assert after[size : 2 * size] == before[:size]  # what it saw when it decided

@@ -23,7 +23,7 @@ pack) and ``options`` (rules options, ``"ghost=always,ante=2"``).
 >>> import guts.envs.openspiel
 >>> game = pyspiel.load_game("guts_two_card_guts", {"cards": "As Ks Qs Js"})
 >>> state = game.new_initial_state()
->>> for card in (51, 47, 43, 39):  # As Ks Qs Js: Bob (left of the dealer) gets As Qs
+>>> for card in (51, 47, 43, 39):  # As Ks Qs Js: seat 1, the dealer's left, gets As Qs
 ...     state.apply_action(card)
 >>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()]
 (1, ['in', 'out'])
@@ -123,6 +123,18 @@ class _Setup:
     def needed(self, players: int) -> int:
         return self.rules.cards_needed(players)
 
+    @property
+    def most_lost(self) -> int:
+        """A bound on what one seat can lose: each deal at most three antes (the ante,
+        an extra ante, a chicken fee) and a match of a pot that grew at most ``players``
+        times a deal."""
+        players, ante, pot, lost = self.players, self.rules.ante, 0, 0
+        for _ in range(self.deals):
+            pot += 3 * players * ante
+            lost += 3 * ante + pot
+            pot *= players
+        return lost
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
         return self  # immutable: every copy of a state shares it
 
@@ -176,14 +188,13 @@ class GutsGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         self.setup = setup = _setup(self.preset, params or {})
-        chips = setup.buy_in * setup.players * setup.deals
         per_deal = setup.needed(setup.players) + _DECISIONS_PER_DEAL * setup.players
         info = pyspiel.GameInfo(
             num_distinct_actions=setup.actions,
             max_chance_outcomes=54,
             num_players=setup.players,
-            min_utility=-float(chips),
-            max_utility=float(chips),
+            min_utility=-float(setup.most_lost),
+            max_utility=float(setup.most_lost * (setup.players - 1)),
             utility_sum=0.0,
             max_game_length=setup.deals * per_deal,
         )
@@ -387,7 +398,13 @@ class GutsObserver:
             size = setup.encoder.size
             past = self.dict["past"].reshape(setup.decisions, size)
             actions = self.dict["actions"].reshape(setup.decisions, setup.actions)
-            for index, (encoded, action) in enumerate(state.play.decisions(player)):
+            decided = state.play.decisions(player)
+            if len(decided) > setup.decisions:
+                raise GutsError(
+                    f"seat {player} made {len(decided)} decisions: the information-state "
+                    f"tensor has room for {setup.decisions}"
+                )
+            for index, (encoded, action) in enumerate(decided):
                 past[index] = encoded
                 actions[index, action] = 1.0
 
