@@ -5,6 +5,7 @@ the fixed action space mapped onto the engine's decisions."""
 from __future__ import annotations
 
 import warnings
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from guts.catalog import games
 from guts.envs.encoding import CARDS, card_index
@@ -44,6 +45,14 @@ def test_api_test_passes_for_every_preset(preset: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # its advice for dict observations and masks
         api_test(table, num_cycles=15)
+
+
+@pytest.mark.parametrize("preset", ["hi-lo-guts", "nuts", "five-card-draw", "bourre"])
+def test_seed_test_and_render_test_pass(preset: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        seed_test(partial(env, preset, 4, max_deals=3), num_cycles=20)
+        render_test(partial(env, preset, 4, max_deals=3, render_mode="ansi"))
 
 
 @pytest.mark.parametrize("preset", PRESETS)
