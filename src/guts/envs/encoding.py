@@ -138,15 +138,15 @@ class Layout:
         """The number of actions."""
         return len(self.names)
 
-    @property
+    @cached_property
     def _bet_start(self) -> int:
         return len(self.words)
 
-    @property
+    @cached_property
     def _card_start(self) -> int:
         return self._bet_start + (len(BETS) if self.betting else 0)
 
-    @property
+    @cached_property
     def _discard_start(self) -> int:
         return self._card_start + self.cards
 
