@@ -96,6 +96,15 @@ class Server:
         ledger: dict[str, Any] = response.json()
         return ledger
 
+    def ledger_csv(self, table_id: str, secret: str) -> str:
+        response = httpx.get(
+            f"{self.url}/api/tables/{table_id}/ledger?format=csv",
+            headers={"authorization": f"Bearer {secret}"},
+            timeout=WAIT,
+        )
+        response.raise_for_status()
+        return response.text
+
     def summary(self, table_id: str) -> dict[str, Any]:
         response = httpx.get(f"{self.url}/api/tables/{table_id}", timeout=WAIT)
         response.raise_for_status()

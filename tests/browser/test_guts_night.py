@@ -84,3 +84,35 @@ def test_a_night_of_two_card_guts(chromium: Any, server: Server, shots: Path) ->
     for person in (host, *people):
         assert ledger_on_page(person) == expected
         person.shot("ledger")
+    with bob.page.expect_download() as download:
+        bob.page.click("#csv")
+    csv = Path(download.value.path()).read_text(encoding="utf-8")
+    assert csv == server.ledger_csv(table_id, secret)
+    assert csv.splitlines()[0].startswith("player_nickname,")
+
+
+def test_the_lobby_refuses_options_with_the_engines_message(
+    chromium: Any, server: Server, shots: Path
+) -> None:
+    host = Person(chromium, "Host", shots)
+    page = host.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready=yes]")
+    page.select_option("#game", "bourre")
+    page.wait_for_function("document.getElementById('summary').dataset.game === 'bourre'")
+    page.click("#options-title")
+    page.fill("#option-ante", "lots")
+    page.dispatch_event("#option-ante", "change")
+    page.wait_for_selector("#problem:has-text('ante: expected a whole number')")
+    page.click("#open")
+    page.wait_for_selector("#problem:has-text('ante: expected a whole number')")
+    assert page.is_hidden("#created")
+    page.fill("#option-ante", "2")
+    page.dispatch_event("#option-ante", "change")
+    page.click("#rules-box summary")
+    page.wait_for_selector("#rules:has-text('2')")
+    host.shot("lobby-rules")
+    page.click("#open")
+    page.wait_for_selector("#created:not([hidden])")
+    table_id = page.input_value("#join-link").rsplit("/", 1)[1]
+    assert server.summary(table_id)["options"] == {"ante": "2"}

@@ -30,7 +30,7 @@ from guts.errors import GutsError
 from guts.games.base import Event
 from guts.games.options import RuleOptions, dash, format_value, split_optional
 from guts.narrate import Narrator
-from guts.server.ledger import ledger_rows, settlement
+from guts.server.ledger import ledger_rows, settlement, to_csv
 from guts.server.tables import Tables
 
 __all__ = ["option_schema", "page_routes", "static_folder"]
@@ -125,7 +125,8 @@ async def narrate_events(request: Request) -> Response:
 async def standings(request: Request) -> Response:
     """``GET /api/tables/{table_id}/standings`` with ``Authorization: Bearer TOKEN`` (a
     seat's device token): the ledger the host sees (each player's buy-in, cash-out, stack
-    and net, and the settlement), for the players at the table."""
+    and net, and the settlement), for the players at the table; as CSV with
+    ``?format=csv``."""
     from guts.server.actor import digest
 
     tables: Tables = request.app.state.tables
@@ -140,6 +141,10 @@ async def standings(request: Request) -> Response:
         return _error("not-seated", "the standings are the players': send a seat's token", 403)
     joined, changed = await actor.storage.times(actor.id)
     rows = await actor.query(lambda: ledger_rows(actor.state, joined, changed))
+    if request.query_params.get("format") == "csv":
+        return Response(to_csv(rows), media_type="text/csv; charset=utf-8",
+                        headers={"content-disposition":
+                                 f'attachment; filename="guts-{actor.id}-ledger.csv"'})  # fmt: skip
     payments = [{"from": payer, "to": payee, "amount": amount}
                 for payer, payee, amount in settlement(rows)]  # fmt: skip
     return JSONResponse({"table_id": actor.id, "status": actor.status, "players": rows,

@@ -131,6 +131,11 @@ async function setUp() {
   $("game").addEventListener("change", showGame);
   $("create").addEventListener("submit", openTable);
   $("copy").addEventListener("click", copyLink);
+  $("options-title").addEventListener("click", () => {
+    const open = $("options").hidden;
+    $("options").hidden = !open;
+    $("options-title").setAttribute("aria-expanded", String(open));
+  });
   await showGame();
   document.body.dataset.ready = "yes";
 }

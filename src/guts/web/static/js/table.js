@@ -257,25 +257,16 @@ async function loadLedger() {
 }
 
 async function downloadCsv(path, headers) {
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/ledger?format=csv`, { headers });
-  let text;
-  if (response.ok) text = await response.text();
-  else text = ledgerCsv(state.ledger);
-  const link = el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/csv" })),
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/${path}?format=csv`, { headers });
+  if (!response.ok) {
+    showError("The ledger could not be downloaded.");
+    return;
+  }
+  const link = el("a", { href: URL.createObjectURL(await response.blob()),
     download: `guts-${tableId}-ledger.csv` });
   document.body.append(link);
   link.click();
   link.remove();
-}
-
-function ledgerCsv(ledger) {
-  const columns = ["player_nickname", "player_id", "session_start_at", "session_end_at", "buy_in", "buy_out", "stack", "net"];
-  const cell = (value) => {
-    const text = String(value ?? "");
-    const guarded = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-    return /[",\n]/.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
-  };
-  return [columns.join(","), ...ledger.players.map((row) => columns.map((c) => cell(row[c])).join(","))].join("\n") + "\n";
 }
 
 // -- drawing -----------------------------------------------------------------------------
