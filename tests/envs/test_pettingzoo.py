@@ -18,7 +18,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 from guts.catalog import games
 from guts.envs.encoding import CARDS, card_index
 from guts.envs.pettingzoo import GutsAECEnv, env
-from guts.errors import IllegalAction, OptionError
+from guts.errors import GutsError, IllegalAction, OptionError
 
 PRESETS = sorted(games())
 
@@ -250,3 +250,37 @@ def test_bad_input_is_a_clear_error() -> None:
     table.reset(seed=1)
     with pytest.raises(IllegalAction, match="not legal now"):
         table.step(4)  # "both": not a choice of two-card Guts
+
+
+def test_players_may_be_named() -> None:
+    table = env("toh", ["Ann", "Bob", "Cat", "Dan"], max_deals=2)
+    table.reset(seed=3)
+    assert table.possible_agents == ["Ann", "Bob", "Cat", "Dan"]
+    assert sum(play(table, seed=3).values()) == 0
+
+
+def test_a_game_that_leaves_no_choice_is_no_environment() -> None:
+    """With two players both hold the two lowest face-up ranks: both are in, always."""
+    table = env("two-low-in-wild", 2)
+    with pytest.raises(GutsError, match="ended before anyone decided anything"):
+        table.reset(seed=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESETS)
+def test_many_episodes_of_every_size_stay_in_their_spaces_and_sum_to_zero(preset: str) -> None:
+    for players in range(2, 9):
+        try:
+            table = env(preset, players, max_deals=12, buy_in=40)
+            table.reset(seed=0)
+        except GutsError:
+            continue  # not for this many players, or no choice left to them
+        space = table.observation_space(table.possible_agents[0])
+        rng = np.random.default_rng(players)
+
+        def choose(table: GutsAECEnv, legal: np.ndarray, space: Any = space, rng: Any = rng) -> int:
+            assert space.contains(table.observe(table.agent_selection))
+            return int(rng.choice(legal))
+
+        for seed in range(8):
+            assert sum(play(table, seed, choose).values()) == 0
