@@ -24,6 +24,8 @@ STEP_MS = 20_000
 """Milliseconds the page may take to show what a test waits for."""
 CHROMIUM = os.environ.get("GUTS_CHROMIUM", "/usr/bin/chromium")
 CARD = re.compile(r"\b[2-9TJQKA][shdc]\b")
+PHONE = (375, 667)
+"""A phone's viewport (CSS pixels)."""
 
 
 def free_port() -> int:
@@ -229,3 +231,16 @@ def seen_cards(frames: list[dict[str, Any]], seat: int | None) -> set[str]:
             if audience is None or (seat is not None and seat in audience):
                 seen |= cards_in({k: v for k, v in event.items() if k != "audience"})
     return seen
+
+
+def on_screen(person: Person, selector: str) -> list[str]:
+    """The elements matching ``selector`` that are not wholly inside the viewport."""
+    outside: list[str] = person.page.eval_on_selector_all(
+        selector,
+        """(elements) => elements.filter(element => {
+            const box = element.getBoundingClientRect();
+            return box.left < 0 || box.top < 0 || box.right > innerWidth
+                || box.bottom > innerHeight || box.width === 0;
+        }).map(element => element.outerHTML.slice(0, 80))""",
+    )
+    return outside

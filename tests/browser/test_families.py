@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browser_helpers import Person, Server, wait_until
+from browser_helpers import PHONE, Person, Server, on_screen, wait_until
 from play import no_hidden_card_in_frames, play, start
 
 
@@ -15,7 +15,7 @@ def seat_two(chromium: Any, server: Server, shots: Path, preset: str) -> list[Pe
     """Ann (the host) and Bob at a table of ``preset`` that seats them at once."""
     created = server.open_table(preset, buy_in=100, auto_approve=True)
     ann = Person(chromium, "Ann", shots)
-    bob = Person(chromium, "Bob", shots)
+    bob = Person(chromium, "Bob", shots, viewport=PHONE)  # Bob plays on a phone
     ann.open(created["host_url"])
     ann.join()
     bob.open(created["join_url"])
@@ -32,6 +32,11 @@ def events_of(person: Person, kind: str) -> list[dict[str, Any]]:
         for event in frame["events"]
         if event["kind"] == kind
     ]
+
+
+def fits(person: Person) -> None:
+    """The person's cards and actions are on screen (Bob's phone without scrolling)."""
+    assert not on_screen(person, "#hand .card, #actions button"), f"{person.name}: off screen"
 
 
 def finish(people: list[Person]) -> None:
@@ -57,11 +62,21 @@ def test_three_five_seven_through_a_private_comparison(
         found["in"].click()
         return True
 
-    play(people, choose, compared)
+    play(people, choose, compared, fits)
     # the comparison is private to the two who were in, and each sees the other's cards
+    # (told at the seat once the next stage is dealt)
+    private = next(e for e in events_of(ann, "cards-shown") if e["audience"] is not None)
+    assert sorted(private["audience"]) == [0, 1]
     for person, other in ((ann, bob), (bob, ann)):
         seat = person.page.locator(f".seat:has-text('{other.name}')")
-        wait_until(lambda s=seat: s.locator("[data-card]").count() == 3, "the cards compared")
+        shown = [e for e in events_of(person, "cards-shown") if e["seat"] == other.seat()]
+        wait_until(
+            lambda s=seat: (
+                s.locator("[data-card]").count() == 3 or s.locator(".seat-earlier").count()
+            ),
+            "the cards compared",
+        )
+        assert shown[0]["description"] in seat.inner_text()
         person.page.wait_for_selector(".stage")
         assert "compared privately" in person.page.inner_text(".centre")
         person.shot("compared")
@@ -112,7 +127,7 @@ def test_five_card_draw_with_a_raise_and_a_draw(chromium: Any, server: Server, s
     def drawn_and_over() -> bool:
         return done["draw"] and bool(events_of(ann, "draw-deal-ended"))
 
-    play(people, choose, drawn_and_over)
+    play(people, choose, drawn_and_over, fits)
     assert done["raise"] and done["bet"]
     raised = [e for e in events_of(ann, "draw-acted") if e["action"].startswith("raise")]
     assert raised, "the raise reached the table"
@@ -143,7 +158,7 @@ def test_bourre_through_a_trick(chromium: Any, server: Server, shots: Path) -> N
             return True
         return False
 
-    play(people, choose, lambda: bool(events_of(ann, "trick-won")))
+    play(people, choose, lambda: bool(events_of(ann, "trick-won")), fits)
     assert "Trump" in ann.page.inner_text(".centre")
     won = events_of(bob, "trick-won")[0]
     assert won["seat"] in (0, 1)

@@ -7,23 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browser_helpers import Person, Server, buttons, wait_until
+from browser_helpers import PHONE, Person, Server, buttons, on_screen, wait_until
 from play import start
-
-PHONE = (375, 667)
-
-
-def on_screen(person: Person, selector: str) -> list[str]:
-    """The elements matching ``selector`` that are not wholly inside the viewport."""
-    outside: list[str] = person.page.eval_on_selector_all(
-        selector,
-        """(elements) => elements.filter(element => {
-            const box = element.getBoundingClientRect();
-            return box.left < 0 || box.top < 0 || box.right > innerWidth
-                || box.bottom > innerHeight || box.width === 0;
-        }).map(element => element.outerHTML.slice(0, 80))""",
-    )
-    return outside
 
 
 def first_load(person: Person) -> tuple[int, float]:

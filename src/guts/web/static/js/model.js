@@ -22,8 +22,13 @@ function lastShown(records) {
   return shown;
 }
 
-function showings(view) {
-  if (Array.isArray(view.shown)) return lastShown(view.shown);
+/** Each seat's showing: in a staged game only the current stage's (`earlier`: the last
+ * showing of any stage, which the seat tells in words). */
+function showings(view, earlier = false) {
+  if (Array.isArray(view.shown)) {
+    const size = view.stage && !earlier ? view.stage.size : null;
+    return lastShown(view.shown.filter((record) => size === null || record.cards.length === size));
+  }
   const shown = {};
   for (const [seat, record] of Object.entries(view.shown || {})) shown[seat] = cardsOf(record);
   return shown;
@@ -86,9 +91,11 @@ function seatCards(view, seat, shown, family) {
 export function seatsOf(view, chose) {
   const family = view.game;
   const shown = showings(view);
+  const before = showings(view, true);
   const dealer = view.dealer ?? view.button;
   return (view.players || []).map((name, seat) => {
     const held = seatCards(view, seat, shown, family);
+    const earlier = !shown[seat] && before[seat] ? before[seat] : null;
     return {
       seat,
       name,
@@ -100,6 +107,7 @@ export function seatsOf(view, chose) {
       status: status(view, seat),
       cards: held.cards,
       description: held.description,
+      earlier,
       notes: notes(view, seat),
     };
   });

@@ -69,6 +69,8 @@ export function renderSeats(root, state) {
     seat.toAct ? el("div", { class: "seat-clock", "data-clock": seat.seat, text: clock || "to act" }) : null,
     seat.you ? null : cards,
     seat.description ? el("div", { class: "seat-hand", text: seat.description }) : null,
+    seat.earlier ? el("div", { class: "seat-earlier", text:
+      `showed ${seat.earlier.cards.map(cardText).join(" ")}: ${seat.earlier.description}` }) : null,
     seat.notes.length ? el("div", { class: "seat-notes", text: seat.notes.join(" · ") }) : null));
   }
 }
