@@ -88,11 +88,14 @@ async def table_with(
 
 
 async def rebuilt(tables: Tables, storage: Storage, actor: TableActor) -> TableActor:
-    """The same table as a new server rebuilds it from the database."""
-    again = Tables(storage, tables.settings)
-    copy = await again.get(actor.id)
-    assert copy is not None
-    await copy.close()
+    """The same table as a new server rebuilds it from the database (not started, so
+    it does not play on beside the table itself)."""
+    await settle(actor)
+    stored = await storage.load(actor.id)
+    assert stored is not None
+    copy = TableActor(stored.table, storage, tables.settings)
+    copy.load(stored)
+    copy.check()
     return copy
 
 

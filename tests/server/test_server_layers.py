@@ -42,14 +42,32 @@ def is_command_line(path: Path) -> bool:
     return parts == ("cli.py",) or parts[0] == "commands"
 
 
+def is_terminal_client(path: Path) -> bool:
+    """Whether ``path`` is the terminal client of a server (``guts.client``)."""
+    return path.relative_to(SOURCE).parts[0] == "client"
+
+
 def test_nothing_outside_the_server_imports_it_but_the_cli_lazily() -> None:
     wrong = []
     for path in sorted(SOURCE.rglob("*.py")):
         if "server" in path.relative_to(SOURCE).parts[:-1]:
             continue
         for module, at_top in imports_of(path):
-            if module.startswith(SERVER_DEPENDENCIES) and (not is_command_line(path) or at_top):
+            if not module.startswith(SERVER_DEPENDENCIES):
+                continue
+            client_socket = is_terminal_client(path) and module.startswith("websockets")
+            if at_top or not (is_command_line(path) or client_socket):
                 wrong.append(f"{path.relative_to(SOURCE)} imports {module}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_terminal_client_knows_nothing_of_the_server() -> None:
+    wrong = [
+        f"{path.relative_to(SOURCE)} imports {module}"
+        for path in sorted((SOURCE / "client").rglob("*.py"))
+        for module, _ in imports_of(path)
+        if module.startswith("guts.server")
+    ]
     assert not wrong, "\n".join(wrong)
 
 

@@ -437,6 +437,9 @@ def serve(
                 print(f"guts server ready at {url}/ (database {shown[0]})", flush=True)
 
     app = create_app(database, settings=settings, public_url=public_url, announce=announce)
+    # no per-message compression: the frames are small, and deflating each costs more
+    # of the server's time than it saves on a game night's links
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
-                            ws_max_size=2 * MAX_MESSAGE_BYTES, lifespan="on")  # fmt: skip
+                            ws_max_size=2 * MAX_MESSAGE_BYTES, ws_per_message_deflate=False,
+                            lifespan="on")  # fmt: skip
     Announcing(config).run()

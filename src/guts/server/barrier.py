@@ -60,7 +60,7 @@ def disclose(
         "events": [event.to_dict() for event in events if event.visible_to(seat)],
         "to_act": [decision.seat for decision in pending],
         "decision": own[0] if own else None,
-        "stacks": [s.stack for s in table.seats],
+        "stacks": [table.stack(number) for number in range(len(table.names))],
         "pot": table.pot,
         "game": {key: value for key, value in view.items() if key != "events"},
     }

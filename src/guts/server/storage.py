@@ -21,6 +21,7 @@ The schema is created and upgraded by the Alembic migrations shipped in
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -212,11 +213,24 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+@dataclass
+class _Append:
+    """A command waiting to be committed, and its answer."""
+
+    table_id: str
+    action: ActionRow
+    seats: tuple[SeatRow, ...]
+    status: str | None
+    done: asyncio.Future[None]
+
+
 class Storage:
     """The database of a server: open it with :meth:`open` (which migrates)."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        self._waiting: list[_Append] = []
+        self._writer: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str | None = None) -> Storage:
@@ -272,31 +286,58 @@ class Storage:
         status: str | None = None,
     ) -> None:
         """Commit ``action`` with the seats it adds or changes and the table's new
-        ``status``, all or nothing; StorageConflict if its sequence number is taken."""
+        ``status``, all or nothing; StorageConflict if its sequence number is taken.
+
+        Commands that wait together are committed together (a group commit: one
+        transaction for all the tables' commands that arrived while the last one was
+        being written); if that transaction fails, each command is tried alone, so each
+        gets its own answer and none is lost with another's."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(_Append(table_id, action, tuple(seats), status, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write())
+        await done
+
+    async def _write(self) -> None:
+        """Commit what waits, a batch at a time, until nothing does."""
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                await self._commit(batch)
+            except Exception:
+                for one in batch:
+                    try:
+                        await self._commit([one])
+                    except IntegrityError as error:
+                        one.done.set_exception(StorageConflict(
+                            f"table {one.table_id}: command {one.action.seq} is already "
+                            f"stored ({error.orig})"))  # fmt: skip
+                    except Exception as error:
+                        one.done.set_exception(error)
+                    else:
+                        one.done.set_result(None)
+                continue
+            for one in batch:
+                if not one.done.done():
+                    one.done.set_result(None)
+
+    async def _commit(self, batch: Sequence[_Append]) -> None:
         now = _now()
-        try:
-            async with self.engine.begin() as connection:
-                await connection.execute(
-                    ACTIONS.insert().values(
-                        table_id=table_id,
-                        seq=action.seq,
-                        kind=action.kind,
-                        payload=dict(action.payload),
-                        created_at=now,
-                    )
-                )
-                for seat in seats:
-                    await _put_seat(connection, table_id, seat, now)
-                if status is not None:
+        async with self.engine.begin() as connection:
+            await connection.execute(ACTIONS.insert(), [
+                {"table_id": one.table_id, "seq": one.action.seq, "kind": one.action.kind,
+                 "payload": dict(one.action.payload), "created_at": now}
+                for one in batch
+            ])  # fmt: skip
+            for one in batch:
+                for seat in one.seats:
+                    await _put_seat(connection, one.table_id, seat, now)
+                if one.status is not None:
                     await connection.execute(
                         TABLES.update()
-                        .where(TABLES.c.id == table_id)
-                        .values(status=status, updated_at=now)
+                        .where(TABLES.c.id == one.table_id)
+                        .values(status=one.status, updated_at=now)
                     )
-        except IntegrityError as error:
-            raise StorageConflict(
-                f"table {table_id}: command {action.seq} is already stored ({error.orig})"
-            ) from None
 
     async def table(self, table_id: str) -> TableRow | None:
         """The table called ``table_id``, if there is one."""
