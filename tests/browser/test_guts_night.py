@@ -116,3 +116,36 @@ def test_the_lobby_refuses_options_with_the_engines_message(
     page.wait_for_selector("#created:not([hidden])")
     table_id = page.input_value("#join-link").rsplit("/", 1)[1]
     assert server.summary(table_id)["options"] == {"ante": "2"}
+
+
+def test_a_simultaneous_declaration_is_revealed_together(
+    chromium: Any, server: Server, shots: Path
+) -> None:
+    created = server.open_table("simultaneous-guts", buy_in=50, auto_approve=True)
+    ann = Person(chromium, "Ann", shots)
+    bob = Person(chromium, "Bob", shots)
+    ann.open(created["host_url"])
+    ann.join()
+    bob.open(created["join_url"])
+    bob.join()
+    start(ann)
+    for person in (ann, bob):
+        person.page.wait_for_selector("#actions button[data-action=in]")
+    ann.page.click("#actions button[data-action=in]")
+    # Bob sees that Ann has chosen, not what
+    bob.page.wait_for_selector(".seat:has-text('Ann') .seat-status:has-text('chose')")
+    assert "in" not in bob.page.inner_text(".seat:has-text('Ann') .seat-status").split()
+    told = [e for f in bob.frames if f.get("type") == "event" for e in f["events"]]
+    assert not [e for e in told if e["kind"] == "declared"], "a choice told before all chose"
+    bob.shot("ann-chose")
+    bob.page.click("#actions button[data-action=out]")
+    for person, lines in ((ann, ("You: in", "Bob: out")), (bob, ("Ann: in", "You: out"))):
+        for line in lines:  # the log keeps what the table showed for a moment
+            person.page.wait_for_selector(f"#log li:text-is('{line}')")
+    # both choices reach each page in one frame
+    for person in (ann, bob):
+        frames = [f for f in person.frames if f.get("type") == "event"]
+        together = [f for f in frames if sum(e["kind"] == "declared" for e in f["events"]) == 2]
+        assert together, f"{person.name} did not hear both choices at once"
+        no_hidden_card_in_frames(person)
+    ann.shot("revealed")
