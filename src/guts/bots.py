@@ -80,6 +80,15 @@ def _guts(kind: str) -> Callable[[Any], Policy]:
     return build
 
 
+def _equilibrium(rules: Any) -> Policy:
+    from guts.games.guts import GutsRules
+    from guts.solve.bot import EquilibriumPolicy
+
+    if not isinstance(rules, GutsRules):
+        raise OptionError(f"equilibrium Guts bots need the session's GutsRules, not {rules!r}")
+    return EquilibriumPolicy(rules)
+
+
 def _bourre_sensible(rules: Any) -> Policy:
     from guts.games.bourre.bots import SensibleBot
 
@@ -91,11 +100,17 @@ BOTS: dict[str, str] = {
     "threshold": "Guts: stays in with a hand quantile of at least (L / (W + L)) ** (1 / m)",
     "sensible": "plays each variant's rules with a Monte Carlo estimate (Guts), or by "
     "trumps and aces (Bourre)",
+    "equilibrium": "Guts: plays the equilibrium that guts solve finds (solved once per "
+    "number of players, then cached)",
 }
 """Bot kinds for ``--bots KIND``, with what they do."""
 
 _MAKERS: dict[str, dict[str, Callable[[Any], Policy]]] = {
-    "guts": {"threshold": _guts("threshold"), "sensible": _guts("sensible")},
+    "guts": {
+        "threshold": _guts("threshold"),
+        "sensible": _guts("sensible"),
+        "equilibrium": _equilibrium,
+    },
     "bourre": {"sensible": _bourre_sensible},
 }
 
@@ -112,7 +127,7 @@ def make_bot(kind: str, game_family: str, rules: Any = None) -> Policy:
     Traceback (most recent call last):
     ...
     guts.errors.OptionError: bots: unknown kind 'clever' for guts games; allowed: random, \
-threshold, sensible
+threshold, sensible, equilibrium
     """
     if kind == "random":
         return RandomPolicy()
@@ -128,7 +143,7 @@ BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"
 """The bots' names at a table, in seat order."""
 
 FAMILY_BOTS: dict[str, tuple[str, ...]] = {
-    "guts": ("random", "threshold", "sensible"),
+    "guts": ("random", "threshold", "sensible", "equilibrium"),
     "staged": ("random", "sensible"),
     "draw": ("random", "sensible"),
     "bourre": ("random", "sensible"),

@@ -9,6 +9,6 @@ exploitability. ``docs/solve.md`` states the model and its assumptions.
 
 from __future__ import annotations
 
-from guts.solve.solution import Solution, cache_dir, solve
+from guts.solve.solution import Solution, cache_dir, solve, solve_rules
 
-__all__ = ["Solution", "cache_dir", "solve"]
+__all__ = ["Solution", "cache_dir", "solve", "solve_rules"]

@@ -15,6 +15,7 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from guts.solve.cfr import Deal, Result, solve_deal
 from guts.solve.hands import HandClasses
 from guts.solve.model import Model, model_of
 
-__all__ = ["MIXING", "Solution", "cache_dir", "solve"]
+__all__ = ["MIXING", "Solution", "cache_dir", "solve", "solve_rules"]
 
 FloatArray = NDArray[np.float64]
 
@@ -110,6 +111,16 @@ class Solution:
         mixed = [(words[i], float(stay[i])) for i in mixing]
         return weakest, mixed
 
+    @cached_property
+    def deal(self) -> Deal:
+        """The deal this solution solves (for values of other strategies)."""
+        return Deal(self.model, self.classes, exact=self.exact)
+
+    @cached_property
+    def counterfactual(self) -> list[FloatArray]:
+        """``cv[p][history, action, h]`` of the solved strategy (see :class:`Deal`)."""
+        return self.deal.counterfactual(self.result.strategy, self.result.continuation)
+
     def to_json(self) -> dict[str, Any]:
         """``guts solve --json``: the game, the players, exploitability (NashConv per
         player, pot units), EV per position from the dealer's left, and the strategy."""
@@ -183,6 +194,25 @@ def solve(
 
     _check_family(game)
     rules = preset(game, dict(options or {}))
+    return solve_rules(
+        rules, players, game=game, options=options, iterations=iterations,
+        tolerance=tolerance, progress=progress, cache=cache,
+    )  # fmt: skip
+
+
+def solve_rules(
+    rules: GutsRules,
+    players: int,
+    *,
+    game: str = "",
+    options: Mapping[str, str] | None = None,
+    iterations: int = 2000,
+    tolerance: float = 5e-4,
+    progress: Callable[[int, int], None] | None = None,
+    cache: bool = True,
+) -> Solution:
+    """Solve ``rules`` for ``players`` (as :func:`solve`; ``game`` and ``options`` only
+    name them: by default the options that differ from two-card Guts)."""
     model = model_of(rules, players)
     classes = HandClasses.of(rules.hand_ranking)
     exact = players == 2
@@ -193,7 +223,8 @@ def solve(
         result = solve_deal(deal, iterations, tolerance=tolerance, progress=progress)
         if cache:
             _store(key, result)
-    return Solution(game, dict(options or {}), rules, model, classes, exact, result)
+    named = dict(options) if options is not None else rules.to_options()
+    return Solution(game or "guts", named, rules, model, classes, exact, result)
 
 
 _OTHER_FAMILIES = {

@@ -1,0 +1,135 @@
+"""The equilibrium bot (``--bots equilibrium``) and the advice behind the ``?`` hint.
+
+:class:`EquilibriumPolicy` plays a solved strategy (:func:`guts.solve.solve_rules`, one
+solution per number of players, kept on disk) from the seat's view alone: its position
+from the dealer's left, the public declarations before it (in turn) and its hand's class
+give the chance of staying in, and it draws its choice with the random source it is
+handed. :func:`advice` says the same for a person, with what each choice is worth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+import numpy as np
+
+from guts.cards import parse_card
+from guts.errors import GutsError, OptionError
+from guts.games.base import Decision
+from guts.games.guts.rules import GutsRules
+from guts.solve.model import out_of_reach
+from guts.solve.solution import Solution, solve_rules
+
+__all__ = ["Advice", "EquilibriumPolicy", "advice"]
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the equilibrium does at a declaration: the chance of in, the hand's class in
+    words, the EV (pot units, next pots included) of in and of out, and the position."""
+
+    p_in: float
+    hand: str
+    ev_in: float
+    ev_out: float
+    position: str
+    automatic: bool = False
+
+    def lines(self, pot: int) -> list[str]:
+        """The advice in words, EVs in pot units and in chips at this pot."""
+        if self.automatic:
+            return [f"Equilibrium: you are in automatically ({self.position})."]
+        if self.p_in >= 0.98:
+            verdict = "stay in"
+        elif self.p_in <= 0.02:
+            verdict = "go out"
+        else:
+            verdict = f"mix: in {self.p_in:.0%} of the time"
+        return [
+            f"Equilibrium ({self.position}, {self.hand}): {verdict}.",
+            f"EV of in {self.ev_in:+.3f} pot ({self.ev_in * pot:+.1f} chips); "
+            f"of out {self.ev_out:+.3f} pot ({self.ev_out * pot:+.1f} chips), "
+            "next pots included.",
+        ]
+
+
+class EquilibriumPolicy:
+    """Plays the equilibrium of the session's rules (see the module docstring)."""
+
+    def __init__(self, rules: GutsRules) -> None:
+        why = out_of_reach(rules)
+        if why:
+            raise OptionError(f"equilibrium bots need rules guts solve can solve: {why}")
+        self.rules = rules
+        self._solutions: dict[int, Solution] = {}
+
+    def solution(self, players: int) -> Solution:
+        """The solved deal for ``players`` (solved, or read from the cache, once)."""
+        if players not in self._solutions:
+            self._solutions[players] = solve_rules(self.rules, players)
+        return self._solutions[players]
+
+    def choose(self, view: Mapping[str, Any], decision: Decision, rng: Random) -> str:
+        """In with the equilibrium's chance for this position, history and hand."""
+        if "in" not in decision.actions or "out" not in decision.actions:
+            return rng.choice(decision.actions)
+        solution = self.solution(_players(view))
+        position, history, cls = _information_set(solution, view)
+        p_in = float(solution.result.strategy[position][history][cls])
+        return "in" if rng.random() < p_in else "out"
+
+
+def _players(view: Mapping[str, Any]) -> int:
+    return len(view.get("dealt_in") or ())
+
+
+def _information_set(solution: Solution, view: Mapping[str, Any]) -> tuple[int, int, int]:
+    """(position from the dealer's left, history, hand class) of the seat of ``view``."""
+    seats = [int(s) for s in view.get("dealt_in") or ()]
+    seat = int(view["seat"])
+    if len(seats) != solution.players or seat not in seats:
+        raise GutsError(f"this solution is for {solution.players} players dealt in")
+    hand = view.get("hand")
+    if not hand:
+        raise GutsError("the equilibrium needs the seat's cards")
+    position = seats.index(seat)
+    declared = {int(s): str(c) for s, c in dict(view.get("declared") or {}).items()}
+    history = 0
+    if solution.model.in_turn:
+        history = sum(1 << q for q in range(position) if declared.get(seats[q]) == "in")
+    cls = solution.classes.class_of([parse_card(code) for code in hand])
+    return position, history, cls
+
+
+def advice(solution: Solution, view: Mapping[str, Any]) -> Advice:
+    """The equilibrium's advice at the declaration in front of ``view``'s seat."""
+    position, history, cls = _information_set(solution, view)
+    name, words = solution.position_names[position], solution.classes.words[cls]
+    if solution.forced(position, history):
+        return Advice(1.0, words, 0.0, 0.0, name, automatic=True)
+    p_in = float(solution.result.strategy[position][history][cls])
+    cv = solution.counterfactual[position]
+    reach = _reach(solution, position, history, cls)
+    scale = 1.0 / reach if reach > 0 else 1.0
+    ev_in, ev_out = cv[history, 1, cls] * scale, cv[history, 0, cls] * scale
+    return Advice(p_in, words, float(ev_in), float(ev_out), name)
+
+
+def _reach(solution: Solution, position: int, history: int, cls: int) -> float:
+    """The chance of the earlier declarations that make ``history`` (what the
+    counterfactual values are weighted by), given this seat's class."""
+    if not solution.model.in_turn or position == 0:
+        return 1.0
+    chance = 1.0
+    for q in range(position):
+        p_in = solution.result.strategy[q][history & ((1 << q) - 1)]
+        said_in = history >> q & 1
+        weights = p_in if said_in else 1.0 - p_in
+        if solution.exact:
+            chance *= float(solution.deal.cond[cls] @ weights)
+        else:
+            chance *= float(weights @ solution.deal.prior)
+    return chance if np.isfinite(chance) else 0.0
