@@ -216,8 +216,8 @@ def test_choices_depend_only_on_the_view() -> None:
 
 
 def test_registry() -> None:
-    assert set(BOTS) == {"random", "threshold", "sensible"}
-    assert bot_kinds("guts") == ("random", "threshold", "sensible")
+    assert set(BOTS) == {"random", "threshold", "sensible", "equilibrium"}
+    assert bot_kinds("guts") == ("random", "threshold", "sensible", "equilibrium")
     assert bot_kinds("bourre") == ("random", "sensible")
     assert bot_kinds("toh") == ("random",)
     rules = PRESETS["two-card-guts"][0]

@@ -71,7 +71,7 @@ def test_without_a_seed_the_report_says_which_was_drawn(
         (["simulate", "bourre", "--bots", "threshold", "--sessions", "2"],
          "--bots must be one of random, sensible for bourre games"),
         (["simulate", "two-card-guts", "--bots", "sensible,clever", "--sessions", "2"],
-         "--bots must be one of random, threshold, sensible for guts games"),
+         "--bots must be one of random, threshold, sensible, equilibrium for guts games"),
         (["simulate", "two-card-guts"], "give either --sessions N or --deals N"),
         (["simulate", "two-card-guts", "--sessions", "2", "--deals", "3"],
          "give either --sessions N or --deals N"),
