@@ -141,7 +141,7 @@ def test_a_simultaneous_declaration_is_revealed_together(
     bob.page.click("#actions button[data-action=out]")
     for person, lines in ((ann, ("You: in", "Bob: out")), (bob, ("Ann: in", "You: out"))):
         for line in lines:  # the log keeps what the table showed for a moment
-            person.page.wait_for_selector(f"#log li:text-is('{line}')")
+            person.page.wait_for_selector(f"#log li:text-is('{line}')", state="attached")
     # both choices reach each page in one frame
     for person in (ann, bob):
         frames = [f for f in person.frames if f.get("type") == "event"]
