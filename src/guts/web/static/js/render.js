@@ -126,6 +126,9 @@ export function renderCentre(root, state) {
         cardElement(card, { small: true }), el("figcaption", { text: names[seat] || seat })))));
   }
   for (const line of centre.lines) root.append(el("div", { class: "centre-line", text: line }));
+  if (state.table && state.table.waiting) {
+    root.append(el("div", { class: "wild", text: "Waiting for enough players with chips to deal" }));
+  }
 }
 
 const RANK_WORDS = { 1: "aces", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes",

@@ -293,6 +293,8 @@ function renderJoin() {
     box.replaceChildren(el("p", { class: "waiting", role: "status", text: `Waiting for the host to approve ${you.nickname}…` }));
   } else if (you && you.status === "approved" && lobby) {
     box.replaceChildren(el("p", { class: "waiting", role: "status", text: `You are seated as ${you.nickname}. Waiting for the host to start.` }));
+  } else if (you && you.status === "left") {
+    box.replaceChildren(el("p", { class: "waiting", text: "You left the table; your chips are cashed out (see the ledger)." }));
   } else if (you && you.status === "refused") {
     box.replaceChildren(el("p", { class: "waiting", text: "The host did not give you a seat." }));
   } else if (!you && state.table && state.table.status !== "over" && !$("join-form")) {
