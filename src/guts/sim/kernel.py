@@ -8,9 +8,11 @@ in that order is entry ``52 a + b``, a three-card hand ``2704 a + 52 b + c``).
 
 Each session plays from its own random stream: SplitMix64 started at ``key + i * STEP``
 (``key`` from the run's seed, ``i`` the session's number), so a session's deals depend on
-nothing but the seed and its number, whichever call or worker plays it. Cards are drawn by
-a partial Fisher-Yates shuffle with Lemire's unbiased bounded integers, a pack fresh in
-new-deck order at the start of each session. The settlement follows
+nothing but the seed and its number, whichever call or worker plays it (the streams of
+different sessions are stretches of one 2**64-long sequence, far apart). Each 64-bit
+output is two 32-bit words; a card is a uniform draw from the 52 (Lemire's method, exact),
+drawn again when it has been dealt already in that deal (a bit set), so every deal is a
+uniform draw of distinct cards in dealing order. The settlement follows
 :mod:`guts.games.guts.settle` step by step; comments name the engine function each part
 mirrors.
 """
@@ -85,6 +87,9 @@ _S11 = np.uint64(11)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(1 << 32)
 _UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
+_PACK = np.uint64(52)
+_PACK_FLOOR = np.uint64((1 << 32) % 52)
+_ONE = np.uint64(1)
 
 
 @_compile
@@ -98,17 +103,29 @@ def _next(state: NDArray[np.uint64]) -> np.uint64:
 
 
 @_compile
-def _below(state: NDArray[np.uint64], bound: int) -> int:
-    """A uniform integer in ``[0, bound)`` (Lemire's method, with rejection: unbiased)."""
-    span = np.uint64(bound)
-    product = (_next(state) >> _S32) * span
-    low = product & _LOW32
-    if low < span:
-        floor = (_TWO32 - span) % span
-        while low < floor:
-            product = (_next(state) >> _S32) * span
-            low = product & _LOW32
-    return int(product >> _S32)
+def _word(state: NDArray[np.uint64]) -> np.uint64:
+    """32 random bits: each 64-bit output gives two (its high half, then its low half
+    kept in ``state[1]``, ``state[2]`` saying whether it is waiting)."""
+    if state[2]:
+        state[2] = 0
+        return np.uint64(state[1])
+    bits = _next(state)
+    state[1] = bits & _LOW32
+    state[2] = 1
+    return np.uint64(bits >> _S32)
+
+
+@_compile
+def _card(state: NDArray[np.uint64], dealt: np.uint64) -> int:
+    """A card (0 to 51) uniformly among those not in the bit set ``dealt``: uniform
+    draws from the whole pack (Lemire's method, unbiased), dealt cards drawn again."""
+    while True:
+        product = _word(state) * _PACK
+        if (product & _LOW32) < _PACK_FLOOR:
+            continue  # the rejection that makes Lemire's method exact (48 in 2**32)
+        card = int(product >> _S32)
+        if not dealt & (_ONE << np.uint64(card)):
+            return card
 
 
 @_compile
@@ -197,17 +214,37 @@ def run_sessions(
     ``decks`` of shape ``(count, max deals, cards)`` the deals are dealt from it instead of
     the stream; with trace arrays of ``count`` rows it records every deal's pot, outcome
     and stacks after it."""
+    # the rules as locals, read once (array reads are reloaded after every store)
+    ante = params[P_ANTE]
+    ante_every_deal = params[P_ANTE_EVERY_DEAL]
+    auto_in = params[P_AUTO_IN]
+    buy_in = params[P_BUY_IN]
+    play_on = params[P_CONTINUE]
+    cut = params[P_CUT]
+    dropouts_ante = params[P_DROPOUTS_ANTE]
+    everyone_out = params[P_EVERYONE_OUT]
+    ghost = params[P_GHOST]
+    ghost_ties = params[P_GHOST_TIES]
+    lone_pair = params[P_LONE_PAIR]
+    matcher_skips = params[P_MATCHER_SKIPS]
+    max_deals = params[P_MAX_DEALS]
+    max_loss = params[P_MAX_LOSS]
+    nobody_wins_contested = params[P_NOBODY_WINS_CONTESTED]
+    no_peek = params[P_NO_PEEK]
+    payment = params[P_PAYMENT]
+    pot_cap = params[P_POT_CAP]
+    pot_limit = params[P_POT_LIMIT]
+    rules_max_deals = params[P_RULES_MAX_DEALS]
+    simultaneous = params[P_SIMULTANEOUS]
+    winner_takes_all = params[P_WINNER_TAKES_ALL]
     n = params[P_PLAYERS]
     size = params[P_CARDS]
-    ante = params[P_ANTE]
-    ghost = params[P_GHOST]
     leave_odd = params[P_LEAVE_ODD] != 0
     hands_cards = n * size
     needed = hands_cards + (size if ghost != 0 else 0)
     stacked = decks.shape[0] > 0
     tracing = trace_pots.shape[0] > 0
-    state = np.zeros(1, dtype=np.uint64)
-    pack = np.empty(52, dtype=np.int64)
+    state = np.zeros(3, dtype=np.uint64)
     cards = np.empty(needed, dtype=np.int64)
     stacks = np.empty(n, dtype=np.int64)
     seat_of = np.empty(n, dtype=np.int64)
@@ -226,10 +263,9 @@ def run_sessions(
     for s in range(count):
         index = first + s
         state[0] = key + np.uint64(index) * STEP
-        for c in range(52):
-            pack[c] = c
+        state[2] = 0
         for seat in range(n):
-            stacks[seat] = params[P_BUY_IN]
+            stacks[seat] = buy_in
             out_bust[s, seat] = False
             skip[seat] = False
         pot = 0
@@ -237,9 +273,9 @@ def run_sessions(
         aside = 0
         button = 0
         deals = 0
-        limit = params[P_MAX_DEALS]
-        if params[P_CUT] >= 0 and s == count - 1:
-            limit = min(limit, params[P_CUT])
+        limit = max_deals
+        if cut >= 0 and s == count - 1:
+            limit = min(limit, cut)
         capped_here = False
         while True:
             if deals >= limit:
@@ -252,17 +288,17 @@ def run_sessions(
                         seat_of[p] = (button + 1 + p) % n
                         winners[p] = True
                     pot -= _split(stacks, seat_of, winners, pot, leave_odd)
-                capped_here = deals >= params[P_MAX_DEALS]
+                capped_here = deals >= max_deals
                 break
             # -- GutsDeal.start: antes, the deal ------------------------------------------
             seat = button
             for p in range(n):
                 seat = seat + 1 if seat + 1 < n else 0
                 seat_of[p] = seat
-            if pot == 0 or params[P_ANTE_EVERY_DEAL]:
+            if pot == 0 or ante_every_deal:
                 for p in range(n):
                     seat = seat_of[p]
-                    if params[P_ANTE_EVERY_DEAL] and params[P_MATCHER_SKIPS] and skip[seat]:
+                    if ante_every_deal and matcher_skips and skip[seat]:
                         continue
                     stacks[seat] -= ante
                     pot += ante
@@ -271,11 +307,10 @@ def run_sessions(
                 for j in range(needed):
                     cards[j] = decks[s, deals, j]
             else:
+                dealt = np.uint64(0)
                 for j in range(needed):
-                    r = j + _below(state, 52 - j)
-                    card = pack[r]
-                    pack[r] = pack[j]
-                    pack[j] = card
+                    card = _card(state, dealt)
+                    dealt |= _ONE << np.uint64(card)
                     cards[j] = card
             for p in range(n):
                 hand[p] = _index(cards, p, n, size)
@@ -284,34 +319,28 @@ def run_sessions(
             # -- declaring (DeclareRound; ThresholdPolicy or a stay table) ----------------
             if pot != last_pot:  # bots.threshold's W and L: the pot, capped or doubled
                 last_pot = pot
-                loss = 2 * pot if params[P_PAYMENT] == 2 else pot
-                loss = max(_capped(loss, params[P_MAX_LOSS]), 1)
+                loss = 2 * pot if payment == 2 else pot
+                loss = max(_capped(loss, max_loss), 1)
                 ratio = float(loss) / (float(pot) + float(loss))
             outs = 0
             taken = 0
             for p in range(n):
                 seat = seat_of[p]
-                if (
-                    not params[P_SIMULTANEOUS]
-                    and params[P_AUTO_IN]
-                    and n > 1
-                    and p == n - 1
-                    and outs == n - 1
-                ):
+                if not simultaneous and auto_in and n > 1 and p == n - 1 and outs == n - 1:
                     ins[p] = True  # the dealer is in automatically
                     taken += 1
                     continue
-                before = 0 if params[P_SIMULTANEOUS] else taken
+                before = 0 if simultaneous else taken
                 if kinds[seat] == BOT_THRESHOLD:
-                    opponents = n - 1 if params[P_SIMULTANEOUS] else n - 1 - outs
+                    opponents = n - 1 if simultaneous else n - 1 - outs
                     m = max(opponents, 1)
                     if cached_ratio[m] != ratio:  # bots.threshold: (L / (W + L)) ** (1 / m)
                         cached_ratio[m] = ratio
                         cached_x[m] = ratio ** (1.0 / m)
-                    q = 0.5 if params[P_NO_PEEK] else quantile[hand[p]]
+                    q = 0.5 if no_peek else quantile[hand[p]]
                     stays = q >= cached_x[m]
                 else:
-                    chance = stay[seat, p, before, 0 if params[P_NO_PEEK] else hand_class[hand[p]]]
+                    chance = stay[seat, p, before, 0 if no_peek else hand_class[hand[p]]]
                     if chance >= 1.0:
                         stays = True
                     elif chance <= 0.0:
@@ -330,7 +359,7 @@ def run_sessions(
             if taken == 0:
                 # settle.everyone_out
                 outcome = NOBODY_IN
-                rule = params[P_EVERYONE_OUT]
+                rule = everyone_out
                 if rule == 1:
                     for p in range(n):
                         stacks[seat_of[p]] -= ante
@@ -345,7 +374,7 @@ def run_sessions(
                                 stacks[seat_of[p]] -= ante * n
                                 pot += ante * n
                     else:
-                        stake = _capped(pot, params[P_MAX_LOSS])
+                        stake = _capped(pot, max_loss)
                         for p in range(n):
                             if power[p] == best or (rule == 4 and holds_wild[hand[p]]):
                                 stacks[seat_of[p]] -= stake
@@ -359,8 +388,8 @@ def run_sessions(
                 for p in range(n):
                     if ins[p]:
                         lone = p
-                if params[P_LONE_PAIR] and not pair_plus[hand[lone]]:
-                    stake = _capped(pot, params[P_MAX_LOSS])
+                if lone_pair and not pair_plus[hand[lone]]:
+                    stake = _capped(pot, max_loss)
                     stacks[seat_of[lone]] -= stake
                     pot += stake
                     matched[lone] = True
@@ -389,7 +418,7 @@ def run_sessions(
                     winners[p] = ins[p] and power[p] == best
                     losers[p] = ins[p] and power[p] != best
                 if has_rival and rival >= best:
-                    ties = params[P_GHOST_TIES]
+                    ties = ghost_ties
                     if rival > best or ties == 0:
                         ghost_won = True
                         for p in range(n):
@@ -410,13 +439,13 @@ def run_sessions(
                         if first_loser or power[p] < worst:
                             worst = power[p]
                             first_loser = False
-                stake = _capped(pot, params[P_MAX_LOSS])
-                takes = any_winner and not (params[P_NOBODY_WINS_CONTESTED] and taken > 1)
+                stake = _capped(pot, max_loss)
+                takes = any_winner and not (nobody_wins_contested and taken > 1)
                 amount = stake
-                if params[P_PAYMENT] == 2:
-                    amount = _capped(2 * pot, params[P_MAX_LOSS])
+                if payment == 2:
+                    amount = _capped(2 * pot, max_loss)
                 for p in range(n):
-                    paying[p] = losers[p] and (params[P_PAYMENT] == 0 or power[p] == worst)
+                    paying[p] = losers[p] and (payment == 0 or power[p] == worst)
                 if takes:
                     most = max(most, pot)
                     chips = _split(stacks, seat_of, winners, pot, leave_odd)
@@ -429,9 +458,9 @@ def run_sessions(
                         matched[p] = True
                 if not paid_out:
                     most = max(most, pot)
-                if takes and params[P_WINNER_TAKES_ALL] and pot:
+                if takes and winner_takes_all and pot:
                     pot -= _split(stacks, seat_of, winners, pot, leave_odd)
-                if params[P_DROPOUTS_ANTE] and (taken > 1 or any_loser or pushed or ghost_won):
+                if dropouts_ante and (taken > 1 or any_loser or pushed or ghost_won):
                     for p in range(n):
                         if not ins[p]:
                             stacks[seat_of[p]] -= ante
@@ -439,7 +468,6 @@ def run_sessions(
                     if not paid_out:
                         most = max(most, pot)
             # -- settle.normalize_pot ------------------------------------------------------
-            pot_limit = params[P_POT_LIMIT]
             if pot_limit >= 0:
                 if pot > pot_limit:
                     reserve += pot - pot_limit
@@ -449,7 +477,7 @@ def run_sessions(
                     if moved > 0:
                         reserve -= moved
                         pot += moved
-            cap = params[P_POT_CAP]
+            cap = pot_cap
             if cap >= 0:
                 if pot > cap:
                     aside += pot - cap
@@ -486,13 +514,13 @@ def run_sessions(
             # -- GutsSession._after_step ---------------------------------------------------
             button = (button + 1) % n
             empty = pot == 0 and reserve == 0 and aside == 0
-            if empty and not params[P_CONTINUE]:
+            if empty and not play_on:
                 break
-            if params[P_RULES_MAX_DEALS] >= 0 and deals >= params[P_RULES_MAX_DEALS]:
+            if rules_max_deals >= 0 and deals >= rules_max_deals:
                 break
         out_deals[s] = deals
         for seat in range(n):
-            out_nets[s, seat] = stacks[seat] - params[P_BUY_IN]
+            out_nets[s, seat] = stacks[seat] - buy_in
         out_left[s] = pot + reserve + aside
         out_capped[s] = capped_here
     return count
