@@ -173,7 +173,7 @@ function amountControl(decision, send, limitWord) {
 function actionButton(action, label, send, key) {
   return el("button", { type: "button", class: "act", "data-action": action,
     "aria-keyshortcuts": key || undefined, onclick: () => send(action) },
-  label, key ? el("kbd", { text: key.toLowerCase() }) : null);
+  label, key ? el("kbd", { "aria-hidden": "true", text: key.toLowerCase() }) : null);
 }
 
 const KEYS = { in: "I", out: "O", fold: "F", check: "C", call: "C", play: "P", stand: "S",
@@ -195,7 +195,7 @@ function drawBar(bar, decision, state, send) {
   bar.append(
     el("button", { type: "button", class: "act primary", "data-action": "discard", disabled: !legal,
       "aria-keyshortcuts": "D", onclick: () => send(action) },
-    chosen.length ? `Discard ${chosen.map(cardText).join(" ")}` : "Discard", el("kbd", { text: "d" })),
+    chosen.length ? `Discard ${chosen.map(cardText).join(" ")}` : "Discard", el("kbd", { "aria-hidden": "true", text: "d" })),
     actionButton(options.pat, options.pat === "stand" ? "Stand" : "Stand pat", send, "S"));
   if (chosen.length && !legal) {
     bar.append(el("p", { class: "why", role: "alert", text: `You may not discard ${chosen.length} of these cards.` }));
