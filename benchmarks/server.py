@@ -1,0 +1,305 @@
+"""Server benchmark: many bot clients over real websockets against one ``guts serve``.
+
+One server process (uvicorn, in a subprocess) on SQLite or PostgreSQL; this process
+opens ``--tables`` tables of ``--players`` seats each, every seat a client on its own
+loopback websocket that joins, and answers each decision it is sent at once with a
+random legal action (a bot playing through the protocol, exactly as a person's client
+would). Once every table is started it measures, for ``--seconds``:
+
+- accepted actions per second (every ``ack`` of an ``act``, all tables together);
+- from ``act`` to the acting client's echo (the ``event`` frame of its own command): p50,
+  p99;
+- from ``act`` to each other seat's receipt of that command's ``event``: p50, p99;
+- the server's resident memory per table (its RSS with every table connected, less its
+  RSS before any table was opened, over the tables);
+- the CPU the server and the clients used (shares of one core) and the server's CPU
+  milliseconds per accepted action, which a busy machine changes least.
+
+The clients share this machine's cores with the server, so both are on the clock: the
+report gives the load average before and after.
+
+    python benchmarks/server.py [--tables 200] [--players 4] [--seconds 20]
+                                [--database sqlite|postgresql|URL] [--preset two-card-guts]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import select
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+sys.path.insert(0, str(Path(__file__).parent))
+from machine import cpu_model
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def rss_kib(pid: int) -> int:
+    """The resident memory of process ``pid`` in KiB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used, in seconds."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_url() -> tuple[str, Any]:
+    """A fresh PostgreSQL database: 127.0.0.1:5432 if one answers, else pgserver's."""
+    import asyncpg
+
+    async def answers(url: str) -> bool:
+        try:
+            connection = await asyncpg.connect(url, timeout=3)
+        except (OSError, asyncpg.PostgresError, TimeoutError):
+            return False
+        await connection.close()
+        return True
+
+    server = None
+    base = os.environ.get("GUTS_TEST_POSTGRES_URL", "")
+    for url in (base, "postgresql://root@127.0.0.1:5432/test",
+                "postgresql://postgres@127.0.0.1:5432/test"):  # fmt: skip
+        if url and asyncio.run(answers(url)):
+            base = url
+            break
+    else:
+        import pgserver
+
+        server = pgserver.get_server(Path(tempfile.mkdtemp()) / "pgdata", cleanup_mode="stop")
+        base = server.get_uri()
+    name = f"guts_bench_{random.randrange(1 << 30)}"
+
+    async def create() -> None:
+        connection = await asyncpg.connect(base)
+        await connection.execute(f'CREATE DATABASE "{name}"')
+        await connection.close()
+
+    asyncio.run(create())
+    from sqlalchemy.engine import make_url
+
+    url = make_url(base).set(drivername="postgresql+asyncpg", database=name)
+    return url.render_as_string(hide_password=False), server
+
+
+class Server:
+    """``guts serve`` in a subprocess (bots and deals at once: only the clients wait)."""
+
+    def __init__(self, database: str, log: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        profile = os.environ.get("GUTS_BENCH_PROFILE")  # a cProfile output file
+        wrap = ["-m", "cProfile", "-o", profile] if profile else []
+        command = [sys.executable, *wrap, "-m", "guts", "serve", "--port", str(self.port),
+                   "--database", database, "--bot-delay", "0", "--deal-delay", "0"]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=log.open("w"), text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], 120)
+        line = self.process.stdout.readline() if ready else ""
+        if not line.startswith("guts server ready"):
+            raise SystemExit(f"the server did not start: {line!r}; see {log}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@dataclass
+class Measures:
+    """What the clients saw while measuring. Each ``event`` frame's arrival is noted per
+    (table, seq) and client; the acting client's ``ack`` (which follows its own event
+    frame) says which command was its own and when it sent it."""
+
+    measuring: bool = False
+    acks: int = 0
+    echo: list[float] = field(default_factory=list)
+    others: list[float] = field(default_factory=list)
+    sent: dict[tuple[str, int], tuple[float, str]] = field(default_factory=dict)
+    arrived: dict[tuple[str, int], list[tuple[str, float]]] = field(default_factory=dict)
+
+    def received(self, table: str, seq: int, client: str, now: float) -> None:
+        if not self.measuring:
+            return
+        sent = self.sent.get((table, seq))
+        if sent is None:
+            self.arrived.setdefault((table, seq), []).append((client, now))
+        elif sent[1] != client:
+            self.others.append(now - sent[0])
+
+    def acked(self, table: str, seq: int, client: str, sent: float, now: float) -> None:
+        if not self.measuring:
+            return
+        self.acks += 1
+        self.sent[(table, seq)] = (sent, client)
+        for who, when in self.arrived.pop((table, seq), []):
+            (self.echo if who == client else self.others).append(when - sent)
+
+
+class BotClient:
+    """One seat of one table: joins, then answers every decision at once at random."""
+
+    def __init__(self, ws: ClientConnection, table: str, name: str, measures: Measures,
+                 rng: random.Random) -> None:  # fmt: skip
+        self.ws, self.table, self.name = ws, table, name
+        self.measures, self.rng = measures, rng
+        self.client_seq = 0
+        self.waiting: dict[int, float] = {}  # client_seq -> when it was sent
+
+    async def run(self) -> None:
+        async for text in self.ws:
+            frame = json.loads(text)
+            kind = frame["type"]
+            now = time.perf_counter()
+            if kind == "event":
+                self.measures.received(self.table, frame["seq"], self.name, now)
+                decision = frame.get("decision")
+                if decision is not None:
+                    await self._act(decision)
+            elif kind == "ack" and not frame["duplicate"]:
+                sent = self.waiting.pop(frame["client_seq"], None)
+                if sent is not None:
+                    self.measures.acked(self.table, frame["seq"], self.name, sent, now)
+
+    async def _act(self, decision: dict[str, Any]) -> None:
+        self.client_seq += 1
+        self.waiting[self.client_seq] = time.perf_counter()
+        action = self.rng.choice(decision["actions"])
+        act = {"type": "act", "seat": decision["seat"], "action": action,
+               "client_seq": self.client_seq}  # fmt: skip
+        await self.ws.send(json.dumps(act))
+
+
+async def open_table(server: Server, http: httpx.AsyncClient, preset: str, players: int,
+                     measures: Measures, rng: random.Random) -> list[BotClient]:  # fmt: skip
+    created = (await http.post("/api/tables", json={"preset": preset, "auto_approve": True,
+                                                     "buy_in": 1000})).json()  # fmt: skip
+    ws_url = f"ws://127.0.0.1:{server.port}/ws/{created['table_id']}"
+    clients = []
+    for n in range(players):
+        ws = await connect(ws_url, max_size=2**22)
+        await ws.send(json.dumps({"type": "join", "nickname": f"P{n}"}))
+        while json.loads(await ws.recv())["type"] != "snapshot":
+            pass
+        clients.append(BotClient(ws, created["table_id"], f"P{n}", measures, rng))
+    await clients[0].ws.send(json.dumps({"type": "start", "secret": created["host_secret"]}))
+    return clients
+
+
+def quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def bench(server: Server, args: argparse.Namespace) -> dict[str, Any]:
+    measures = Measures()
+    rng = random.Random(1)
+    before = rss_kib(server.process.pid)
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        clients: list[BotClient] = []
+        for _ in range(args.tables):
+            clients += await open_table(server, http, args.preset, args.players, measures, rng)
+    tasks = [asyncio.create_task(client.run()) for client in clients]
+    await asyncio.sleep(args.warmup)
+    connected = rss_kib(server.process.pid)
+    measures.measuring = True
+    began, server_cpu, client_cpu = time.perf_counter(), cpu_seconds(server.process.pid), \
+        time.process_time()  # fmt: skip
+    await asyncio.sleep(args.seconds)
+    measures.measuring = False
+    elapsed = time.perf_counter() - began
+    server_cpu = cpu_seconds(server.process.pid) - server_cpu
+    client_cpu = time.process_time() - client_cpu
+    for client in clients:
+        await client.ws.close()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    ms = 1000
+    return {
+        "tables": args.tables,
+        "players": args.players,
+        "connections": len(clients),
+        "actions_per_s": round(measures.acks / elapsed, 1),
+        "echo_p50_ms": round(quantile(measures.echo, 0.5) * ms, 2),
+        "echo_p99_ms": round(quantile(measures.echo, 0.99) * ms, 2),
+        "others_p50_ms": round(quantile(measures.others, 0.5) * ms, 2),
+        "others_p99_ms": round(quantile(measures.others, 0.99) * ms, 2),
+        "kib_per_table": round((connected - before) / args.tables, 1),
+        "server_rss_mib": round(connected / 1024, 1),
+        "samples": len(measures.echo),
+        "server_cpu_share": round(server_cpu / elapsed, 2),
+        "client_cpu_share": round(client_cpu / elapsed, 2),
+        "server_cpu_ms_per_action": round(server_cpu * ms / max(measures.acks, 1), 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--preset", default="two-card-guts")
+    parser.add_argument("--database", default="sqlite",
+                        help="sqlite, postgresql, or a database URL")  # fmt: skip
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="guts-bench-"))
+    pg = None
+    if args.database == "sqlite":
+        database = f"sqlite:///{folder / 'guts.sqlite3'}"
+    elif args.database == "postgresql":
+        database, pg = postgres_url()
+    else:
+        database = args.database
+    load = os.getloadavg()
+    server = Server(database, folder / "server.log")
+    try:
+        result = asyncio.run(bench(server, args))
+    finally:
+        server.stop()
+        if pg is not None:
+            pg.cleanup()
+    result["database"] = args.database
+    result["preset"] = args.preset
+    result["load_before"] = [round(x, 2) for x in load]
+    result["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    result["cpu"] = f"{cpu_model()} x{os.cpu_count()}"
+    result["python"] = sys.version.split()[0]
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
