@@ -73,12 +73,19 @@ def test_host_prints_the_links_for_people(
         "--buy-in",
         "40",
         "--auto-approve",
+        "--clock",
+        "45",
+        "--time-bank",
+        "0",
         "--server",
         "http://testserver/",
     )
     assert code == 0
     assert "Send the players this link: http://testserver/t/" in out
     assert "#host=" in out
+    table_id = out.split("/t/")[1].split()[0].split("#")[0]
+    table = server.get(f"/api/tables/{table_id}").json()
+    assert (table["clock"], table["time_bank"]) == (45, 0)
 
 
 @pytest.mark.parametrize(
@@ -89,6 +96,7 @@ def test_host_prints_the_links_for_people(
         (["two-card-guts", "-o", "ghost"], "KEY=VALUE"),
         (["jacks-or-better", "--bots", "2", "--start"], "refused"),
         (["five-card-draw", "--bots", "1", "--bot", "threshold"], "refused"),
+        (["two-card-guts", "--clock", "-1"], "--clock"),
     ],
 )
 def test_host_refusals_are_one_line(

@@ -60,6 +60,15 @@ def host_command(
         bool, typer.Option("--auto-approve", help="Seat players without the host's approval.")
     ] = False,
     start: Annotated[bool, typer.Option("--start", help="Start the game at once.")] = False,
+    clock: Annotated[
+        int, typer.Option("--clock", help="Seconds for each decision of a person (0: none).")
+    ] = 30,
+    time_bank: Annotated[
+        int, typer.Option("--time-bank", help="Each person's extra seconds for the night.")
+    ] = 60,
+    away_after: Annotated[
+        int, typer.Option("--away-after", help="Timeouts in a row that set a player away.")
+    ] = 2,
     server: Annotated[
         str, typer.Option("--server", help="The server's URL.")
     ] = "http://127.0.0.1:8000",
@@ -70,8 +79,13 @@ def host_command(
         import httpx
     except ImportError:
         raise OptionError("guts host needs the server extra: pip install 'guts[server]'") from None
+    for name, value in (("--clock", clock), ("--time-bank", time_bank),
+                        ("--away-after", away_after)):  # fmt: skip
+        if not 0 <= value <= 3600:
+            raise OptionError(f"{name} must be between 0 and 3600, not {value}")
     body = {"preset": preset, "options": parse_key_values(option or []), "buy_in": buy_in,
-            "bots": bots, "bot": bot, "auto_approve": auto_approve, "start": start}  # fmt: skip
+            "bots": bots, "bot": bot, "auto_approve": auto_approve, "start": start,
+            "clock": clock, "time_bank": time_bank, "away_after": away_after}  # fmt: skip
     url = server.rstrip("/") + "/api/tables"
     try:
         response = httpx.post(url, json=body, timeout=30)
