@@ -336,7 +336,9 @@ def test_table_stakes_a_player_without_chips_sits_out() -> None:
     while not s.deal_over:
         declare(s, OUT3)
     s.start_deal()
-    assert s.deal is not None and s.deal.seats == (1, 2)
+    # A sits out and does not deal: the deal passes over A to B, so C is first to act
+    assert s.table.button == 1
+    assert s.deal is not None and s.deal.seats == (2, 1)
 
 
 def test_a_shared_table_carries_stacks_and_button() -> None:

@@ -318,6 +318,27 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         if not self.deal_over:
             raise IllegalAction(f"deal {self._deals} is still in progress")
 
+    def _dealing_order(self) -> tuple[int, ...]:
+        """The seats with chips in turn order for the next deal, ending with its dealer: the
+        button or, when the button's player has no chips (table stakes), the next player to
+        the left who has; a player without chips neither plays nor deals."""
+        seats = self._seats_with_chips()
+        if len(seats) >= 2 and self._table.button not in seats:
+            return (*seats[1:], seats[0])
+        return seats
+
+    def _button_to_a_player(self) -> None:
+        """Give the button to the dealer of :meth:`_dealing_order` (nothing moves when fewer
+        than two players have chips)."""
+        seats = self._dealing_order()
+        while len(seats) >= 2 and self._table.button != seats[-1]:
+            self._table.move_button()
+
+    def _pass_button(self) -> None:
+        """After a deal: the deal passes to the left, to the next player with chips."""
+        self._table.move_button()
+        self._button_to_a_player()
+
     def _seats_with_chips(self) -> tuple[int, ...]:
         """The seats in turn order that may play a deal (with chips, unless on credit)."""
         order = self._table.turn_order()

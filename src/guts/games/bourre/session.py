@@ -95,8 +95,7 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
         if len(self._seats_with_chips()) < 2:
             self._end(SHORT_OF_PLAYERS)
             return
-        while not self._eligible(self._table.button):  # a player with chips deals
-            self._table.move_button()
+        self._button_to_a_player()
         if deck is None:
             deck = Deck.shuffled(DeckKind.STANDARD, self._rng)
         if seed is None:
@@ -127,15 +126,7 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
         ([Card('As'), Card('Ks'), Card('Qs'), Card('Js'), Card('9h')], Card('9h'))
         """
         self._check_can_deal()
-        return Deck.dealing(hands, self._next_seats(), HAND, then)
-
-    def _next_seats(self) -> tuple[int, ...]:
-        """The seats :meth:`start_deal` deals in next: if the dealer has no chips the deal
-        passes to the next seat that has, so the turn order starts after that seat."""
-        seats = self._seats_with_chips()
-        if not seats or self._eligible(self._table.button):
-            return seats
-        return (*seats[1:], seats[0])
+        return Deck.dealing(hands, self._dealing_order(), HAND, then)
 
     @property
     def can_stop(self) -> bool:
@@ -157,9 +148,6 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
 
     # -- between deals ------------------------------------------------------------------------
 
-    def _eligible(self, seat: int) -> bool:
-        return self._table.credit or self._table.stack(seat) > 0
-
     def _after_step(self) -> None:
         self._sync()
         if self._deal is None or not self._deal.over:
@@ -169,7 +157,7 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
             self._end(f"the deal limit ({self.rules.max_deals}) was reached")
         elif len(self._seats_with_chips()) < 2:
             self._end(SHORT_OF_PLAYERS)
-        self._table.move_button()
+        self._pass_button()
         self._sync()
 
     def _end(self, reason: str) -> None:

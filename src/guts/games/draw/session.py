@@ -100,6 +100,7 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
             deck = Deck.stacked(self._orders.popleft(), self.rules.deck)
         if deck is None:
             deck = Deck(self._shuffle(deck_cards(self.rules.deck)), self.rules.deck)
+        self._button_to_a_player()
         self._deals += 1
         self._deal = DrawDeal(self.rules, self._table, self._emit, self._shuffle, deck,
                               number=self._deals, seats=seats, openers=self.openers,
@@ -159,7 +160,7 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
     def _seats_for_deal(self) -> tuple[int, ...]:
         """The seats dealt in next: those with chips; after a Trips to Win pot nobody won,
         only those who stayed to its draw, until that pot is won."""
-        order = self._seats_with_chips()
+        order = self._dealing_order()
         if self._restrict:
             kept = tuple(s for s in order if s in self._restrict)
             if len(kept) >= 2:
@@ -181,7 +182,7 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
             self._end(deal.reason or "the pot was won")
         if not self._over and len(self._seats_for_deal()) < 2:
             self._end(SHORT_OF_PLAYERS)
-        table.move_button()
+        self._pass_button()
         self._sync()
 
     def _between_deals(self, deal: DrawDeal) -> None:

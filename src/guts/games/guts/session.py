@@ -84,7 +84,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
     def start_deal(self, deck: Deck | None = None) -> None:
         """Start the next deal, with ``deck`` (stacked, for tests and replays) or a shuffle."""
         self._check_can_deal()
-        seats = self._seats_with_chips()
+        seats = self._dealing_order()
         if len(seats) < 2:
             self._end(SHORT_OF_PLAYERS)
             return
@@ -93,6 +93,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             raise HandError(f"the deck has {len(deck)} cards; this deal may need {needed}")
         if deck is None:
             deck = Deck.shuffled(self.rules.hand_ranking.deck, self._rng)
+        self._button_to_a_player()
         self._deals += 1
         self._deal = GutsDeal(
             self.rules, self._table, self._emit, deck, self._deals, seats, self._skip_ante
@@ -117,7 +118,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         {1: [Card('Kc'), Card('Kd')], 0: [Card('As'), Card('Ad')]}
         """
         self._check_can_deal()
-        seats, rules = self._seats_with_chips(), self.rules
+        seats, rules = self._dealing_order(), self.rules
         return Deck.dealing(hands, seats, rules.down_cards, then, rules.hand_ranking.deck)
 
     def stop(self, reason: str = "the players stopped") -> None:
@@ -158,7 +159,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             self._end(f"the deal limit ({self.rules.max_deals}) was reached")
         elif len(self._seats_with_chips()) < 2:
             self._end(SHORT_OF_PLAYERS)
-        table.move_button()
+        self._pass_button()
 
     # -- views ---------------------------------------------------------------------------------
 

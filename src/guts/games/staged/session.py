@@ -120,7 +120,7 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
         in Toh it replaces the stock and discards, so it must hold exactly
         :meth:`unscored_cards`; without it Toh reshuffles only when the stock runs short."""
         self._check_can_deal()
-        seats = self._seats_with_chips()
+        seats = self._dealing_order()
         if len(seats) < 2:
             self._end(SHORT_OF_PLAYERS)
             return
@@ -130,6 +130,7 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
             needed = len(seats) * self.rules.cards_per_player
             if len(deck) < needed:
                 raise CardError(f"the deck has {len(deck)} cards; this deal needs {needed}")
+        self._button_to_a_player()
         if self._deals == 0:
             self._emit(TargetAnnounced(target=self.target, word=self.rules.word))
         self._deals += 1
@@ -170,7 +171,7 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
         [Card('As'), Card('Ad'), Card('Ah')]
         """
         self._check_can_deal()
-        rules, seats = self.rules, self._seats_with_chips()
+        rules, seats = self.rules, self._dealing_order()
         if not rules.is_toh:
             return Deck.dealing(hands, seats, rules.cards_per_player, then)
         stock = "Toh stock (the pack less the cards kept as points)"
@@ -229,7 +230,7 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
             self._end(f"the deal limit ({self.rules.max_deals}) was reached")
         elif len(self._seats_with_chips()) < 2:
             self._end(SHORT_OF_PLAYERS)
-        self._table.move_button()
+        self._pass_button()
 
     # -- views ---------------------------------------------------------------------------------
 
