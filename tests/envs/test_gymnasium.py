@@ -82,3 +82,20 @@ def test_bad_input_is_a_clear_error() -> None:
         SeatEnv("two-card-guts", 3, bots=["random"])
     with pytest.raises(OptionError, match="--bots must be one of"):
         SeatEnv("bourre", 3, bots="threshold")
+
+
+def test_gymnasium_make_builds_it_by_its_id() -> None:
+    import gymnasium
+
+    from guts.envs.gymnasium import ENV_ID
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the passive checker gymnasium.make adds is silent
+        table = gymnasium.make(ENV_ID, preset="nuts", players=3, bots="sensible", max_deals=4)
+        observation, _ = table.reset(seed=2)
+        done = False
+        while not done:
+            action = int(np.flatnonzero(observation["action_mask"])[0])
+            observation, _, terminated, truncated, _ = table.step(action)
+            done = terminated or truncated
+    assert isinstance(table.unwrapped, SeatEnv)

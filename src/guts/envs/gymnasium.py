@@ -16,6 +16,12 @@ and actions play the same episode.
 >>> observation, info = table.reset(seed=4)
 >>> info["actions"]
 ['in', 'out']
+
+Importing the module also registers it as ``guts/Seat-v0`` for :func:`gymnasium.make`:
+
+>>> made = gymnasium.make(ENV_ID, preset="bourre", players=3, bots="sensible")
+>>> made.reset(seed=1)[1]["actions"]
+['play', 'fold']
 """
 
 from __future__ import annotations
@@ -33,7 +39,10 @@ from guts.envs.encoding import BOUND
 from guts.envs.episode import Episode
 from guts.errors import GutsError, OptionError
 
-__all__ = ["SeatEnv"]
+__all__ = ["ENV_ID", "SeatEnv"]
+
+ENV_ID = "guts/Seat-v0"
+"""The id :func:`gymnasium.make` knows :class:`SeatEnv` by."""
 
 Observation = dict[str, Any]
 """``observation`` (float32) and ``action_mask`` (int8) arrays."""
@@ -174,3 +183,7 @@ def _bot_kinds(bots: str | Sequence[str], others: int, family: str) -> list[str]
     for kind in kinds:
         check_bot_kind(kind, family)
     return kinds
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="guts.envs.gymnasium:SeatEnv")
