@@ -401,3 +401,54 @@ def test_chat_is_kept_with_the_table(sqlite_url: str) -> None:
         ]
 
     on_tables(sqlite_url, body)
+
+
+def test_the_controls_over_the_websocket(sqlite_url: str) -> None:
+    """Each new message through the routes: a misuse answered with an error that names it,
+    a use seen by everyone at the table."""
+    import json
+    import warnings
+
+    from guts.server.app import create_app
+    from guts.server.protocol import SERVER
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    def frames(ws: Any, kind: str) -> dict[str, Any]:
+        for _ in range(200):
+            frame: dict[str, Any] = ws.receive_json()
+            SERVER.validate_python(frame)
+            if frame["type"] == kind:
+                return frame
+        raise AssertionError(f"no {kind} frame")
+
+    settings = Settings(bot_delay=0, deal_delay=3600)
+    with TestClient(create_app(sqlite_url, settings=settings)) as client:
+        created = client.post("/api/tables", json={"preset": "two-card-guts", "bots": 2,
+                                                   "bot": "random", "clock": 0}).json()  # fmt: skip
+        secret = created["host_secret"]
+        with client.websocket_connect(f"/ws/{created['table_id']}") as ws:
+            ws.send_text(json.dumps({"type": "join", "nickname": "Jo"}))
+            assert frames(ws, "welcome")["status"] == "requested"
+            ws.send_text(json.dumps({"type": "sit_out"}))
+            assert "not approved" in frames(ws, "error")["message"]
+            ws.send_text(json.dumps({"type": "kick", "secret": secret, "seat_id": 9}))
+            assert frames(ws, "error")["code"] == "no-such-seat"
+            ws.send_text(json.dumps({"type": "set_options", "secret": "guess", "options": {}}))
+            assert frames(ws, "error")["code"] == "not-host"
+            ws.send_text(json.dumps({"type": "buy_chips", "amount": 0}))
+            assert frames(ws, "error")["code"] == "invalid"
+            ws.send_text(json.dumps({"type": "approve", "secret": secret, "seat_id": 2}))
+            ws.send_text(json.dumps({"type": "start", "secret": secret}))
+            ws.send_text(json.dumps({"type": "pause", "secret": secret}))
+            snapshot = frames(ws, "snapshot")
+            while not snapshot["table"]["paused"]:
+                snapshot = frames(ws, "snapshot")
+            assert snapshot["you"]["seat"] is not None and snapshot["clocks"] == []
+            ws.send_text(json.dumps({"type": "chat", "text": "brb"}))
+            assert frames(ws, "chat")["text"] == "brb"
+            ws.send_text(json.dumps({"type": "sit_out"}))
+            seats = frames(ws, "seats")
+            assert [s["away"] for s in seats["seats"]] == [False, False, True]
