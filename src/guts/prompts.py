@@ -25,7 +25,9 @@ The forms, by kind:
   and ``pat``, ``-`` or ``0`` to throw none;
 - play: a card by name or position, or a rank or suit alone when one card has it.
 
-``help``, ``h`` and ``?`` are never actions: :func:`wants_help` says when help is asked.
+``help``, ``h`` and ``?`` are never actions: :func:`wants_help` says when help is asked;
+at a Guts declaration that ``guts solve`` can solve, the help starts with the
+equilibrium's advice and the EV of each choice (:func:`hint_lines`).
 
 >>> from guts.games.decision import Decision, Discard
 >>> draw = Decision(0, Discard(("6s", "7h", "3h", "Ac", "6h"), counts=(0, 1, 2, 3)))
@@ -39,7 +41,9 @@ guts.errors.IllegalAction: you hold no 8♦
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias
 
@@ -56,6 +60,7 @@ __all__ = [
     "committed_chips",
     "decision_from_dict",
     "help_lines",
+    "hint_lines",
     "read_answer",
     "short_forms",
     "summary",
@@ -95,7 +100,29 @@ def checker(session: _Acting, decision: Decision) -> Check:
             except IllegalAction:
                 raise refused from None
 
+    _remember(session, decision)
     return check
+
+
+_ASKED: dict[Decision, weakref.ref[Any]] = {}
+"""The session that last built a check for each decision: the terminal builds one for the
+decision it asks, so the help at that prompt can give the equilibrium's advice."""
+
+
+def _remember(session: object, decision: Decision) -> None:
+    if hasattr(session, "view") and hasattr(session, "rules"):
+        with suppress(TypeError):
+            _ASKED[decision] = weakref.ref(session)
+
+
+def _asking(decision: Decision) -> Any:
+    """The live session whose pending decisions include ``decision`` (None if none)."""
+    found = _ASKED.get(decision)
+    session = found() if found is not None else None
+    pending = getattr(session, "pending", None)
+    if session is None or not callable(pending) or decision not in pending():
+        return None
+    return session
 
 
 def decision_from_dict(data: Mapping[str, Any]) -> Decision:
@@ -632,10 +659,23 @@ def _numbers(count: int) -> str:
     return "1" if count == 1 else f"1-{count}"
 
 
-def help_lines(decision: Decision, committed: int | None = None) -> list[str]:
-    """Every form accepted at ``decision``, one per line."""
+def help_lines(
+    decision: Decision,
+    committed: int | None = None,
+    *,
+    view: Mapping[str, Any] | None = None,
+    rules: object = None,
+) -> list[str]:
+    """The equilibrium's advice where one applies (:func:`hint_lines`), then every form
+    accepted at ``decision``, one per line. Without ``view`` and ``rules``, they come from
+    the session that built the decision's :func:`checker`, if it still waits on it."""
+    if view is None:
+        session = _asking(decision)
+        if session is not None:
+            view, rules = session.view(decision.seat), session.rules
+    lines = hint_lines(decision, view, rules) if view is not None else []
     options = decision.options
-    lines = [f"Legal now: {summary(decision, committed)}."]
+    lines.append(f"Legal now: {summary(decision, committed)}.")
     if isinstance(options, Choose):
         lines += _choice_help(options)
     elif isinstance(options, Wager):
@@ -646,6 +686,33 @@ def help_lines(decision: Decision, committed: int | None = None) -> list[str]:
         lines += _play_help(options)
     lines.append(f"help, h or ?: this list. {_LEAVE}.")
     return lines
+
+
+def hint_lines(decision: Decision, view: Mapping[str, Any], rules: object) -> list[str]:
+    """What the equilibrium of ``guts solve`` does at an in-or-out declaration of Guts,
+    with the EV of each choice (pot units and chips); [] where no solved strategy applies.
+
+    Solving takes a moment the first time for each rules and player count, then the
+    solution is read from the disk cache.
+    """
+    from guts.games.guts.rules import GutsRules
+
+    if not isinstance(rules, GutsRules) or set(decision.actions) != {"in", "out"}:
+        return []
+    from guts.solve.model import out_of_reach
+
+    why = out_of_reach(rules)
+    players = len(view.get("dealt_in") or ())
+    if why or not 2 <= players <= 8 or not view.get("hand"):
+        return []
+    from guts.solve import solve_rules
+    from guts.solve.bot import advice
+
+    try:
+        found = advice(solve_rules(rules, players), view)
+    except GutsError:
+        return []
+    return found.lines(int(view.get("pot") or 0))
 
 
 def _choice_help(options: Choose) -> list[str]:
@@ -680,8 +747,10 @@ def _bet_help(options: Wager, committed: int | None) -> list[str]:
         short = "b" if sizes.verb == "bet" else "r"
         example = sizes.low if sizes.low == sizes.high else (sizes.low + sizes.high) // 2
         total = "" if sizes.verb == "bet" else ", your total bet this round (raise to N)"
-        lines.append(f"{short} N or {sizes.verb} N, N from {_span(sizes.low, sizes.high)}{total}:"
-                     f" e.g. {short} {example}; min or max for {sizes.low} or {sizes.high}.")
+        lines.append(
+            f"{short} N or {sizes.verb} N, N from {_span(sizes.low, sizes.high)}{total}:"
+            f" e.g. {short} {example}; min or max for {sizes.low} or {sizes.high}."
+        )
         meaning = f"{sizes.verb}{' to' if sizes.verb == 'raise' else ''} N"
         bare = ["0 checks"] if legal.can_check else []
         if legal.can_call:
@@ -720,4 +789,3 @@ def _play_help(options: PlayCard) -> list[str]:
     if risky:
         lines.append(f"{' '.join(risky)} may be played, but against the rules (a renege).")
     return lines
-

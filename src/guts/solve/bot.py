@@ -47,12 +47,11 @@ class Advice:
         elif self.p_in <= 0.02:
             verdict = "go out"
         else:
-            verdict = f"mix: in {self.p_in:.0%} of the time"
+            verdict = f"in {self.p_in:.0%} of the time"
         return [
-            f"Equilibrium ({self.position}, {self.hand}): {verdict}.",
-            f"EV of in {self.ev_in:+.3f} pot ({self.ev_in * pot:+.1f} chips); "
-            f"of out {self.ev_out:+.3f} pot ({self.ev_out * pot:+.1f} chips), "
-            "next pots included.",
+            f"Equilibrium: {verdict} ({self.hand}, {self.position}).",
+            f"EV in {self.ev_in:+.3f} pot ({self.ev_in * pot:+.1f} chips), "
+            f"out {self.ev_out:+.3f} pot ({self.ev_out * pot:+.1f}); next pots included.",
         ]
 
 

@@ -390,11 +390,13 @@ def solve_deal(
     refresh: int = 10,
     progress: Progress | None = None,
     values: FloatArray | None = None,
+    report: Callable[[int, float, float, float], None] | None = None,
 ) -> Result:
     """Run up to ``iterations`` of discounted CFR on ``deal``, stopping early once the
     exploitability and the fixed-point residual are both at most ``tolerance``. The
-    continuation values start at ``values`` (an equal share each when None) and follow
-    the average strategy every ``refresh`` iterations."""
+    continuation values start at ``values`` (an equal share each when None) and are the
+    average strategy's fixed point every ``refresh`` iterations; ``report(t,
+    exploitability, residual, seconds)`` hears of each such step."""
     start = time.perf_counter()
     n = deal.players
     v = np.full(n, 1.0 / n) if values is None else np.asarray(values, dtype=np.float64)
@@ -424,8 +426,10 @@ def solve_deal(
         if t % refresh == 0 or t == iterations:
             average = deal.force([s / weight for s in total])
             mine, best = deal.values(average, deal.counterfactual(average, v))
-            close = max((best - mine).sum() / n, np.abs(mine - v).max()) <= tolerance
-            if close:
+            gap, residual = (best - mine).sum() / n, np.abs(mine - v).max()
+            if report is not None:
+                report(t, float(gap), float(residual), time.perf_counter() - start)
+            if max(gap, residual) <= tolerance:
                 break
             v = deal.fixed_point(average)
     cv = deal.counterfactual(average, v)
