@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,17 @@ def test_plot_format_is_checked(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     code, _, err = run(capsys, *FAST, "--sessions", "5", "--plot", str(tmp_path),
                        "--plot-format", "gif")  # fmt: skip
     assert code == 2 and "png or svg" in err
+
+
+def test_missing_extras_are_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for module in ("matplotlib", "matplotlib.figure", "numba"):
+        monkeypatch.setitem(sys.modules, module, None)  # as if not installed
+    code, _, err = run(capsys, *FAST, "--sessions", "5")
+    assert code == 2 and "--fast needs numba: pip install 'guts[fast]'" in err
+    engine = [arg for arg in FAST if arg != "--fast"]
+    code, _, err = run(capsys, *engine, "--sessions", "2", "--plot", str(tmp_path))
+    assert code == 2 and "--plot needs matplotlib: pip install 'guts[plot]'" in err
+    code, _, err = run(capsys, "census", "two-card", "--plot", str(tmp_path / "c.png"))
+    assert code == 2 and "guts[plot]" in err and not (tmp_path / "c.png").exists()

@@ -5,7 +5,11 @@
 - :mod:`guts.sim.outcomes`: what each deal came to (showdown, uncontested, nobody in);
 - :mod:`guts.sim.stats` and :mod:`guts.sim.summary`: exact statistics, merged by adding;
 - :mod:`guts.sim.executors`: batches of sessions on any ``concurrent.futures.Executor``;
-- :mod:`guts.sim.report`: the JSON report and its tables.
+- :mod:`guts.sim.report`: the JSON report and its tables;
+- :mod:`guts.sim.vector` and :mod:`guts.sim.kernel`: the vectorized Guts path
+  (``--fast``, numba), which agrees with the engine deal by deal;
+- :mod:`guts.sim.plots`: bankrolls, pots, EV by seat, A against B, census categories
+  (matplotlib).
 
 >>> spec = SimSpec.make("two-card-guts", players=3, bots="threshold,random", seed=5)
 >>> summary = simulate(spec, sessions=4)
