@@ -822,12 +822,13 @@ class TableActor:
         if state.session is None:
             return
         frames: dict[int | None, dict[str, Any]] = {}
+        clocks = self.clock_list()
         for client in self.clients:
             if not client.ready:
                 continue
             seat = self._number(client)
             if seat not in frames:
-                frames[seat] = self._event_frame(client, [entry])
+                frames[seat] = self._event_frame(client, [entry], clocks)
             client.send(frames[seat])
 
     def _broadcast(self, message: dict[str, Any]) -> None:
@@ -838,7 +839,9 @@ class TableActor:
     def _number(self, client: Client) -> int | None:
         return self.state.number(client.seat_id)
 
-    def _event_frame(self, client: Client, entries: Iterable[Logged]) -> dict[str, Any]:
+    def _event_frame(
+        self, client: Client, entries: Iterable[Logged], clocks: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
         state = self.state
         assert state.session is not None
         happened = [
@@ -851,7 +854,7 @@ class TableActor:
             "seq": state.seq,
             "status": state.status,
             **disclose(state.session, self._number(client), happened),
-            "clocks": self.clock_list(),
+            "clocks": self.clock_list() if clocks is None else clocks,
         }
 
     def snapshot(self, client: Client | None) -> dict[str, Any]:

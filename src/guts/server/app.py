@@ -300,7 +300,7 @@ async def _write(websocket: WebSocket, client: _Connection) -> None:
         if message is None:
             break
         try:
-            await websocket.send_text(json.dumps(message))
+            await websocket.send_text(json.dumps(message, separators=(",", ":")))
         except Exception:  # the client is gone; the reader sees the disconnect
             return
     with contextlib.suppress(Exception):
