@@ -2,9 +2,12 @@
 
 Imported only by :mod:`guts.sim.vector` (it needs numba, ``pip install 'guts[fast]'``).
 Every function is compiled with numba and works on plain arrays: the rules come as the
-integer parameters named by the ``P_*`` indices, hands as indices into tables made by
+integer parameters named by the ``P_*`` indices, hands as indices into a table made by
 :mod:`guts.sim.vector` from the engine's own rankings (a two-card hand ``(a, b)`` dealt
-in that order is entry ``52 a + b``, a three-card hand ``2704 a + 52 b + c``).
+in that order is entry ``52 a + b``, a three-card hand ``2704 a + 52 b + c``) of hand
+classes: the rank of the hand's strength among all strengths, so that classes compare as
+strengths do, and index the small tables of what the class means (its quantile, whether
+it is a pair or better). A class fits in 16 bits, so the table stays in the caches.
 
 Each session plays from its own random stream: SplitMix64 started at ``key + i * STEP``
 (``key`` from the run's seed, ``i`` the session's number), so a session's deals depend on
@@ -183,9 +186,8 @@ def run_sessions(
     count: int,
     key: np.uint64,
     params: NDArray[np.int64],
-    strength: NDArray[np.int64],
+    hand_class: NDArray[np.int16],
     quantile: NDArray[np.float64],
-    hand_class: NDArray[np.int64],
     pair_plus: NDArray[np.bool_],
     holds_wild: NDArray[np.bool_],
     kinds: NDArray[np.int64],
@@ -314,7 +316,7 @@ def run_sessions(
                     cards[j] = card
             for p in range(n):
                 hand[p] = _index(cards, p, n, size)
-                power[p] = strength[hand[p]]
+                power[p] = hand_class[hand[p]]
                 matched[p] = False
             # -- declaring (DeclareRound; ThresholdPolicy or a stay table) ----------------
             if pot != last_pot:  # bots.threshold's W and L: the pot, capped or doubled
@@ -337,10 +339,10 @@ def run_sessions(
                     if cached_ratio[m] != ratio:  # bots.threshold: (L / (W + L)) ** (1 / m)
                         cached_ratio[m] = ratio
                         cached_x[m] = ratio ** (1.0 / m)
-                    q = 0.5 if no_peek else quantile[hand[p]]
+                    q = 0.5 if no_peek else quantile[power[p]]
                     stays = q >= cached_x[m]
                 else:
-                    chance = stay[seat, p, before, 0 if no_peek else hand_class[hand[p]]]
+                    chance = stay[seat, p, before, 0 if no_peek else power[p]]
                     if chance >= 1.0:
                         stays = True
                     elif chance <= 0.0:
@@ -388,7 +390,7 @@ def run_sessions(
                 for p in range(n):
                     if ins[p]:
                         lone = p
-                if lone_pair and not pair_plus[hand[lone]]:
+                if lone_pair and not pair_plus[power[lone]]:
                     stake = _capped(pot, max_loss)
                     stacks[seat_of[lone]] -= stake
                     pot += stake
@@ -404,7 +406,7 @@ def run_sessions(
                 rival = -1
                 has_rival = False
                 if (ghost == 3 and taken == 1) or ghost_plays:
-                    rival = strength[_index(cards, hands_cards, 1, size)]
+                    rival = int(hand_class[_index(cards, hands_cards, 1, size)])
                     has_rival = True
                 best = -1
                 first_in = True

@@ -270,9 +270,10 @@ class FastGame:
         )
 
     @cached_property
-    def tables(self) -> tuple[IntArray, NDArray[np.float64], IntArray, Any, Any]:
-        """Per hand (ordered card codes): strength, quantile, class, pair or better,
-        holds a wild card."""
+    def tables(self) -> tuple[NDArray[np.int16], NDArray[np.float64], Any, Any]:
+        """Per hand (ordered card codes) its class (the rank of its strength among the
+        distinct strengths, 0 the worst); per class its quantile and whether it is a pair
+        or better; per hand whether it holds a wild card."""
         from guts.games.guts.bots import Quantiles
 
         size = self.rules.cards
@@ -296,19 +297,20 @@ class FastGame:
         wild_card = np.array([wilds.is_wild(Card(code)) for code in range(52)])
         wild = wild_card[hands].any(axis=1)
         entries = 52**size
-        out_s = np.zeros(entries, dtype=np.int64)
-        out_q = np.zeros(entries, dtype=np.float64)
-        out_c = np.zeros(entries, dtype=np.int64)
-        out_p = np.zeros(entries, dtype=np.bool_)
+        if len(distinct) >= 1 << 15:
+            raise OptionError(f"{len(distinct)} hand classes: more than the fast path counts")
+        out_c = np.zeros(entries, dtype=np.int16)
         out_w = np.zeros(entries, dtype=np.bool_)
         for perm in itertools.permutations(range(size)):
             index = np.zeros(len(hands), dtype=np.int64)
             for column in perm:
                 index = index * 52 + hands[:, column]
-            out_s[index], out_q[index], out_c[index] = strengths, quantiles, classes
-            out_p[index], out_w[index] = pairs, wild
+            out_c[index], out_w[index] = classes, wild
+        class_q = np.zeros(len(distinct), dtype=np.float64)
+        class_p = np.zeros(len(distinct), dtype=np.bool_)
+        class_q[classes], class_p[classes] = quantiles, pairs  # a function of the class
         self.classes = len(distinct)
-        return out_s, out_q, out_c, out_p, out_w
+        return out_c, class_q, class_p, out_w
 
     @property
     def class_count(self) -> int:
@@ -382,7 +384,7 @@ def run_fast(
     them, with ``trace`` every deal recorded."""
     kernel = game.kernel
     n = game.players
-    strength, quantile, classes, pairs, wild = game.tables
+    classes, quantile, pairs, wild = game.tables
     kinds, stay = game.policies(bots)
     params = game.params.copy()
     params[kernel.P_MAX_DEALS] = max_deals
@@ -413,7 +415,7 @@ def run_fast(
         if cut is not None:
             params[kernel.P_CUT] = cut
         result = kernel.run_sessions(
-            first + done, sub, key, params, strength, quantile, classes, pairs, wild,
+            first + done, sub, key, params, classes, quantile, pairs, wild,
             kinds, stay, decks[done:] if len(decks) else decks,
             deals[done:], nets[done:], busted[done:], left[done:], capped[done:],
             outcomes, pot_counts, big,
