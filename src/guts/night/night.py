@@ -35,7 +35,7 @@ from typing import Any, Self
 from guts.cards import Deck
 from guts.catalog import FAMILIES, find_game
 from guts.errors import GutsError, IllegalAction, OptionError
-from guts.games.base import Decision, Event, EventError, Session, events_from_json, events_to_json
+from guts.games.base import Decision, Event, EventError, Session, events_to_json
 from guts.games.decision import check_action
 from guts.games.session import RecordedSession
 from guts.night.events import (
@@ -49,7 +49,7 @@ from guts.night.events import (
 )
 from guts.night.ledger import GameResult, NightLedger
 from guts.night.middle import nothing_owed, refund
-from guts.night.record import first_difference, game_records, record_players
+from guts.night.record import first_difference, game_records, read_events, record_players
 from guts.night.rules import CappedPot, Chooser, NightRules, parse_pairs
 from guts.table import Table
 
@@ -539,21 +539,21 @@ class Night(Session):
             rules = NightRules.from_record(record["rules"])
         except OptionError as error:
             raise EventError(f"bad night record: rules: {error}") from None
-        raw = record["events"]
-        events = events_from_json(raw)
+        events = read_events(record["events"])
         try:
             night = cls(rules, record_players(record["players"]), button=record["button"])
         except GutsError as error:
             raise EventError(f"bad night record: {error}") from None
         night._recorded = deque(game_records(events))
         for number, event in enumerate(events, start=1):
-            try:
-                night._replay_event(event)
-            except GutsError as error:
-                raise EventError(f"event {number} ({event.kind}): {error}") from None
-        if night.events != tuple(events):
-            raise EventError(f"the night does not replay to the same events: "
-                             f"{first_difference(night.events, events)}")  # fmt: skip
+            if isinstance(event, Event):
+                try:
+                    night._replay_event(event)
+                except GutsError as error:
+                    raise EventError(f"event {number} ({event.kind}): {error}") from None
+        difference = first_difference(night._events, events)
+        if difference is not None:
+            raise EventError(f"the night does not replay to the same events: {difference}")
         night._recorded = None
         return night
 
