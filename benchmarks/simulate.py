@@ -1,15 +1,23 @@
 """Simulation benchmark: ``guts.sim`` sessions per second, its overhead, and scaling.
 
-Three measurements, each on fixed, seeded workloads (so every run plays the same deals):
+Measurements on fixed, seeded workloads (so every run plays the same deals):
 
-- per family, sessions and deals per second of ``guts.sim.simulate`` in this process,
-  with random bots (the engine's own speed) and with the default sensible bots;
+- per family, sessions and deals per second of ``guts.sim.simulate`` on the engine in
+  this process, with random bots (the engine's own speed) and with the default sensible
+  bots, and in the same run PokerKit's random six-player Five Card Draw hands per second
+  (``benchmarks/engine.py``'s workload) against the engine's six-player ``five-card-draw``
+  with random bots;
 - the simulator's overhead: the same sessions played by a bare loop (start each deal,
   ask each pending seat's bot, act) against ``simulate`` with its summaries;
-- scaling: one workload on 1 and 2 workers of a process pool and of a local Dask
-  cluster (``--executor dask``), with the wall-clock speed-up over one process.
+- the vectorized Guts path (``--fast``): deals per second of its compiled loop alone and
+  of ``simulate`` with its summaries, four players of two-card Guts and a few variants,
+  against the engine playing the same game with the same bots;
+- scaling: an engine workload and a fast-path workload on 1 and 2 workers of a process
+  pool and of a local Dask cluster (``--executor dask``), with the wall-clock speed-up
+  over one process.
 
-Installs nothing: Dask comes with the ``dask`` (and ``test``) extra.
+Installs nothing: PokerKit comes with the ``bench`` extra, numba with ``fast``, Dask with
+``dask`` (all three with ``test``).
 
     python benchmarks/simulate.py [--scale 1.0] [--skip-dask]
 """
@@ -26,6 +34,10 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from contextlib import AbstractContextManager
 from functools import partial
+from typing import Any
+
+from engine import pokerkit_draw  # benchmarks/engine.py, beside this file
+from machine import cpu_model
 
 from guts.bots import RandomPolicy
 from guts.sim import SimSpec, open_executor, simulate
@@ -73,18 +85,93 @@ def bare(spec: SimSpec, sessions: int) -> int:
 
 
 def per_family(scale: float) -> None:
-    print("| game | bots | sessions | deals | sessions/s | deals/s | deals per CPU s |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| game | players | bots | sessions | deals | sessions/s | deals/s "
+          "| deals per CPU s |")  # fmt: skip
+    print("|---|---:|---|---:|---:|---:|---:|---:|")
     for preset, options in FAMILIES:
         for bots in ("random", "sensible"):
             spec = SimSpec.make(preset, bots=bots, options=options, seed=1, max_deals=100)
             sessions = max(2, int((40 if bots == "random" else 12) * scale))
-            simulate(spec, sessions=1)  # warm up: the rankings' tables load on first use
-            wall, cpu, summary = timed(partial(simulate, spec, sessions=sessions))
-            deals = summary.deals  # type: ignore[attr-defined]
-            name = preset + "".join(f" {k}={v}" for k, v in options.items())
-            print(f"| {name} | {bots} | {sessions} | {deals:,} | {sessions / wall:,.1f} "
-                  f"| {deals / wall:,.0f} | {deals / cpu:,.0f} |")  # fmt: skip
+            _family_row(spec, sessions)
+    draw = SimSpec.make("five-card-draw", players=6, bots="random", seed=1, max_deals=100)
+    wall, cpu, deals = _family_row(draw, max(4, int(60 * scale)))
+    run = pokerkit_draw(max(0.5, 2 * scale), seed=1)
+    print(f"| PokerKit fixed-limit five-card draw (engine.py) | 6 | random | "
+          f"{run.hands:,} hands | {run.hands:,} | {run.hands / run.seconds:,.1f} "
+          f"| {run.hands / run.seconds:,.0f} | {run.cpu_rate:,.0f} |")  # fmt: skip
+    print(f"\nsix-player five-card draw with random bots: guts.sim {deals / wall:,.0f} deals/s "
+          f"({deals / cpu:,.0f} per CPU s), PokerKit {run.rate:,.0f} hands/s "
+          f"({run.cpu_rate:,.0f} per CPU s): {deals / wall / run.rate:.2f}x by the clock, "
+          f"{deals / cpu / run.cpu_rate:.2f}x per CPU second")  # fmt: skip
+
+
+def _family_row(spec: SimSpec, sessions: int) -> tuple[float, float, int]:
+    """Time ``sessions`` sessions of ``spec`` and print their row; (wall, CPU, deals)."""
+    simulate(spec, sessions=1)  # warm up: the rankings' tables load on first use
+    wall, cpu, summary = timed(partial(simulate, spec, sessions=sessions))
+    deals: int = summary.deals  # type: ignore[attr-defined]
+    name = spec.preset + "".join(f" {k}={v}" for k, v in spec.options)
+    print(f"| {name} | {spec.players} | {','.join(spec.bots)} | {sessions} | {deals:,} "
+          f"| {sessions / wall:,.1f} | {deals / wall:,.0f} | {deals / cpu:,.0f} |")  # fmt: skip
+    return wall, cpu, deals
+
+
+FAST = [
+    ("two-card-guts", "threshold", {}),
+    ("two-card-guts", "threshold,random", {}),
+    ("two-card-guts", "threshold", {"continue-after-empty": "yes", "pot-limit": "20"}),
+    ("simultaneous-guts", "threshold", {}),
+    ("three-card-guts", "threshold", {}),
+    ("ghost-guts", "threshold", {}),
+]
+"""The fast path's workloads: four players, threshold (and random) bots."""
+
+
+def _fast_loop(game: Any, spec: SimSpec, count: int) -> Any:
+    """The fast path's compiled loop alone on sessions 0 to ``count - 1`` of ``spec``."""
+    from guts.sim.vector import Played, run_fast
+
+    played = run_fast(game, spec.seat_bots, seed=spec.seed, first=0, count=count,
+                      buy_in=spec.buy_in, max_deals=spec.max_deals)  # fmt: skip
+    assert isinstance(played, Played)
+    return played
+
+
+def fast_path(scale: float, repeats: int = 3) -> None:
+    from guts.sim.vector import check_fast, fast_game
+
+    target = max(20_000, int(4_000_000 * scale))
+    print(
+        f"\nthe vectorized Guts path, 4 players, sessions of at most 100 deals for about "
+        f"{target:,} deals a run, median of {repeats}; the engine on the same game with "
+        f"the same bots for {max(100, int(1000 * scale)):,} deals:"
+    )
+    print("| game | bots | deals | loop deals/s | loop deals per CPU s | simulate deals/s "
+          "| engine deals/s | fast / engine |")  # fmt: skip
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for preset, bots, options in FAST:
+        spec = SimSpec.make(preset, bots=bots, options=options, seed=5, max_deals=100,
+                            fast=True)  # fmt: skip
+        game = fast_game(check_fast(spec), spec.players)
+        trial = _fast_loop(game, spec, 1000)  # warm up: loads the loop, builds the tables
+        sessions = max(100, int(target * 1000 / int(trial.deals.sum())))
+        walls, cpus = [], []
+        for _ in range(repeats):
+            wall, cpu, played = timed(partial(_fast_loop, game, spec, sessions))
+            walls.append(wall)
+            cpus.append(cpu)
+        deals = int(played.deals.sum())  # type: ignore[attr-defined]
+        sim_wall, _, _ = timed(partial(simulate, spec, sessions=sessions))
+        engine = SimSpec.make(preset, bots=bots, options=options, seed=5, max_deals=100)
+        simulate(engine, sessions=2)
+        engine_deals = max(100, int(1000 * scale))
+        engine_wall, _, summary = timed(partial(simulate, engine, deals=engine_deals))
+        engine_rate = summary.deals / engine_wall  # type: ignore[attr-defined]
+        rate = deals / statistics.median(walls)
+        name = preset + "".join(f" {k}={v}" for k, v in options.items())
+        print(f"| {name} | {bots} | {deals:,} | {rate:,.0f} "
+              f"| {deals / statistics.median(cpus):,.0f} | {deals / sim_wall:,.0f} "
+              f"| {engine_rate:,.0f} | {rate / engine_rate:,.0f}x |")  # fmt: skip
 
 
 def overhead(scale: float, repeats: int = 3) -> None:
@@ -106,11 +193,17 @@ def overhead(scale: float, repeats: int = 3) -> None:
 
 
 def scaling(scale: float, dask: bool) -> None:
-    spec = SimSpec.make("three-five-seven", bots="sensible,random", seed=3, max_deals=100)
-    sessions = max(8, int(160 * scale))
-    print(f"\nscaling: {sessions} three-five-seven sessions (sensible, random)")
-    print("| executor | workers | wall s | sessions/s | speed-up |")
-    print("|---|---:|---:|---:|---:|")
+    engine = SimSpec.make("three-five-seven", bots="sensible,random", seed=3, max_deals=100)
+    _scaling(engine, max(8, int(160 * scale)), dask)
+    fast = SimSpec.make("two-card-guts", bots="threshold,random", seed=3, fast=True)
+    _scaling(fast, max(10_000, int(4_000_000 * scale)), dask)
+
+
+def _scaling(spec: SimSpec, sessions: int, dask: bool) -> None:
+    path = " on the fast path" if spec.fast else ""
+    print(f"\nscaling: {sessions:,} {spec.preset} sessions ({', '.join(spec.bots)}){path}")
+    print("| executor | workers | wall s | sessions/s | deals/s | speed-up |")
+    print("|---|---:|---:|---:|---:|---:|")
     kinds = [("this process", 1), ("process pool", 1), ("process pool", 2)]
     kinds += [("dask", 1), ("dask", 2)] if dask else []
     base = None
@@ -123,8 +216,9 @@ def scaling(scale: float, dask: bool) -> None:
         first = first or summary
         assert summary == first, "the summary depends on the executor"
         base = base or wall
+        deals = summary.deals
         print(f"| {label} | {workers} | {wall:.2f} | {sessions / wall:,.1f} "
-              f"| {base / wall:.2f}x |")  # fmt: skip
+              f"| {deals / wall:,.0f} | {base / wall:.2f}x |")  # fmt: skip
 
 
 def _executor(label: str, workers: int) -> AbstractContextManager[Executor | None]:
@@ -140,11 +234,13 @@ def main() -> None:
     parser.add_argument("--skip-dask", action="store_true", help="Leave out Dask.")
     args = parser.parse_args()
     logging.getLogger("distributed").setLevel(logging.ERROR)
-    print(f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, Python "
+    print(f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores ({cpu_model()}), Python "
           f"{platform.python_version()}, load {os.getloadavg()[0]:.1f}\n")  # fmt: skip
     per_family(args.scale)
     overhead(args.scale)
+    fast_path(args.scale)
     scaling(args.scale, dask=not args.skip_dask)
+    print(f"\nload at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
