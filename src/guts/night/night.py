@@ -327,12 +327,10 @@ class Night(Session):
             )
         else:
             session = self._replayed(game, players, family.rules(game, game_options).to_options())
-        record = session.record()
-        self._events.append(GameStarted(
+        self._events.append(GameStarted(  # the game's record header (its events follow)
             number=self._number, game=game, family=family.name,
-            rules=tuple(sorted(record["rules"].items())),
-            players=tuple((str(n), int(s)) for n, s in record["players"]),
-            button=int(record["button"]),
+            rules=tuple(sorted(session.rules.to_options().items())),
+            players=tuple(session.players), button=self._button,
         ))  # fmt: skip
         self._session, self._seen = session, 0
         self._sync()
