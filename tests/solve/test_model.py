@@ -118,7 +118,9 @@ def test_ghost_makes_the_weakest_hands_fold() -> None:
     assert haunted.strategy[0][0].sum() < plain.strategy[0][0].sum()
 
 
-@pytest.mark.parametrize("name", ["two-card-guts", "ghost-guts", "winner-takes-all-guts"])
+@pytest.mark.parametrize(
+    "name", ["two-card-guts", "ghost-guts", "winner-takes-all-guts", "single-loser-guts"]
+)
 def test_compiled_and_numpy_counterfactual_values_agree(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

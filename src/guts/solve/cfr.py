@@ -204,9 +204,11 @@ class Deal:
             for p, s in enumerate(strategy):
                 padded[p, : len(s)] = s
             in_turn, auto_in = self.model.in_turn, self.model.auto_in
+            single = np.array([float(self.model.single_loser), *self._single_terms()])
             found = kernel(
-                padded, in_turn, auto_in, self.level, self.prior, self.levels, carry, self.packed
-            )
+                padded, in_turn, auto_in, self.level, self.prior, self.levels, carry,
+                self.packed, single,
+            )  # fmt: skip
             return [found[p, : self.histories(p)] for p in range(n)]
         cv = [np.zeros((self.histories(p), 2, len(self.level))) for p in range(n)]
         for ins in range(1 << n):
@@ -238,12 +240,65 @@ class Deal:
         for p in range(self.players):
             outs = np.prod([mass[j] for j in range(self.players) if j != p and j not in members])
             history = self.history(p, ins)
+            single = self.model.single_loser and count >= 2
             if p in members:
                 others = [dists[j] for j in members if j != p]
-                value = self._in_value(others, count, carry[p]) * outs
-                cv[p][history, 1] += value[self.level]
+                value = (
+                    self._single_in(others, carry[p])
+                    if single
+                    else self._in_value(others, count, carry[p])
+                )
+                cv[p][history, 1] += (value * outs)[self.level]
             else:
-                cv[p][history, 0] += self._out_value(dists[members], count, carry[p]) * outs
+                members_dists = list(dists[members])
+                out = (
+                    self._single_out(members_dists, carry[p])
+                    if single
+                    else self._out_value(dists[members], count, carry[p])
+                )
+                cv[p][history, 0] += out * outs
+
+    def _single_terms(self) -> tuple[float, float, float, float]:
+        """Single loser: (A0, A1, fee, skip) with the next pot ``A0 + A1 * payers`` when
+        the session goes on, and each player's ante ``fee`` (waived for a payer if skip)."""
+        m = self.model
+        fee = m.ante_share if m.ante_every_deal else 0.0
+        skip = 1.0 if m.matcher_skips_ante else 0.0
+        return fee * m.players, 1.0 - fee * skip, fee, skip
+
+    def _single_in(self, others: list[FloatArray], carry: float) -> FloatArray:
+        """Single loser, my hand in with ``others`` in: my expected gain per level (the
+        best hands share the pot, only the worst pay, the payers make the next pot)."""
+        a0, a1, fee, skip = self._single_terms()
+        poly = _best_counts(others, self.levels)
+        share = (poly / np.arange(1, poly.shape[1] + 1)).sum(axis=1)
+        tails = [np.cumsum(d[::-1])[::-1] for d in others]
+        every_tail = np.prod(tails, axis=0)
+        all_here = np.prod(others, axis=0)
+        total = float(np.prod([d.sum() for d in others]))
+        pays = every_tail - all_here
+        goes_on = total - all_here
+        others_pay = np.zeros(self.levels)
+        for j, d in enumerate(others):
+            rest_tail = np.prod([t for k, t in enumerate(tails) if k != j], axis=0)
+            rest_here = np.prod([e for k, e in enumerate(others) if k != j], axis=0)
+            below = np.cumsum(d * rest_tail) - d * rest_tail
+            others_pay += below + d * (rest_tail - rest_here)
+        next_pot = a0 * goes_on + a1 * (pays + others_pay)
+        return np.asarray(share - pays + carry * next_pot - fee * goes_on + fee * skip * pays)
+
+    def _single_out(self, members: list[FloatArray], carry: float) -> float:
+        """Single loser, me out while ``members`` (two or more) are in."""
+        a0, a1, fee, _ = self._single_terms()
+        tails = [np.cumsum(d[::-1])[::-1] for d in members]
+        total = float(np.prod([d.sum() for d in members]))
+        goes_on = total - float(np.prod(members, axis=0).sum())
+        payers = 0.0
+        for j, d in enumerate(members):
+            rest_tail = np.prod([t for k, t in enumerate(tails) if k != j], axis=0)
+            rest_here = np.prod([e for k, e in enumerate(members) if k != j], axis=0)
+            payers += float((d * (rest_tail - rest_here)).sum())
+        return carry * (a0 * goes_on + a1 * payers) - fee * goes_on
 
     def _in_value(self, others: list[FloatArray], count: int, carry: float) -> FloatArray:
         """Per strength level of my hand: my expected gain when in with ``others`` (their

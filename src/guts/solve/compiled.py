@@ -51,6 +51,88 @@ def _best_counts(dists: FloatArray, rows: IntArray, poly: FloatArray) -> int:
 
 
 @_compile
+def _tails(dists: FloatArray, tails: FloatArray) -> None:
+    """``tails[j, s]``: the weight of player j's hands at level s or above."""
+    players, levels = dists.shape
+    for j in range(players):
+        above = 0.0
+        for s in range(levels - 1, -1, -1):
+            above += dists[j, s]
+            tails[j, s] = above
+
+
+@_compile
+def _rest(values: FloatArray, rows: IntArray, skip: int, s: int) -> float:
+    """The product of ``values[k, s]`` over ``rows`` but ``skip``."""
+    product = 1.0
+    for k in rows:
+        if k != skip:
+            product *= values[k, s]
+    return product
+
+
+@_compile
+def _single_in(
+    dists: FloatArray,
+    tails: FloatArray,
+    mass: FloatArray,
+    others: IntArray,
+    poly: FloatArray,
+    carry: float,
+    single: FloatArray,
+    value: FloatArray,
+) -> None:
+    """Single loser: ``value[r]``, my gain in with ``others`` at my level r (as the numpy
+    path's ``_single_in``)."""
+    a0, a1, fee, skip = single[1], single[2], single[3], single[4]
+    levels = dists.shape[1]
+    n = _best_counts(dists, others, poly)
+    total = 1.0
+    for j in others:
+        total *= mass[j]
+    below = np.zeros(len(others))
+    for r in range(levels):
+        share = 0.0
+        for t in range(n + 1):
+            share += poly[r, t] / (t + 1)
+        every_tail = _rest(tails, others, -1, r)
+        all_here = _rest(dists, others, -1, r)
+        pays = every_tail - all_here
+        others_pay = 0.0
+        for i in range(len(others)):
+            j = others[i]
+            rest_tail = _rest(tails, others, j, r)
+            rest_here = _rest(dists, others, j, r)
+            others_pay += below[i] + dists[j, r] * (rest_tail - rest_here)
+            below[i] += dists[j, r] * rest_tail
+        goes_on = total - all_here
+        next_pot = a0 * goes_on + a1 * (pays + others_pay)
+        value[r] = share - pays + carry * next_pot - fee * goes_on + fee * skip * pays
+
+
+@_compile
+def _single_out(
+    dists: FloatArray, tails: FloatArray, mass: FloatArray, members: IntArray, carry: float,
+    single: FloatArray,
+) -> float:  # fmt: skip
+    """Single loser: my gain out while ``members`` (two or more) are in."""
+    a0, a1, fee = single[1], single[2], single[3]
+    levels = dists.shape[1]
+    total = 1.0
+    for j in members:
+        total *= mass[j]
+    tied = 0.0
+    payers = 0.0
+    for s in range(levels):
+        tied += _rest(dists, members, -1, s)
+        for j in members:
+            payers += dists[j, s] * (_rest(tails, members, j, s) - _rest(dists, members, j, s))
+    goes_on = total - tied
+    gain: float = carry * (a0 * goes_on + a1 * payers) - fee * goes_on
+    return gain
+
+
+@_compile
 def counterfactual(
     strategy: FloatArray,
     in_turn: bool,
@@ -60,8 +142,10 @@ def counterfactual(
     levels: int,
     carry: FloatArray,
     tables: FloatArray,
+    single: FloatArray,
 ) -> FloatArray:
-    """``cv[p, history, action, h]``: as :meth:`Deal.counterfactual` for independent hands."""
+    """``cv[p, history, action, h]``: as :meth:`Deal.counterfactual` for independent hands;
+    ``single``: (single loser 1 or 0, A0, A1, fee, skip) as ``Deal._single_terms``."""
     players, histories, hands = strategy.shape
     cv = np.zeros((players, histories, 2, hands))
     dists = np.zeros((players, levels))
@@ -69,6 +153,7 @@ def counterfactual(
     poly = np.zeros((levels, players + 1))
     value = np.zeros(levels)
     history = np.zeros(players, dtype=np.int64)
+    tails = np.zeros((players, levels))
     for ins in range(1 << players):
         if in_turn and auto_in and ins == 0:
             continue
@@ -84,7 +169,12 @@ def counterfactual(
             mass[j] = dists[j].sum()
         members = np.array([j for j in range(players) if (ins >> j) & 1], dtype=np.int64)
         out_base = np.zeros(players)
-        if count == 0:
+        single_here = single[0] > 0 and count >= 2
+        if single_here:
+            _tails(dists, tails)
+            for p in range(players):
+                out_base[p] = _single_out(dists, tails, mass, members, carry[p], single)
+        elif count == 0:
             for p in range(players):
                 out_base[p] = tables[4, 0, 0, 0] + carry[p] * tables[5, 0, 0, 0]
         else:
@@ -106,6 +196,11 @@ def counterfactual(
                     cv[p, history[p], 0, h] += out_base[p] * outs
                 continue
             others = members[members != p]
+            if single_here:
+                _single_in(dists, tails, mass, others, poly, carry[p], single, value)
+                for h in range(hands):
+                    cv[p, history[p], 1, h] += value[level[h]] * outs
+                continue
             n = _best_counts(dists, others, poly)
             c = carry[p]
             above = 0.0

@@ -7,6 +7,10 @@ of the next pot in units of this one (0 when the session ends). What the next po
 worth to a player is ``next * v[position after the button moves]``, the continuation
 value per pot unit, a fixed point of the solver.
 
+With ``payment=single-loser`` only the worst hand in pays; :meth:`Model.payoff` then
+covers one or no player in, and the solver prices two or more from the chances of the
+best and the worst hands (:mod:`guts.solve.cfr`).
+
 Rules that make the stakes depend on the pot in chips (pot limit, pot cap, maximum
 loss), cards dealt after the declaration, more than one declaration, Hi-Lo and No Peek
 are out of reach: :func:`model_of` raises a GutsError naming the rule and why.
@@ -64,6 +68,7 @@ class Model:
     matcher_skips_ante: bool
     dropouts_ante: bool
     ante_share: float
+    single_loser: bool = False
 
     def ghost_plays(self, ins: int) -> bool:
         """Whether the ghost (or the deck) plays against ``ins`` players in."""
@@ -125,8 +130,19 @@ def out_of_reach(rules: GutsRules) -> str:
         (rules.second_declare, "second-declare: a second declaration"),
         (rules.dealer_option, "dealer-option: a second round of declarations"),
         (
-            rules.payment is not Payment.MATCH,
-            f"payment={rules.payment.value}: only payment=match is in the model yet",
+            rules.payment is Payment.WORST_DOUBLES,
+            "payment=worst-doubles: only match and single-loser are in the model yet",
+        ),
+        (
+            rules.payment is Payment.SINGLE_LOSER
+            and (
+                rules.ghost is not Ghost.NEVER
+                or rules.winner_takes_all
+                or rules.nobody_wins_contested
+                or rules.dropouts_ante
+            ),
+            "payment=single-loser is solved without a ghost, winner-takes-all, "
+            "nobody-wins-contested or dropouts-ante",
         ),
         (
             rules.everyone_out not in (EveryoneOut.POT_STAYS, EveryoneOut.CHICKEN_FEE),
@@ -164,4 +180,5 @@ def model_of(rules: GutsRules, players: int, ante_share: float | None = None) ->
         matcher_skips_ante=rules.matcher_skips_ante,
         dropouts_ante=rules.dropouts_ante,
         ante_share=1.0 / players if ante_share is None else ante_share,
+        single_loser=rules.payment is Payment.SINGLE_LOSER,
     )
