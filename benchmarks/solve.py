@@ -1,0 +1,124 @@
+"""``guts solve``: time and exploitability against iterations.
+
+For two-card and three-card Guts, declared in turn and simultaneously, 2 to 8 players:
+discounted CFR's exploitability (NashConv per player, pot units) and the seconds taken
+at each fixed-point step (every 10 iterations), until ``--iterations``. Then what
+ignoring card removal between three or more players costs: each position's value over
+real deals from one pack (guts.solve.check) against the model's. Prints a table and
+writes JSON (``--out``). Run: ``python benchmarks/solve.py [--quick]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from typing import Any
+
+from guts.games.guts import preset
+from guts.solve.cfr import Deal, solve_deal
+from guts.solve.hands import HandClasses
+from guts.solve.model import model_of
+
+GAMES = {
+    "two-card, in turn": ("two-card-guts", {}),
+    "two-card, simultaneous": ("simultaneous-guts", {}),
+    "three-card, in turn": ("three-card-guts", {}),
+    "three-card, simultaneous": ("three-card-guts", {"declare": "simultaneous"}),
+}
+MARKS = (10, 30, 100, 300, 1000)
+
+
+def run_one(game: str, options: dict[str, str], players: int, iterations: int) -> dict[str, Any]:
+    """Solve one game for ``players``, recording each fixed-point step."""
+    rules = preset(game, options)
+    started = time.perf_counter()
+    deal = Deal(model_of(rules, players), HandClasses.of(rules.hand_ranking))
+    setup = time.perf_counter() - started
+    steps: list[dict[str, float]] = []
+
+    def report(t: int, gap: float, residual: float, seconds: float) -> None:
+        steps.append({"iterations": t, "exploitability": gap, "residual": residual,
+                      "seconds": round(setup + seconds, 3)})  # fmt: skip
+
+    result = solve_deal(deal, iterations, report=report)
+    return {
+        "players": players,
+        "setup_seconds": round(setup, 3),
+        "steps": steps,
+        "final": {
+            "iterations": result.iterations,
+            "exploitability": result.exploitability,
+            "seconds": round(setup + result.seconds, 3),
+        },
+        "values": [round(float(v), 5) for v in result.values],
+    }
+
+
+def first_below(steps: list[dict[str, float]], level: float) -> dict[str, float] | None:
+    """The first step at or below ``level`` of exploitability."""
+    return next((s for s in steps if s["exploitability"] <= level), None)
+
+
+def removal(deals: int) -> list[dict[str, Any]]:
+    """The model's values against real deals (independent hands, 3+ players)."""
+    from guts.solve import solve
+    from guts.solve.check import dealt_values
+
+    rows = []
+    for game, players in (("two-card-guts", 3), ("two-card-guts", 6), ("three-card-guts", 4),
+                          ("ghost-guts", 4)):  # fmt: skip
+        dealt = dealt_values(solve(game, players, cache=False), deals=deals, seed=9)
+        rows.append({"game": game, "players": players, "deals": deals, "gap": dealt.gap,
+                     "standard_error": float(dealt.errors.max()),
+                     "model": dealt.model.round(4).tolist(),
+                     "dealt": dealt.values.round(4).tolist()})  # fmt: skip
+    return rows
+
+
+def main() -> None:
+    """Run the benchmark and print its table."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer players and iterations")
+    parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--deals", type=int, default=200_000)
+    parser.add_argument("--out", default="benchmarks/results-solve.json")
+    args = parser.parse_args()
+    counts = (2, 4) if args.quick else tuple(range(2, 9))
+    iterations = 30 if args.quick else args.iterations
+    load = os.getloadavg()
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; up to {iterations} iterations")
+    marks = " ".join(f"{'@' + str(m):>17}" for m in MARKS if m <= iterations)
+    print(f"{'game':26} {'n':>2} {marks} {'<1e-3 at':>14} {'<1e-2 at':>14}")
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for label, (game, options) in GAMES.items():
+        for players in counts:
+            three = game.startswith("three")
+            most = min(iterations, 100) if three and players >= 6 else iterations
+            run = run_one(game, options, players, most)
+            runs.setdefault(label, []).append(run)
+            cells = []
+            for mark in MARKS:
+                if mark > iterations:
+                    continue
+                step = next((s for s in run["steps"] if s["iterations"] == mark), None)
+                cells.append("-" if step is None else
+                             f"{step['exploitability']:.1e} {step['seconds']:5.1f}s")  # fmt: skip
+            below = [first_below(run["steps"], level) for level in (1e-3, 1e-2)]
+            ends = [("-" if b is None else f"{int(b['iterations'])} {b['seconds']:.1f}s")
+                    for b in below]  # fmt: skip
+            print(f"{label:26} {players:>2} " + " ".join(f"{c:>17}" for c in cells)
+                  + f" {ends[0]:>14} {ends[1]:>14}", flush=True)  # fmt: skip
+    checks = removal(20_000 if args.quick else args.deals)
+    print("card removal (3+ players): model vs real deals, pot units")
+    for row in checks:
+        print(f"  {row['game']} {row['players']}p: gap {row['gap']:.4f} "
+              f"(standard error {row['standard_error']:.4f}, {row['deals']} deals)")  # fmt: skip
+    with open(args.out, "w") as out:
+        json.dump({"load": load, "runs": runs, "removal": checks}, out, indent=1)
+    print(f"written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
