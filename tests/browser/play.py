@@ -90,10 +90,13 @@ def play(
 
 def no_hidden_card_in_frames(person: Person) -> None:
     """Every card in every frame the page received was one the engine let its seat see
-    by then: its own, or shown to everyone (checked in the order the frames came)."""
-    seat = person.seat()
+    by then: its own, or shown to everyone (checked in the order the frames came, with
+    the seat each frame was for: a seat's number may change from one session to the
+    next)."""
     seen: set[str] = set()
     for frame in person.frames:
+        game = frame.get("game") or {}
+        seat = game.get("seat") if game else (frame.get("you") or {}).get("seat")
         seen |= seen_cards([frame], seat)
         leaked = cards_in(frame) - seen
         assert not leaked, f"{person.name} (seat {seat}) was sent {sorted(leaked)}: {frame}"[:600]
