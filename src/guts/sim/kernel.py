@@ -255,7 +255,6 @@ def run_sessions(
     ins = np.zeros(n, dtype=np.bool_)
     winners = np.zeros(n, dtype=np.bool_)
     losers = np.zeros(n, dtype=np.bool_)
-    paying = np.zeros(n, dtype=np.bool_)
     skip = np.zeros(n, dtype=np.bool_)
     matched = np.zeros(n, dtype=np.bool_)
     cached_ratio = np.full(n + 1, -1.0)
@@ -408,56 +407,52 @@ def run_sessions(
                 if (ghost == 3 and taken == 1) or ghost_plays:
                     rival = int(hand_class[_index(cards, hands_cards, 1, size)])
                     has_rival = True
-                best = -1
-                first_in = True
+                best = -1  # classes are never negative
                 for p in range(n):
-                    if ins[p] and (first_in or power[p] > best):
+                    if ins[p] and power[p] > best:
                         best = power[p]
-                        first_in = False
                 ghost_won = False
                 pushed = False
-                for p in range(n):
-                    winners[p] = ins[p] and power[p] == best
-                    losers[p] = ins[p] and power[p] != best
                 if has_rival and rival >= best:
-                    ties = ghost_ties
-                    if rival > best or ties == 0:
-                        ghost_won = True
-                        for p in range(n):
-                            losers[p] = ins[p]
-                            winners[p] = False
-                    elif ties == 2:
-                        pushed = True
-                        for p in range(n):
-                            winners[p] = False
-                any_winner = False
+                    ghost_won = rival > best or ghost_ties == 0
+                    pushed = not ghost_won and ghost_ties == 2
+                # winners: the best hands in (none if the ghost or the deck won, or pushed
+                # them); losers: the others in (all in if the ghost or the deck won)
+                winning = 0
                 any_loser = False
-                worst = -1
-                first_loser = True
+                worst = best
                 for p in range(n):
-                    any_winner = any_winner or winners[p]
+                    top = ins[p] and power[p] == best
+                    winners[p] = top and not (ghost_won or pushed)
+                    losers[p] = ins[p] and (ghost_won or not top)
+                    if winners[p]:
+                        winning += 1
                     if losers[p]:
                         any_loser = True
-                        if first_loser or power[p] < worst:
-                            worst = power[p]
-                            first_loser = False
-                stake = _capped(pot, max_loss)
-                takes = any_winner and not (nobody_wins_contested and taken > 1)
-                amount = stake
-                if payment == 2:
-                    amount = _capped(2 * pot, max_loss)
-                for p in range(n):
-                    paying[p] = losers[p] and (payment == 0 or power[p] == worst)
+                        worst = min(worst, power[p])
+                takes = winning > 0 and not (nobody_wins_contested and taken > 1)
+                amount = _capped(2 * pot if payment == 2 else pot, max_loss)
+                # the pot to the winners (Table.split: nearest the dealer's left first),
+                # then each paying loser matches it (all, or the worst hands)
+                share = pot // winning if takes else 0
+                extra = 0 if leave_odd or not takes else pot % winning
                 if takes:
                     most = max(most, pot)
-                    chips = _split(stacks, seat_of, winners, pot, leave_odd)
-                    paid_out = chips > 0
-                    pot -= chips
+                paid = 0
+                added = 0
+                k = 0
                 for p in range(n):
-                    if paying[p]:
+                    if takes and winners[p]:
+                        chips = share + (1 if k < extra else 0)
+                        stacks[seat_of[p]] += chips
+                        paid += chips
+                        k += 1
+                    elif losers[p] and (payment == 0 or power[p] == worst):
                         stacks[seat_of[p]] -= amount
-                        pot += amount
+                        added += amount
                         matched[p] = True
+                paid_out = paid > 0
+                pot += added - paid
                 if not paid_out:
                     most = max(most, pot)
                 if takes and winner_takes_all and pot:
@@ -503,8 +498,8 @@ def run_sessions(
                 big_pots[listed + 1] = most
                 big_pots[0] = listed + 1
             for p in range(n):
-                skip[seat_of[p]] = matched[p]
-            for seat in range(n):
+                seat = seat_of[p]
+                skip[seat] = matched[p]
                 if stacks[seat] <= 0:
                     out_bust[s, seat] = True
             if tracing:
