@@ -43,7 +43,7 @@ export function renderSeats(root, state) {
   const bottom = view.seat ?? 0;
   for (const seat of seats) {
     const angle = (Math.PI / 2) + (2 * Math.PI * (seat.seat - bottom)) / count;
-    const x = 50 + 42 * Math.cos(angle);
+    const x = 50 + 38 * Math.cos(angle);
     const y = 50 + 40 * Math.sin(angle);
     const info = lobbySeat(state, seat.seat);
     const badges = [];
@@ -112,8 +112,8 @@ export function renderCentre(root, state) {
   }
   if (centre.stage) {
     const wild = centre.wild.map((rank) => RANK_WORDS[rank] || String(rank)).join(", ");
-    root.append(el("div", { class: "stage", text: centre.stage }),
-      wild ? el("div", { class: "wild", text: `Wild: ${wild}` }) : null);
+    root.append(el("div", { class: "stage", text: centre.stage }));
+    if (wild) root.append(el("div", { class: "wild", text: `Wild: ${wild}` }));
   }
   if (centre.cards.length) {
     root.append(el("div", { class: "community", "aria-label": "cards in the middle" },
