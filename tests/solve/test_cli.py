@@ -26,6 +26,7 @@ def test_json_has_the_preset_players_exploitability_ev_and_strategy(
     assert 0 <= data["exploitability"] < 1e-3
     assert len(data["ev"]) == 3 and sum(data["ev"]) == pytest.approx(1.0)
     assert data["ev"][2] > data["ev"][0]  # the dealer declares last, with most known
+    assert 0 < data["expected_next_pot"] < 1  # sessions end: pots shrink on average
     assert len(data["strategy"]) == 1 + 2 + 4  # histories of each position in turn
     first = data["strategy"][0]
     assert first["position_name"] == "dealer's left" and first["before"] == "-"

@@ -148,6 +148,7 @@ class Solution:
             "exploitability": result.exploitability,
             "nash_conv": result.nash_conv,
             "fixed_point_residual": result.residual,
+            "expected_next_pot": self.deal.growth(result.strategy),
             "ev": [float(v) for v in result.values],
             "iterations": result.iterations,
             "seconds": round(result.seconds, 3),
