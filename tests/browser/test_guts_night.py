@@ -5,6 +5,7 @@ seat's hidden card; after the night every page's ledger equals the server's."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +90,11 @@ def test_a_night_of_two_card_guts(chromium: Any, server: Server, shots: Path) ->
     csv = Path(download.value.path()).read_text(encoding="utf-8")
     assert csv == server.ledger_csv(table_id, secret)
     assert csv.splitlines()[0].startswith("player_nickname,")
+    with bob.page.expect_download() as download:
+        bob.page.click("#history")
+    records = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+    parsed = [json.loads(line) for line in records]
+    assert parsed[0]["preset"] == "two-card-guts" and any("kind" in line for line in parsed)
 
 
 def test_the_lobby_refuses_options_with_the_engines_message(

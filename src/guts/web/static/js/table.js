@@ -250,20 +250,26 @@ async function loadLedger() {
     if (!response.ok) return;
     state.ledger = await response.json();
     const csv = el("button", { type: "button", id: "csv", text: "Download CSV", onclick: () => downloadCsv(path, headers) });
-    renderLedger($("ledger"), state.ledger, csv);
+    const history = el("button", { type: "button", id: "history", text: "Hand histories",
+      onclick: () => download("history", headers, `guts-${tableId}-history.jsonl`) });
+    renderLedger($("ledger"), state.ledger, el("p", { class: "downloads" }, csv, " ", history));
   } catch (error) {
     // offline: the indicator says so
   }
 }
 
-async function downloadCsv(path, headers) {
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/${path}?format=csv`, { headers });
+function downloadCsv(path, headers) {
+  return download(`${path}?format=csv`, headers, `guts-${tableId}-ledger.csv`);
+}
+
+/** Save what `/api/tables/ID/<path>` answers as the file `name`. */
+async function download(path, headers, name) {
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/${path}`, { headers });
   if (!response.ok) {
-    showError("The ledger could not be downloaded.");
+    showError("That could not be downloaded.");
     return;
   }
-  const link = el("a", { href: URL.createObjectURL(await response.blob()),
-    download: `guts-${tableId}-ledger.csv` });
+  const link = el("a", { href: URL.createObjectURL(await response.blob()), download: name });
   document.body.append(link);
   link.click();
   link.remove();
