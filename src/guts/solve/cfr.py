@@ -193,9 +193,12 @@ class Deal:
 
     # -- counterfactual values ----------------------------------------------------------
 
-    def counterfactual(self, strategy: list[FloatArray], values: FloatArray) -> list[FloatArray]:
+    def counterfactual(
+        self, strategy: list[FloatArray], values: FloatArray, position: int | None = None
+    ) -> list[FloatArray]:
         """``cv[p][history, action, h]``: position ``p``'s expected gain for out (0) and
-        in (1) with class ``h``, weighted by the chance of the others' declarations."""
+        in (1) with class ``h``, weighted by the chance of the others' declarations
+        (with ``position``, only that position's are sure to be filled in)."""
         n = self.players
         carry = self.continuation(values)
         kernel = None if self.exact else _compiled()
@@ -217,7 +220,7 @@ class Deal:
             chances = [self._chance(strategy, j, ins) for j in range(n)]
             members = [j for j in range(n) if ins >> j & 1]
             if self.exact:
-                self._pair_leaf(cv, ins, chances, members, carry)
+                self._pair_leaf(cv, ins, chances, members, carry, position)
             else:
                 self._leaf(cv, ins, chances, members, carry)
         return cv
@@ -327,9 +330,10 @@ class Deal:
         chances: list[FloatArray],
         members: list[int],
         carry: FloatArray,
+        position: int | None = None,
     ) -> None:
         level = self.level
-        for p in (0, 1):
+        for p in (0, 1) if position is None else (position,):
             other = chances[1 - p]
             history = self.history(p, ins)
             c = carry[p]
@@ -467,7 +471,7 @@ def solve_deal(
         scale = ((t - 1) / t) ** _GAMMA
         weight = weight * scale + 1.0
         for p in range(n):  # alternating updates: each position answers the latest others
-            mine_cv = deal.counterfactual(strategy, v)[p]
+            mine_cv = deal.counterfactual(strategy, v, p)[p]
             total[p] = total[p] * scale + strategy[p]
             played = strategy[p] * mine_cv[:, 1] + (1.0 - strategy[p]) * mine_cv[:, 0]
             _discount(regret_in[p], t - 1)
