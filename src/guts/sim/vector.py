@@ -4,9 +4,10 @@
 loop (:mod:`guts.sim.kernel`, numba) instead of on the engine, and summarizes them into
 the same :class:`~guts.sim.summary.Summary`. Hands are ranked by the engine's own
 rankings, once: every hand of the game's size is ranked with ``strength_batch`` into a
-table the loop reads, with its quantile as the threshold bot computes it
-(:class:`guts.games.guts.bots.Quantiles`), its class (the rank of its strength among the
-distinct strengths, 0 the worst), whether it holds a pair or better and a wild card.
+table of classes the loop reads (the rank of a hand's strength among the distinct
+strengths, 0 the worst, so classes compare as strengths do), with per class its quantile
+as the threshold bot computes it (:class:`guts.games.guts.bots.Quantiles`) and whether it
+is a pair or better, and per hand whether it holds a wild card.
 
 Declaring is done by policies per seat: ``threshold`` (the engine's
 :class:`~guts.games.guts.bots.ThresholdPolicy`, exactly), ``random`` (in or out with
@@ -41,6 +42,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from random import Random
 from typing import Any
 
 import numpy as np
@@ -126,7 +128,7 @@ def check_fast(spec: SimSpec) -> GutsRules:
         raise OptionError(
             f"--fast plays the Guts family, not {spec.preset} ({spec.game.family}): drop --fast"
         )
-    rules = getattr(spec.new_session(_random()), "rules", None)
+    rules = getattr(spec.new_session(Random(0)), "rules", None)
     assert isinstance(rules, GutsRules)
     why = unsupported(rules, spec.bots)
     if why:
@@ -136,12 +138,6 @@ def check_fast(spec: SimSpec) -> GutsRules:
         )
     _needs_numba()
     return rules
-
-
-def _random() -> Any:
-    from random import Random
-
-    return Random(0)
 
 
 @dataclass(frozen=True)
@@ -446,6 +442,8 @@ def fast_game(rules: GutsRules, players: int) -> FastGame:
     """The fast game of ``rules`` for ``players`` (kept: its tables take a moment)."""
     key = (rules, players)
     if key not in _GAMES:
+        if len(_GAMES) >= 32:
+            _GAMES.clear()
         _GAMES[key] = FastGame(rules, players)
     return _GAMES[key]
 
