@@ -703,7 +703,7 @@ def hint_lines(decision: Decision, view: Mapping[str, Any], rules: object) -> li
 
     why = out_of_reach(rules)
     players = len(view.get("dealt_in") or ())
-    if why or not 2 <= players <= 8 or not view.get("hand"):
+    if why or not 2 <= players <= 8 or not (view.get("hand") or rules.no_peek):
         return []
     from guts.solve import solve_rules
     from guts.solve.bot import advice

@@ -85,7 +85,7 @@ def test_beats_the_other_bots(rival: str) -> None:
 
 
 def test_plays_whole_sessions_of_every_solvable_preset() -> None:
-    for name in ("three-card-guts", "ghost-guts", "winner-takes-all-guts"):
+    for name in ("three-card-guts", "ghost-guts", "winner-takes-all-guts", "no-peek-guts"):
         session = new_session(name, ["A", "B", "C"], buy_in=30, rng=Random(2))
         bots = [make_bot("equilibrium", "guts", session.rules) for _ in range(3)]
         play_out(session, bots, Random(3), max_deals=6)

@@ -163,3 +163,17 @@ def test_continuation_values_are_the_fixed_point(name: str) -> None:
     assert again == pytest.approx(result.values, abs=1e-9)
     if not deal.model.in_turn:
         assert result.values == pytest.approx([0.25] * 4, abs=1e-4)  # nobody is first
+
+
+def test_no_peek_has_one_strategy_for_every_hand() -> None:
+    """Declaring before looking: in dominates heads-up (out loses the pot to an in, in
+    wins or loses it at even chances and keeps a share of the next pot)."""
+    rules = preset("no-peek-guts")
+    for players in (2, 3):
+        deal = Deal(model_of(rules, players), HandClasses.of(rules.hand_ranking))
+        result = solve_deal(deal, 100)
+        assert result.exploitability < 1e-3
+        for s in result.strategy:
+            assert np.ptp(s, axis=1).max() < 1e-12  # the same for every class
+        assert result.values == pytest.approx([1 / players] * players, abs=1e-3)
+    assert result.strategy[0][0][0] > 0.99

@@ -92,14 +92,16 @@ def _information_set(solution: Solution, view: Mapping[str, Any]) -> tuple[int, 
     if len(seats) != solution.players or seat not in seats:
         raise GutsError(f"this solution is for {solution.players} players dealt in")
     hand = view.get("hand")
-    if not hand:
+    if not hand and not solution.model.no_peek:
         raise GutsError("the equilibrium needs the seat's cards")
     position = seats.index(seat)
     declared = {int(s): str(c) for s, c in dict(view.get("declared") or {}).items()}
     history = 0
     if solution.model.in_turn:
         history = sum(1 << q for q in range(position) if declared.get(seats[q]) == "in")
-    cls = solution.classes.class_of([parse_card(code) for code in hand])
+    if solution.model.no_peek:  # one strategy for every hand, unseen
+        return position, history, 0
+    cls = solution.classes.class_of([parse_card(code) for code in hand or ()])
     return position, history, cls
 
 
@@ -107,6 +109,8 @@ def advice(solution: Solution, view: Mapping[str, Any]) -> Advice:
     """The equilibrium's advice at the declaration in front of ``view``'s seat."""
     position, history, cls = _information_set(solution, view)
     name, words = solution.position_names[position], solution.classes.words[cls]
+    if solution.model.no_peek:
+        words = "cards unseen"
     if solution.forced(position, history):
         return Advice(1.0, words, 0.0, 0.0, name, automatic=True)
     p_in = float(solution.result.strategy[position][history][cls])
@@ -127,7 +131,7 @@ def _reach(solution: Solution, position: int, history: int, cls: int) -> float:
         p_in = solution.result.strategy[q][history & ((1 << q) - 1)]
         said_in = history >> q & 1
         weights = p_in if said_in else 1.0 - p_in
-        if solution.exact:
+        if solution.exact and not solution.model.no_peek:
             chance *= float(solution.deal.cond[cls] @ weights)
         else:
             chance *= float(weights @ solution.deal.prior)

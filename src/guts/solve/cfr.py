@@ -198,9 +198,19 @@ class Deal:
     ) -> list[FloatArray]:
         """``cv[p][history, action, h]``: position ``p``'s expected gain for out (0) and
         in (1) with class ``h``, weighted by the chance of the others' declarations
-        (with ``position``, only that position's are sure to be filled in)."""
-        n = self.players
+        (with ``position``, only that position's are sure to be filled in). With No Peek
+        a player declares before looking, so every class of a history is one information
+        set: its values are the chance-weighted means over the classes."""
         carry = self.continuation(values)
+        cv = self._values(strategy, carry, position)
+        if self.model.no_peek:  # one information set for every hand: pool them
+            cv = [np.repeat((c @ self.prior)[..., None], len(self.level), axis=-1) for c in cv]
+        return cv
+
+    def _values(
+        self, strategy: list[FloatArray], carry: FloatArray, position: int | None
+    ) -> list[FloatArray]:
+        n = self.players
         kernel = None if self.exact else _compiled()
         if kernel is not None:
             padded = np.zeros((n, self.histories(n - 1), len(self.level)))

@@ -12,8 +12,8 @@ covers one or no player in, and the solver prices two or more from the chances o
 best and the worst hands (:mod:`guts.solve.cfr`).
 
 Rules that make the stakes depend on the pot in chips (pot limit, pot cap, maximum
-loss), cards dealt after the declaration, more than one declaration, Hi-Lo and No Peek
-are out of reach: :func:`model_of` raises a GutsError naming the rule and why.
+loss), cards dealt after the declaration, more than one declaration and Hi-Lo are out
+of reach: :func:`model_of` raises a GutsError naming the rule and why.
 
 >>> from guts.games.guts import preset
 >>> model = model_of(preset("two-card-guts"), 3)
@@ -69,6 +69,7 @@ class Model:
     dropouts_ante: bool
     ante_share: float
     single_loser: bool = False
+    no_peek: bool = False
 
     def ghost_plays(self, ins: int) -> bool:
         """Whether the ghost (or the deck) plays against ``ins`` players in."""
@@ -118,7 +119,6 @@ def out_of_reach(rules: GutsRules) -> str:
     """Why ``guts solve`` cannot solve these rules ('' if it can)."""
     reasons = [
         (rules.hi_lo, "hi-lo: declaring high, low or both is not in the model yet"),
-        (rules.no_peek, "no-peek: declaring before looking is not in the model yet"),
         (
             rules.has_second_deal,
             "cards dealt after the declaration (draw-to-in, community, "
@@ -181,4 +181,5 @@ def model_of(rules: GutsRules, players: int, ante_share: float | None = None) ->
         dropouts_ante=rules.dropouts_ante,
         ante_share=1.0 / players if ante_share is None else ante_share,
         single_loser=rules.payment is Payment.SINGLE_LOSER,
+        no_peek=rules.no_peek,
     )

@@ -102,6 +102,8 @@ class Solution:
         if self.forced(position, history):
             return "in automatically", []
         stay = self.in_by_level(position, history)
+        if self.model.no_peek:
+            return _unseen(float(stay[0])), []
         words = self.level_words()
         staying = np.flatnonzero(stay >= 0.5)
         weakest = "never" if not len(staying) else words[int(staying[0])]
@@ -157,6 +159,15 @@ class Solution:
             "grouping": self.classes.grouping,
             "strategy": strategy,
         }
+
+
+def _unseen(p_in: float) -> str:
+    """No Peek: what the one strategy of an information set says, in words."""
+    if p_in >= 1 - MIXING:
+        return "any hand, unseen"
+    if p_in <= MIXING:
+        return "never"
+    return f"unseen, in {p_in:.0%} of the time"
 
 
 def _ordinal(n: int) -> str:
