@@ -258,7 +258,8 @@ def run_sessions(
     skip = np.zeros(n, dtype=np.bool_)
     matched = np.zeros(n, dtype=np.bool_)
     cached_ratio = np.full(n + 1, -1.0)
-    cached_x = np.zeros(n + 1)
+    cached_class = np.zeros(n + 1, dtype=np.int64)
+    cached_blind = np.zeros(n + 1, dtype=np.bool_)
     last_pot = -1
     ratio = 0.0
     for s in range(count):
@@ -337,9 +338,11 @@ def run_sessions(
                     m = max(opponents, 1)
                     if cached_ratio[m] != ratio:  # bots.threshold: (L / (W + L)) ** (1 / m)
                         cached_ratio[m] = ratio
-                        cached_x[m] = ratio ** (1.0 / m)
-                    q = 0.5 if no_peek else quantile[power[p]]
-                    stays = q >= cached_x[m]
+                        bar = ratio ** (1.0 / m)
+                        # quantiles grow with the class: in from the first class at the bar
+                        cached_class[m] = np.searchsorted(quantile, bar)
+                        cached_blind[m] = bar <= 0.5
+                    stays = cached_blind[m] if no_peek else power[p] >= cached_class[m]
                 else:
                     chance = stay[seat, p, before, 0 if no_peek else power[p]]
                     if chance >= 1.0:
