@@ -81,3 +81,24 @@ def test_presets_out_of_reach_say_why(
 def test_bad_player_counts_and_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert "2 to 8 players" in run(capsys, "solve", "two-card-guts", "-n", "9")[2]
     assert "ghost" in run(capsys, "solve", "two-card-guts", "-o", "ghost=sometimes")[2]
+
+
+def test_a_progress_bar_on_a_terminal_and_none_with_json(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    import re
+    import sys
+
+    def screen(*extra: str) -> str:
+        args = ["-m", "guts", "solve", "simultaneous-guts", "-n", "3", "--no-cache",
+                "--iterations", "40", "--tolerance", "0", *extra]  # fmt: skip
+        env = {"TERM": "xterm", "COLUMNS": "100", "PATH": "", "GUTS_CACHE_DIR": str(tmp_path)}
+        child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120, env=env)
+        text = child.read()
+        child.close()
+        assert child.exitstatus == 0, text
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", str(text))
+
+    shown = screen()
+    assert "iterations" in shown and "/40" in shown and "weakest hand in" in shown
+    with_json = screen("--json")
+    assert "/40" not in with_json and with_json.lstrip().startswith("{")
