@@ -111,6 +111,9 @@ decision it asks, so the help at that prompt can give the equilibrium's advice."
 
 def _remember(session: object, decision: Decision) -> None:
     if hasattr(session, "view") and hasattr(session, "rules"):
+        if len(_ASKED) > 256:  # forget the sessions that are gone
+            for key in [k for k, ref in _ASKED.items() if ref() is None]:
+                del _ASKED[key]
         with suppress(TypeError):
             _ASKED[decision] = weakref.ref(session)
 
