@@ -94,6 +94,7 @@ def test_a_terminal_player_waits_for_approval_plays_and_a_watcher_watches(
     assert "Your turn" in played and "choose> " in played
     assert "✗" in played  # "maybe" is refused in one line, and h shows the forms
     assert "The night is over." in played and "Deal 1" in played
+    assert "You are dealt" in played and "Jo is dealt" not in played
     assert watcher.returncode == 0, watched
     assert "You are watching." in watched and "The night is over." in watched
     assert "Your turn" not in watched and "Deal 1" in watched
@@ -122,3 +123,30 @@ def test_the_end_of_input_leaves_the_seat_and_cashes_out(server: Server) -> None
     rows = rows.json()
     (row,) = [r for r in rows["players"] if r["player_nickname"] == "Jo"]
     assert row["stack"] == 0 and row["buy_out"] >= 0 and row["buy_in"] == 100
+
+
+
+def test_a_dropped_connection_is_taken_up_again_with_the_seat(server: Server) -> None:
+    created = server.post("/api/tables", {"preset": "two-card-guts", "bots": 3, "bot": "random",
+                                          "auto_approve": True, "clock": 0})  # fmt: skip
+    table_id, secret = created["table_id"], created["host_secret"]
+    jo = join(server, created["join_url"], "--name", "Jo", answers="o\n" * 400)
+    wait_for(lambda: any(s["nickname"] == "Jo" for s in seats(server, table_id)), "Jo sits")
+    host(server, table_id, {"type": "start", "secret": secret})
+    wait_for(lambda: server.get(f"/api/tables/{table_id}")["seq"] > 20, "a few deals")
+    server.kill()  # SIGKILL: the client's connection drops
+    server.start()
+    seq = server.get(f"/api/tables/{table_id}")["seq"]
+    going = True
+    try:  # Jo's client takes its seat up again and answers: the night goes on
+        wait_for(lambda: server.get(f"/api/tables/{table_id}")["seq"] > seq + 30, "play goes on")
+    except AssertionError:
+        going = False
+    host(server, table_id, {"type": "end", "secret": secret})
+    text = output(jo)
+    assert going, text
+    assert jo.returncode == 0, text
+    assert "The connection dropped; taking it up again" in text
+    assert "The night is over." in text
+    (jo_seat,) = [s for s in seats(server, table_id) if s["nickname"] == "Jo"]
+    assert jo_seat["status"] == "approved"  # the same seat, never left

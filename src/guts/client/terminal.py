@@ -45,8 +45,9 @@ __all__ = ["PROTOCOL", "TableClient", "websocket_url"]
 
 PROTOCOL = 1
 """The protocol version this client speaks."""
-RETRIES = 5
-"""How many times a dropped connection is tried again (a second apart)."""
+RETRY_FOR = 120.0
+"""How long (seconds) a dropped connection is tried again, a second apart: a server
+restarting rebuilds its tables before it listens again."""
 
 
 class ClientError(GutsError):
@@ -106,14 +107,13 @@ class TableClient:
 
     def run(self) -> None:
         """Play (or watch) until the night is over, the seat is gone or input ends."""
-        tries = 0
+        dropped: float | None = None  # when the connection dropped
         while True:
             try:
                 self.socket = self._connect(self.url)
             except OSError as error:
-                if tries >= RETRIES or (self.token is None and not self.watch):
+                if dropped is None or time.monotonic() - dropped > RETRY_FOR:
                     raise ClientError(f"cannot reach the table at {self.url}: {error}") from None
-                tries += 1
                 time.sleep(1)
                 continue
             try:
@@ -121,9 +121,7 @@ class TableClient:
                 if self._play():
                     return
             except _Dropped:
-                tries += 1
-                if tries > RETRIES:
-                    raise ClientError("the connection to the table keeps dropping") from None
+                dropped = time.monotonic()
                 self.console.print("[italic]The connection dropped; taking it up again…[/italic]")
                 time.sleep(1)
             finally:
@@ -215,19 +213,22 @@ class TableClient:
             self.say(f"Table {table['id']}: {where}, buy-in {table['buy_in']}.")
             if self.watch:
                 self.say("You are watching.", style="italic")
-        decision = game.get("decision") if game else None
-        if isinstance(decision, dict) and decision.get("seat") == self.number:
-            self.decision = decision
+        if game is not None:  # the seat's own decision now, if any (the newest word)
+            pending = game.get("pending")
+            own = [d for d in pending if isinstance(d, dict) and d.get("seat") == self.number] \
+                if isinstance(pending, list) and self.number is not None else []  # fmt: skip
+            self.decision = own[0] if own else None
 
     def _seats(self, frame: dict[str, Any]) -> bool:
         self.status = frame["status"]
+        mine = next((s for s in frame["seats"] if s["seat_id"] == self.seat_id), None)
+        if mine is not None and not self.watch:
+            self.number = mine["seat"]  # first: the narration says "you" for this seat
         numbered = {s["seat"]: s["nickname"] for s in frame["seats"] if s["seat"] is not None}
         if numbered:
             self._name_seats([numbered.get(n, f"seat {n}") for n in range(max(numbered) + 1)])
-        mine = next((s for s in frame["seats"] if s["seat_id"] == self.seat_id), None)
         if mine is None or self.watch:
             return False
-        self.number = mine["seat"]
         was, self.seat_status = self.seat_status, mine["status"]
         if was == "requested" and mine["status"] == "approved":
             self.say("The host approved your seat: you are dealt in at the next deal.")
@@ -286,15 +287,13 @@ class TableClient:
 
     def _decide(self) -> bool:
         """Ask the person for the pending decision and send it; True if input ended."""
-        data = self.decision
-        assert data is not None
-        self.decision = None
+        self._refresh_view()  # the hand, stacks and pot for the panel, and the decision
+        data, self.decision = self.decision, None
+        if data is None:
+            return False  # decided already (a clock ran out, or the host set us away)
         try:
             decision = decision_from_dict(data)
         except IllegalAction:
-            return False
-        self._refresh_view()
-        if self.decision is None and data.get("seat") != self.number:
             return False
         try:
             action = self._ask(decision)
