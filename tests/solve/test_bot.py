@@ -72,7 +72,7 @@ def test_against_itself_each_seat_wins_what_the_model_says() -> None:
 @pytest.mark.parametrize(("rival", "sessions"), [("threshold", 400), ("sensible", 120)])
 def test_no_worse_against_the_other_bots(rival: str, sessions: int) -> None:
     predicted = _predicted(3)[0]
-    high = _seat_nets(f"equilibrium,{rival}", 3, sessions, seed=8)[0][2]
+    high = _seat_nets(f"equilibrium,{rival},{rival}", 3, sessions, seed=8)[0][2]
     assert high > predicted  # its edge over its own seat's value is not negative
 
 
@@ -80,7 +80,7 @@ def test_no_worse_against_the_other_bots(rival: str, sessions: int) -> None:
 @pytest.mark.parametrize("rival", ["threshold", "sensible"])
 def test_beats_the_other_bots(rival: str) -> None:
     predicted = _predicted(3)[0]
-    low = _seat_nets(f"equilibrium,{rival}", 3, 3000, seed=11)[0][1]
+    low = _seat_nets(f"equilibrium,{rival},{rival}", 3, 3000, seed=11)[0][1]
     assert low > predicted  # a positive edge, beyond the interval
 
 
