@@ -347,6 +347,7 @@ def _connect(url: str) -> Any:
     try:
         from websockets.sync.client import connect
     except ImportError:
-        raise OptionError("guts join needs the websockets package: pip install 'guts[server]'") \
-            from None
+        raise OptionError(
+            "guts join needs the websockets package: pip install 'guts[server]'"
+        ) from None
     return connect(url, open_timeout=10, max_size=2**22)

@@ -11,9 +11,7 @@ from guts.commands.common import console
 
 def join_command(
     join_url: Annotated[str, typer.Argument(help="The table's join link (from guts host).")],
-    name: Annotated[
-        str, typer.Option("--name", help="Your nickname at the table.")
-    ] = "",
+    name: Annotated[str, typer.Option("--name", help="Your nickname at the table.")] = "",
     buy_in: Annotated[
         int | None, typer.Option("--buy-in", help="Chips to buy in for (the table's if left out).")
     ] = None,

@@ -18,8 +18,11 @@ def serve_command(
     port: Annotated[int, typer.Option("--port", help="The port to listen on.")] = 8000,
     database: Annotated[
         str | None,
-        typer.Option("--database", help="A database URL (else GUTS_DATABASE_URL, else a "
-                     "SQLite file in the user data directory)."),
+        typer.Option(
+            "--database",
+            help="A database URL (else GUTS_DATABASE_URL, else a "
+            "SQLite file in the user data directory).",
+        ),
     ] = None,
     public_url: Annotated[
         str | None, typer.Option("--public-url", help="The base of the links handed out.")
@@ -27,9 +30,7 @@ def serve_command(
     bot_delay: Annotated[
         float, typer.Option("--bot-delay", help="Seconds before a bot acts.")
     ] = 0.6,
-    deal_delay: Annotated[
-        float, typer.Option("--deal-delay", help="Seconds between deals.")
-    ] = 1.5,
+    deal_delay: Annotated[float, typer.Option("--deal-delay", help="Seconds between deals.")] = 1.5,
 ) -> None:
     """Run the online table server: migrate the database, rebuild the open tables, serve."""
     try:
@@ -120,8 +121,9 @@ def ledger_command(
     try:
         import httpx
     except ImportError:
-        raise OptionError("guts ledger needs the server extra: pip install 'guts[server]'") \
-            from None
+        raise OptionError(
+            "guts ledger needs the server extra: pip install 'guts[server]'"
+        ) from None
     link = urlsplit(host_url)
     secret = link.fragment.removeprefix("host=") if link.fragment.startswith("host=") else ""
     table_id = link.path.rstrip("/").rpartition("/t/")[2] if "/t/" in link.path else ""

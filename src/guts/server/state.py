@@ -433,9 +433,7 @@ class TableState:
         return [
             seat.seat_id
             for seat in self.approved()
-            if not seat.away
-            and not seat.leaving
-            and (credit or self.stack(seat) + seat.due > 0)
+            if not seat.away and not seat.leaving and (credit or self.stack(seat) + seat.due > 0)
         ]
 
     def _credit(self) -> bool:
