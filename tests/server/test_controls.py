@@ -452,3 +452,39 @@ def test_the_controls_over_the_websocket(sqlite_url: str) -> None:
             ws.send_text(json.dumps({"type": "sit_out"}))
             seats = frames(ws, "seats")
             assert [s["away"] for s in seats["seats"]] == [False, False, True]
+
+
+
+def test_an_away_seat_in_bourre_plays_the_bots_card_where_nothing_is_safe(
+    sqlite_url: str,
+) -> None:
+    async def body(tables: Tables, storage: Storage, clock: Clock) -> None:
+        actor, secret, (jo,) = await table_with(tables, "bourre", 3, ["Jo"])
+        await actor.call(Start(type="start", secret=secret))
+        for _ in range(200):  # Jo plays until a card must be played (no card is safe)
+            await settle(actor)
+            session, number = actor.session, actor.state.number(3)
+            assert session is not None and number is not None
+            decision = session.decision(number)
+            if decision is None:
+                actor.tick()  # the next deal
+                continue
+            legal = session.legal_actions(number)
+            if decision.kind == "play" and len(legal) > 1:
+                break
+            seq = actor.state.client_seqs.get(3, (0, 0))[0] + 1
+            action = "play" if "play" in legal else legal[-1]
+            await actor.call(Act(type="act", seat=number, action=action, client_seq=seq), jo)
+        else:
+            raise AssertionError("Jo never had to play a card")
+        before = actor.seq
+        await actor.call(SetAway(type="set_away", secret=secret, seat_id=3))
+        await settle(actor)  # nobody waits for Jo: the table plays the seat
+        stored = await storage.load(actor.id)
+        assert stored is not None
+        played = next(a.payload for a in stored.actions[before + 1 :]
+                      if a.kind == "act" and a.payload["seat_id"] == 3)  # fmt: skip
+        assert played["client_seq"] is None and played["action"] in legal
+        same_table(actor, await rebuilt(tables, storage, actor))
+
+    on_tables(sqlite_url, body, deal_delay=3600)
