@@ -34,7 +34,10 @@ from guts.night.record import game_records
 
 GAMES = ("two-card-guts", "three-five-seven", "jacks-or-better", "bourre")
 NAMES = ("Ann", "Bob", "Cat", "Dan")
-RULES = NightRules(games=",".join(GAMES), chooser=Chooser.ROTATION, most_games=8, credit=True)
+RULES = NightRules(games=",".join(GAMES), chooser=Chooser.ROTATION, most_games=8, credit=True,
+                   cap=30)  # fmt: skip
+"""Capped: with random bots on credit a draw pot nobody takes can grow for thousands of
+deals (a 100-night run met one)."""
 
 
 def drive(session: Session, rng: Random, until: Callable[[Session], bool]) -> None:
@@ -64,6 +67,10 @@ def _taken(session: Session) -> bool:
     return session.deal_over and deals > 0 and not session.table.places
 
 
+def _capped(session: Session) -> bool:
+    return session.deal_over and int(getattr(session, "deals_played", 0)) >= (RULES.cap or 0)
+
+
 def play_bare(nights: list[Night]) -> int:
     """The nights' games again as bare sessions; returns the deals played."""
     deals = 0
@@ -76,9 +83,11 @@ def play_bare(nights: list[Night]) -> int:
                 started.game, list(started.players), options=RULES.game_options(started.game),
                 rng=rng, button=started.button,
             )  # fmt: skip
-            drive(session, bot_rng, _taken)
+            drive(session, bot_rng, lambda s: _taken(s) or _capped(s))
             if not session.is_over:
-                session.stop("the pot was taken and nothing is owed")
+                capped = _capped(session) and not _taken(session)
+                session.stop(f"the cap ({RULES.cap} deals) was reached" if capped
+                             else "the pot was taken and nothing is owed")  # fmt: skip
             assert session.record()["events"] == record["events"], "not the same game"
             deals += int(getattr(session, "deals_played", 0))
     return deals
