@@ -151,11 +151,19 @@ FAMILY_BOTS: dict[str, tuple[str, ...]] = {
 """The bot kinds each family offers (:func:`policy_for`)."""
 
 
-def check_bot_kind(kind: str, family: str) -> None:
-    """Raise OptionError unless ``family`` has bots of ``kind``."""
+def check_bot_kind(kind: str, family: str, rules: object = None) -> None:
+    """Raise OptionError unless ``family`` has bots of ``kind`` (and, given the game's
+    ``rules``, unless ``guts solve`` can solve them for an ``equilibrium`` bot)."""
     allowed = FAMILY_BOTS.get(family, ("random",))
     if kind not in allowed:
         raise OptionError(f"--bots must be one of {', '.join(allowed)} for {family} games")
+    if kind == "equilibrium" and rules is not None:
+        from guts.games.guts import GutsRules
+        from guts.solve.model import out_of_reach
+
+        why = out_of_reach(rules) if isinstance(rules, GutsRules) else "not a Guts game"
+        if why:
+            raise OptionError(f"equilibrium bots need rules guts solve can solve: {why}")
 
 
 def policy_for(kind: str, family: str, session: Session) -> Policy:

@@ -250,3 +250,20 @@ def test_a_flood_of_messages_is_rate_limited(client: TestClient) -> None:
             ws.send_text('{"type": "hello"}')
         codes = [receive(ws)["code"] for _ in range(100)]
     assert "rate-limited" in codes and "unknown-type" in codes
+
+
+def test_equilibrium_bots_take_seats_where_guts_solve_reaches(client: TestClient) -> None:
+    created = open_table(client, bots=2, bot="equilibrium", auto_approve=True, start=True)
+    actor = actor_of(client, created["table_id"])
+    settled(client, actor)
+    summary = client.get(f"/api/tables/{created['table_id']}").json()
+    assert summary["status"] != "lobby"
+    kinds = [seat.kind for seat in in_loop(client, actor, lambda: list(actor.state.seats.values()))]
+    assert kinds.count("equilibrium") == 2
+    refused = client.post("/api/tables", json={"preset": "hi-lo-guts", "bots": 2,
+                                                "bot": "equilibrium"})  # fmt: skip
+    assert refused.status_code == 400
+    assert "guts solve" in refused.json()["message"]
+    staged = client.post("/api/tables", json={"preset": "three-five-seven", "bots": 2,
+                                               "bot": "equilibrium"})  # fmt: skip
+    assert staged.status_code == 400

@@ -544,7 +544,7 @@ class TableActor:
             await self._commit(StartCommand())
         elif isinstance(message, AddBot):
             try:
-                check_bot_kind(message.bot, self.game.family)
+                check_bot_kind(message.bot, self.game.family, self.game.rules(state.options))
             except GutsError as error:
                 raise ProtocolError("invalid", str(error)) from None
             name = message.nickname or self._bot_name()

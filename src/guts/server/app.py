@@ -132,9 +132,9 @@ async def create_table(request: Request) -> Response:
         return _error("invalid", f"{where}: {problem['msg']}"[:200])
     try:
         game = find_game(wanted.preset)
-        game.rules(wanted.options)
+        rules = game.rules(wanted.options)
         if wanted.bots:
-            check_bot_kind(wanted.bot, game.family)
+            check_bot_kind(wanted.bot, game.family, rules)
         if wanted.start:  # the engine's own checks of the players, before anything is made
             bots = [(f"Bot {n}", wanted.buy_in) for n in range(wanted.bots)]
             game.new_session(bots, options=wanted.options)

@@ -148,7 +148,7 @@ Secret = Annotated[
 ]
 Count = Annotated[int, Field(ge=0, le=2**53)]
 Chips = Annotated[int, Field(ge=1, le=10**9)]
-BotKind = Literal["random", "threshold", "sensible"]
+BotKind = Literal["random", "threshold", "sensible", "equilibrium"]
 
 
 class _Message(BaseModel):
@@ -457,7 +457,7 @@ class SeatInfo(_Message):
 
     seat_id: int
     nickname: str
-    kind: Literal["person", "random", "threshold", "sensible"]
+    kind: Literal["person", "random", "threshold", "sensible", "equilibrium"]
     buy_in: int
     status: SeatStatus
     seat: int | None

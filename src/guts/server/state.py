@@ -40,7 +40,7 @@ from typing import Any
 
 from guts.bots import Policy, policy_for
 from guts.catalog import Game, find_game
-from guts.errors import GutsError
+from guts.errors import GutsError, OptionError
 from guts.games.base import Decision
 from guts.games.session import RecordedSession
 from guts.server.commands import (
@@ -585,10 +585,20 @@ class TableState:
         self.sessions.append(session)
         self.night.lineups.append(lineup)
         self.policies = {
-            number: policy_for(self.seats[seat_id].kind, self.game.family, session)
+            number: self._bot(self.seats[seat_id].kind, session)
             for number, seat_id in enumerate(lineup)
             if self.seats[seat_id].kind != "person"
         }
+
+    def _bot(self, kind: str, session: RecordedSession[Any, Any]) -> Policy:
+        """The bot of ``kind`` for a seat of ``session``; an equilibrium bot whose game the
+        host's new options put out of the solver's reach plays as the sensible bot."""
+        try:
+            return policy_for(kind, self.game.family, session)
+        except OptionError:
+            if kind != "equilibrium":
+                raise
+            return policy_for("sensible", self.game.family, session)
 
     def safe_policy(self) -> Policy:
         """The bot that chooses for a seat where no action is safe."""
