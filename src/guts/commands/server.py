@@ -31,8 +31,19 @@ def serve_command(
         float, typer.Option("--bot-delay", help="Seconds before a bot acts.")
     ] = 0.6,
     deal_delay: Annotated[float, typer.Option("--deal-delay", help="Seconds between deals.")] = 1.5,
+    table: Annotated[
+        str | None,
+        typer.Option("--table", help="Open a table of this game at once and print its link."),
+    ] = None,
+    bots: Annotated[
+        int, typer.Option("--bots", help="Bots seated at the --table (default 3).")
+    ] = 3,
+    bot: Annotated[str, typer.Option("--bot", help="The --table bots' kind.")] = "sensible",
+    option: OptionOpt = None,
+    buy_in: Annotated[int, typer.Option("--buy-in", help="The --table's buy-in.")] = 100,
 ) -> None:
-    """Run the online table server: migrate the database, rebuild the open tables, serve."""
+    """Run the online table server: migrate the database, rebuild the open tables, serve;
+    with --table, open a table against bots at once and print the link to play at."""
     try:
         from guts.server.actor import Settings
         from guts.server.app import serve
@@ -47,8 +58,30 @@ def serve_command(
         raise OptionError("--bot-delay and --deal-delay cannot be negative")
     from guts.server.storage import database_url
 
-    serve(host, port, database_url(database), public_url=public_url,
+    body = None if table is None else _table_body(table, bots, bot, option or [], buy_in)
+    serve(host, port, database_url(database), public_url=public_url, table=body,
           settings=Settings(bot_delay=bot_delay, deal_delay=deal_delay))  # fmt: skip
+
+
+def _table_body(
+    preset: str, bots: int, bot: str, option: list[str], buy_in: int
+) -> dict[str, object]:
+    """The ``POST /api/tables`` body of ``guts serve --table``, checked by the engine
+    before the server starts (so a typo is one line, not a server that stops)."""
+    from guts.bots import check_bot_kind
+    from guts.catalog import find_game
+
+    options = parse_key_values(option)
+    game = find_game(preset)
+    rules = game.rules(options)
+    if not 0 <= bots <= 9:
+        raise OptionError(f"--bots must be between 0 and 9, not {bots}")
+    if bots:
+        check_bot_kind(bot, game.family, rules)
+    if buy_in <= 0:
+        raise OptionError(f"--buy-in must be positive, not {buy_in}")
+    return {"preset": game.name, "options": options, "buy_in": buy_in, "bots": bots,
+            "bot": bot, "auto_approve": True}  # fmt: skip
 
 
 def host_command(

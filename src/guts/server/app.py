@@ -413,9 +413,12 @@ def serve(
     *,
     settings: Settings | None = None,
     public_url: str | None = None,
+    table: dict[str, Any] | None = None,
 ) -> None:
     """Run the server until interrupted: migrate, rebuild the open tables, print the
-    URL to open, log one JSON line per request, connection and error on stderr."""
+    URL to open, log one JSON line per request, connection and error on stderr. With
+    ``table`` (a ``POST /api/tables`` body), open that table once listening and print
+    its host link."""
     import uvicorn
 
     handler = logging.StreamHandler(sys.stderr)
@@ -435,6 +438,28 @@ def serve(
             await super().startup(sockets)
             if self.started:  # listening: now the URL may be opened
                 print(f"guts server ready at {url}/ (database {shown[0]})", flush=True)
+                if table is not None:
+                    await self._open_table(table)
+
+        async def _open_table(self, wanted: dict[str, Any]) -> None:
+            """Open the table ``wanted`` through the server's own API; say where to play."""
+            import httpx
+
+            bound = self.servers[0].sockets[0].getsockname()[1] if self.servers else port
+            local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+            address = f"[{local}]" if ":" in local else local
+            async with httpx.AsyncClient(timeout=30) as client:
+                answer = await client.post(f"http://{address}:{bound}/api/tables", json=wanted)
+            if answer.status_code != 201:
+                print(f"guts: the table was refused: {answer.json().get('message')}",
+                      file=sys.stderr, flush=True)  # fmt: skip
+                self.should_exit = True
+                return
+            links = answer.json()
+            print(f"A table of {wanted['preset']} is open with {wanted['bots']} bots.\n"
+                  f"Open this link to play (you host it: take a seat, then press Start):\n"
+                  f"  {links['host_url']}\n"
+                  f"Friends join with: {links['join_url']}", flush=True)  # fmt: skip
 
     app = create_app(database, settings=settings, public_url=public_url, announce=announce)
     # no per-message compression: the frames are small, and deflating each costs more
