@@ -332,7 +332,7 @@ def _ask(terminal: Terminal, session: Session, decision: Decision) -> str:
     while True:
         answer = terminal.ask(f"{prompt_word(decision)}> ")
         if wants_help(answer):
-            for told in help_lines(decision, committed):
+            for told in help_lines(decision, committed, view=view, rules=rules):
                 show(console, [Text(told, style="cyan")], heading=False)
             continue
         try:
