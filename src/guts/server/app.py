@@ -30,8 +30,7 @@ from guts.bots import check_bot_kind
 from guts.catalog import find_game
 from guts.errors import GutsError
 from guts.server.actor import Client, Settings
-from guts.server.ledger import ledger_rows, settlement, to_csv
-from guts.server.pages import page_routes
+from guts.server.pages import ledger_response, page_routes
 from guts.server.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -188,16 +187,7 @@ async def table_ledger(request: Request) -> Response:
     scheme, _, secret = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not actor.is_host(secret.strip()):
         return _error("not-host", "the ledger is the host's: send the host secret", 403)
-    joined, changed = await actor.storage.times(actor.id)
-    rows = await actor.query(lambda: ledger_rows(actor.state, joined, changed))
-    if request.query_params.get("format") == "csv":
-        return Response(to_csv(rows), media_type="text/csv; charset=utf-8",
-                        headers={"content-disposition":
-                                 f'attachment; filename="guts-{actor.id}-ledger.csv"'})  # fmt: skip
-    payments = [{"from": payer, "to": payee, "amount": amount}
-                for payer, payee, amount in settlement(rows)]  # fmt: skip
-    return JSONResponse({"table_id": actor.id, "status": actor.status, "players": rows,
-                         "settlement": payments})  # fmt: skip
+    return await ledger_response(request, actor)
 
 
 async def table_history(request: Request) -> Response:

@@ -18,7 +18,7 @@ from enum import StrEnum
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -32,6 +32,9 @@ from guts.games.options import RuleOptions, dash, format_value, split_optional
 from guts.narrate import Narrator
 from guts.server.ledger import ledger_rows, settlement, to_csv
 from guts.server.tables import Tables
+
+if TYPE_CHECKING:
+    from guts.server.actor import TableActor
 
 __all__ = ["option_schema", "page_routes", "static_folder"]
 
@@ -139,6 +142,12 @@ async def standings(request: Request) -> Response:
                  for seat in actor.state.seats.values())  # fmt: skip
     if not token or not (seated or actor.is_host(token)):
         return _error("not-seated", "the standings are the players': send a seat's token", 403)
+    return await ledger_response(request, actor)
+
+
+async def ledger_response(request: Request, actor: TableActor) -> Response:
+    """The table's ledger and settlement as JSON, or as CSV with ``?format=csv`` (for the
+    host's ``/ledger`` and the players' ``/standings``)."""
     joined, changed = await actor.storage.times(actor.id)
     rows = await actor.query(lambda: ledger_rows(actor.state, joined, changed))
     if request.query_params.get("format") == "csv":
