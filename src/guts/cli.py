@@ -96,6 +96,9 @@ def _ties_next(evaluated: Sequence[tuple[object, object]], index: int) -> bool:
     return getattr(here, "strength", None) == getattr(after, "strength", None)
 
 
+_NIGHT = "a night of many games: the dealer names each one (guts play dealers-choice)"
+
+
 @app.command()
 def games() -> None:
     """List every game preset, one line each."""
@@ -107,6 +110,10 @@ def games() -> None:
             print(family)
         for game in entries:
             print(f"  {game.name:<26} {game.description}")
+    from guts.night import DEALERS_CHOICE
+
+    print("night")
+    print(f"  {DEALERS_CHOICE:<26} {_NIGHT}")
 
 
 @app.command()
@@ -116,7 +123,13 @@ def rules(
 ) -> None:
     """Print the full rules of GAME as the engine plays them, every option and its value."""
     from guts.catalog import find_game
+    from guts.night import DEALERS_CHOICE, NightRules
 
+    if game == DEALERS_CHOICE:
+        night = NightRules.from_options(None, parse_key_values(option or []))
+        print(f"{DEALERS_CHOICE}: {_NIGHT}\n")
+        print(night.describe())
+        return
     found = find_game(game)
     text = found.rules(parse_key_values(option or [])).describe()
     print(f"{found.name}: {found.description}\n")

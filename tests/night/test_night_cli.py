@@ -105,3 +105,12 @@ def test_leaving_a_night_mid_game_shows_what_is_in_the_middle() -> None:
     assert "You choose game 1: three-five-seven (ante=2)" in text
     assert "You leave the table" in text and "still in the middle of game 1" in text
     assert isinstance(night, Night) and not night.is_over and night.ledger.in_play == 6
+
+
+def test_games_lists_the_night_and_rules_describes_it(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "games")
+    assert code == 0 and "night\n  dealers-choice" in out
+    code, out, _ = run(capsys, "rules", "dealers-choice", "-o", "chooser=next")
+    assert code == 0 and "chooser = next" in out and "capped-pot = split" in out
+    code, _, err = run(capsys, "rules", "dealers-choice", "-o", "cap=x")
+    assert code == 2 and "cap" in err
