@@ -267,3 +267,25 @@ def test_equilibrium_bots_take_seats_where_guts_solve_reaches(client: TestClient
     staged = client.post("/api/tables", json={"preset": "three-five-seven", "bots": 2,
                                                "bot": "equilibrium"})  # fmt: skip
     assert staged.status_code == 400
+
+
+def test_everyone_sees_whether_a_person_is_connected(client: TestClient) -> None:
+    created = open_table(client, bots=1, bot="random", auto_approve=True)
+    table_id = created["table_id"]
+
+    def connected(message: dict[str, Any]) -> list[bool]:
+        return [seat["connected"] for seat in message["seats"]]
+
+    with client.websocket_connect(f"/ws/{table_id}") as watcher:
+        send(watcher, {"type": "resume"})
+        assert connected(until(watcher, "snapshot")) == [True]  # the bot
+        with client.websocket_connect(f"/ws/{table_id}") as jo:
+            send(jo, {"type": "join", "nickname": "Jo"})
+            token = until(jo, "welcome")["token"]
+            while connected(until(watcher, "seats")) != [True, True]:
+                pass
+        assert connected(until(watcher, "seats")) == [True, False]  # Jo's link dropped
+        with client.websocket_connect(f"/ws/{table_id}") as again:
+            send(again, {"type": "resume", "token": token})
+            assert connected(until(again, "snapshot")) == [True, True]
+            assert connected(until(watcher, "seats")) == [True, True]

@@ -304,7 +304,9 @@ class TableActor:
         if isinstance(item, _Attach):
             self.clients.add(item.client)
         elif isinstance(item, _Detach):
+            before = self.seat_list()
             self.clients.discard(item.client)
+            self._tell_connections(before)
         elif isinstance(item, _Query):
             if not item.reply.done():
                 try:
@@ -353,9 +355,11 @@ class TableActor:
             found = self._token_seat(message.token)
             if found is None:
                 raise ProtocolError("no-such-seat", "no seat of this table has that token")
+            before = self.seat_list()
             client.seat_id = found.seat_id
             client.ready = True
             client.send(self.snapshot(client))
+            self._tell_connections(before)
             return
         client.ready = True
         missed = self._missed(message.last_seq)
@@ -408,8 +412,10 @@ class TableActor:
                 seat_id=seat_id, nickname=message.nickname, buy_in=buy_in, token_hash=digest(token)
             )
         )
+        before = self.seat_list()
         client.seat_id = seat_id
         client.ready = True
+        self._tell_connections(before)
         seat = state.seats[seat_id]
         client.send(
             {
@@ -810,7 +816,7 @@ class TableActor:
                 "type": "seats",
                 "seq": entry.seq,
                 "status": state.status,
-                "seats": [seat.public() for seat in state.seats.values()],
+                "seats": self.seat_list(),
             })  # fmt: skip
         if isinstance(command, PauseCommand | OptionsCommand | HostCommand) or (
             state.session is None and state.status == "over"
@@ -830,6 +836,21 @@ class TableActor:
             if seat not in frames:
                 frames[seat] = self._event_frame(client, [entry], clocks)
             client.send(frames[seat])
+
+    def seat_list(self) -> list[dict[str, Any]]:
+        """Every seat as everyone sees it, with whether a person's client is connected."""
+        online = {client.seat_id for client in self.clients if client.ready}
+        return [
+            {**seat.public(), "connected": seat.kind != "person" or seat.seat_id in online}
+            for seat in self.state.seats.values()
+        ]
+
+    def _tell_connections(self, before: list[dict[str, Any]]) -> None:
+        """Tell everyone the seats when a person's connection came or went since ``before``."""
+        now = self.seat_list()
+        if [seat["connected"] for seat in now] != [seat["connected"] for seat in before]:
+            self._broadcast({"type": "seats", "seq": self.state.seq,
+                             "status": self.state.status, "seats": now})  # fmt: skip
 
     def _broadcast(self, message: dict[str, Any]) -> None:
         for client in self.clients:
@@ -880,7 +901,7 @@ class TableActor:
             "protocol": PROTOCOL_VERSION,
             "seq": state.seq,
             "table": self.info(),
-            "seats": [s.public() for s in state.seats.values()],
+            "seats": self.seat_list(),
             "you": you,
             "game": game,
             "clocks": self.clock_list(),
@@ -918,7 +939,7 @@ class TableActor:
             **self.info(),
             "seq": self.state.seq,
             "protocol": PROTOCOL_VERSION,
-            "seats": [seat.public() for seat in self.state.seats.values()],
+            "seats": self.seat_list(),
             "stacks": None if session is None else [s.stack for s in session.table.seats],
             "pot": None if session is None else session.table.pot,
         }

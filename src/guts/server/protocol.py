@@ -453,7 +453,8 @@ SeatStatus = Literal["requested", "approved", "refused", "left"]
 class SeatInfo(_Message):
     """A seat as everyone sees it (``seat``: its number in the session in play, null when
     not dealt in; ``away``: sitting out or set away; ``leaving``: cashed out at the next
-    deal boundary with an empty pot; ``asked``: chips it asked for, waiting for the host)."""
+    deal boundary with an empty pot; ``asked``: chips it asked for, waiting for the host;
+    ``connected``: a person's seat has a client connected now, a bot's always)."""
 
     seat_id: int
     nickname: str
@@ -464,6 +465,7 @@ class SeatInfo(_Message):
     away: bool = False
     leaving: bool = False
     asked: int = 0
+    connected: bool = True
 
 
 class You(_Message):
@@ -521,7 +523,8 @@ class EventMessage(_Message):
 
 
 class Seats(_Message):
-    """The seats changed (command ``seq``): a request, an approval, a bot, the start."""
+    """The seats changed (command ``seq``): a request, an approval, a bot, the start, or a
+    person's connection came or went (``seq`` then the last command's)."""
 
     type: Literal["seats"]
     seq: int
