@@ -21,8 +21,11 @@ SHOTS = Path(os.environ.get("GUTS_SCREENSHOTS") or tempfile.mkdtemp(prefix="guts
 MEASURED: list[str] = []
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
+    """Chromium driven by Playwright, for one test module at a time: the sync API runs an
+    event loop in this thread while it is open, and the suite's later tests call
+    ``asyncio.run``, which refuses to start inside a running loop."""
     from playwright.sync_api import sync_playwright
 
     assert Path(CHROMIUM).exists(), (

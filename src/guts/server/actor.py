@@ -415,7 +415,6 @@ class TableActor:
         before = self.seat_list()
         client.seat_id = seat_id
         client.ready = True
-        self._tell_connections(before)
         seat = state.seats[seat_id]
         client.send(
             {
@@ -427,6 +426,7 @@ class TableActor:
             }
         )
         client.send(self.snapshot(client))
+        self._tell_connections(before)
 
     def _seated(self, client: Client, doing: str) -> Seat:
         seat = self.state.seats.get(client.seat_id) if client.seat_id is not None else None
