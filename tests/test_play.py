@@ -20,7 +20,8 @@ def test_games_lists_every_family_one_line_each(capsys: pytest.CaptureFixture[st
     assert code == 0
     for name in ("two-card-guts", "four-two-three", "hi-lo-guts", "bourre", "jacks-or-better"):
         assert any(line.split()[0] == name for line in out.splitlines() if line.startswith("  "))
-    assert len([line for line in out.splitlines() if line.startswith("  ")]) == len(games())
+    listed = [line.split()[0] for line in out.splitlines() if line.startswith("  ")]
+    assert listed == [*games(), "dealers-choice"]  # every preset, then the night
 
 
 def test_rules_prints_options_with_values(capsys: pytest.CaptureFixture[str]) -> None:
