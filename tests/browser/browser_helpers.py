@@ -5,11 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,9 +12,8 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, BrowserContext, Page
+from serve_helpers import WAIT, ServeProcess
 
-WAIT = 60.0
-"""Seconds a step may take before a test gives up (a hang, not a timing assertion)."""
 STEP_MS = 20_000
 """Milliseconds the page may take to show what a test waits for."""
 CHROMIUM = os.environ.get("GUTS_CHROMIUM", "/usr/bin/chromium")
@@ -28,57 +22,13 @@ PHONE = (375, 667)
 """A phone's viewport (CSS pixels)."""
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class Server:
+class Server(ServeProcess):
     """``guts serve`` in a subprocess on a free loopback port, restartable on the same port
-    and database (SQLite in a file)."""
+    and database (SQLite in a file), with bots quick enough to watch."""
 
     def __init__(self, folder: Path) -> None:
-        self.database = f"sqlite+aiosqlite:///{folder / 'guts.db'}"
-        self.log = folder / "server.log"
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[str] | None = None
-
-    def start(self) -> None:
-        command = [
-            sys.executable,
-            "-m",
-            "guts",
-            "serve",
-            "--port",
-            str(self.port),
-            "--database",
-            self.database,
-            "--bot-delay",
-            "0.05",
-            "--deal-delay",
-            "0.3",
-        ]
-        environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        with self.log.open("a") as log:
-            self.process = subprocess.Popen(
-                command, stdout=subprocess.PIPE, stderr=log, text=True, env=environment
-            )
-        assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], WAIT)
-        line = self.process.stdout.readline() if ready else ""
-        assert line.startswith(f"guts server ready at {self.url}/"), (
-            f"the server did not start: {line!r}; its log: {self.log.read_text()[-2000:]}"
-        )
-
-    def kill(self) -> None:
-        """SIGKILL: the server stops without a word, as a crash would."""
-        if self.process is not None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=WAIT)
-            self.process = None
+        super().__init__(f"sqlite+aiosqlite:///{folder / 'guts.db'}", folder / "server.log",
+                         bot_delay=0.05, deal_delay=0.3)  # fmt: skip
 
     def open_table(self, preset: str, **fields: Any) -> dict[str, Any]:
         response = httpx.post(

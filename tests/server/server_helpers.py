@@ -4,16 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import select
-import signal
-import socket
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import httpx
+from serve_helpers import WAIT, ServeProcess
 from websockets.sync.client import ClientConnection, connect
 
 from guts.server.actor import Client, TableActor
@@ -114,64 +108,12 @@ def views(actor: TableActor) -> list[Any]:
     return [*(session.view(s) for s in range(len(session.table.names))), session.public_view()]
 
 
-WAIT = 60.0
-"""Seconds a step may take before the test gives up (a hang, not a timing assertion)."""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class Server:
-    """``guts serve`` in a subprocess."""
-
-    def __init__(self, database: str, logs: Path) -> None:
-        self.database = database
-        self.logs = logs
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[str] | None = None
-
-    def start(self) -> None:
-        command = [
-            sys.executable,
-            "-m",
-            "guts",
-            "serve",
-            "--port",
-            str(self.port),
-            "--database",
-            self.database,
-            "--bot-delay",
-            "0.01",
-            "--deal-delay",
-            "0.02",
-        ]
-        environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        with self.logs.open("a") as log:
-            self.process = subprocess.Popen(
-                command, stdout=subprocess.PIPE, stderr=log, text=True, env=environment
-            )
-        assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], WAIT)
-        line = self.process.stdout.readline() if ready else ""  # the line once it listens
-        assert line.startswith(f"guts server ready at {self.url}/"), (
-            f"the server did not start: {line!r}; its log: {self.logs.read_text()[-2000:]}"
-        )
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=WAIT)
-        self.process = None
+class Server(ServeProcess):
+    """``guts serve`` in a subprocess (:class:`ServeProcess`), with quick bots."""
 
     def stop(self) -> None:
         """Kill the server if it runs (after a failed test: no server is left behind)."""
-        if self.process is not None:
-            self.kill()
+        self.kill()
 
     def get(self, path: str) -> Any:
         response = httpx.get(self.url + path, timeout=WAIT)

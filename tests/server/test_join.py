@@ -32,7 +32,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 def join(server: Server, join_url: str, *args: str, answers: str = "") -> subprocess.Popen[str]:
     """``guts join`` in a subprocess, its standard input the ``answers``."""
-    script = server.logs.with_name(f"answers-{time.monotonic_ns()}.txt")
+    script = server.log.with_name(f"answers-{time.monotonic_ns()}.txt")
     script.write_text(answers)
     with script.open() as stdin:
         return subprocess.Popen(

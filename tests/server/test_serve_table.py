@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from cli_helpers import run
-from server_helpers import free_port
+from serve_helpers import free_port
 
 
 def test_serve_opens_a_table_against_bots_and_prints_its_links(tmp_path: Path) -> None:
