@@ -240,13 +240,23 @@ def _check_writable(path: str) -> None:
 
 
 def _read_history_file(path: str) -> History:
-    """The hand history in file ``path``; a missing, unreadable or malformed file is a
-    HistoryError naming it."""
-    from guts.history import HistoryError, read_history
+    """The one hand history in file ``path``; a missing, unreadable or malformed file is
+    a HistoryError naming it."""
+    histories = _read_histories_file(path)
+    if len(histories) > 1:
+        from guts.history import HistoryError
+
+        raise HistoryError(f"{path}: the file holds {len(histories)} histories, not one")
+    return histories[0]
+
+
+def _read_histories_file(path: str) -> list[History]:
+    """Every hand history in file ``path`` (a server's download holds one per session)."""
+    from guts.history import HistoryError, read_histories
 
     try:
         with open(path, encoding="utf-8") as source:
-            return read_history(source)
+            return read_histories(source)
     except OSError as error:
         raise HistoryError(f"cannot read {path}: {error.strerror or error}") from None
     except HistoryError as error:
@@ -255,35 +265,63 @@ def _read_history_file(path: str) -> History:
 
 @app.command("replay")
 def replay_command(
-    path: Annotated[str, typer.Argument(help="A hand history written by --history.")],
+    path: Annotated[str, typer.Argument(help="A hand history (--history, or a download).")],
     seat: Annotated[
         str | None, typer.Option("--seat", help="Replay from this player's side.")
     ] = None,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each deal.")] = False,
 ) -> None:
-    """Step through a recorded session (replayed and checked event by event)."""
-    from guts.history import replay
+    """Step through a recorded session (replayed and checked event by event).
+
+    A server's download (every session of a table, as one player saw it) is told as
+    recorded: it has no deck orders, so it cannot be re-dealt and checked."""
+    histories = _read_histories_file(path)
+    for number, history in enumerate(histories, start=1):
+        if len(histories) > 1:
+            console.print(f"━━ Session {number} of {len(histories)} ━━", markup=False)
+        _tell_history(history, seat, step=step)
+
+
+def _tell_history(history: History, seat: str | None, *, step: bool) -> None:
+    """Narrate one history from ``seat``'s side (None: a download as it was recorded,
+    a whole record as a spectator saw it)."""
+    from guts.history import replay, told_events
     from guts.narrate import Narrator
     from guts.night import Night
     from guts.night.narrate import NightNarrator
 
-    session = replay(_read_history_file(path))
-    names = list(session.table.names)
+    over: str | None = None
+    if history.redacted:
+        names = history.names
+        told = told_events(history)
+        if history.viewer is not None and not 0 <= history.viewer < len(names):
+            raise OptionError(f"the history's viewer {history.viewer} is not one of its seats")
+        saw = "a spectator" if history.viewer is None else names[history.viewer]
+        note = f"(as {saw} saw it: hidden cards left out, told as recorded)"
+    else:
+        session = replay(history)
+        names, told = list(session.table.names), list(session.events)
+        if not isinstance(session, Night) or not session.is_over:  # a night tells its end
+            over = session.over_reason or "the record ends here"
+        note = None
     viewer = None
     if seat is not None:
         if seat not in names:
             raise OptionError(f"no player {seat!r} in this history: {', '.join(names)}")
         viewer = names.index(seat)
-    narrator = NightNarrator(names) if isinstance(session, Night) else Narrator(names)
-    for event in session.visible_events(viewer):
-        line = narrator.tell(event)
+    if note is not None:
+        console.print(note, markup=False, highlight=False)
+    narrator = NightNarrator(names) if history.record.get("game") == Night.game else Narrator(names)
+    for event in told:
+        shown = (seat is None and history.redacted) or event.visible_to(viewer)
+        line = narrator.tell(event) if shown else None
         if line is None:
             continue
         console.print(line, markup=False, highlight=False)
         if step and event.kind.endswith("deal-ended") and sys.stdin.isatty():
             input("-- Enter for the next deal --")
-    if not isinstance(session, Night) or not session.is_over:  # a night tells its own end
-        console.print(session.over_reason or "the record ends here")
+    if over is not None:
+        console.print(over, markup=False, highlight=False)
 
 
 @app.command("export")
@@ -299,13 +337,15 @@ def export_command(
 
     from guts.games.draw.events import DealStarted
     from guts.games.draw.phh import PhhError, deal_to_phh
-    from guts.history import replay
+    from guts.history import replay, told_events
 
     history = _read_history_file(path)
     if history.record.get("game") != "draw":
         raise PhhError("PHH export is for draw poker histories (five-card-draw and its family)")
-    session = replay(history)  # a record that replays is whole, so the export can read it
-    started = sum(1 for event in session.events if isinstance(event, DealStarted))
+    # a download has no decks to re-deal (its cards are what one seat saw); a record that
+    # replays is whole
+    events = told_events(history) if history.redacted else list(replay(history).events)
+    started = sum(1 for event in events if isinstance(event, DealStarted))
     if deal is not None and not 1 <= deal <= started:
         raise PhhError(f"--deal must be between 1 and {started}, not {deal}")
     numbers = [deal] if deal is not None else list(range(1, started + 1))
