@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import tomllib
 import warnings
 from pathlib import Path
 
@@ -133,7 +134,8 @@ def test_seat_narrows_a_download_to_what_both_could_see(
     _, as_jo, _ = run(capsys, "replay", str(folder / "jo.jsonl"))
     code, as_ann, _ = run(capsys, "replay", str(folder / "jo.jsonl"), "--seat", "Ann")
     assert code == 0
-    assert "Jo gets" in as_jo and "Jo gets" not in as_ann
+    dealt_jo = re.compile(r"Jo gets \S+[♠♥♦♣]")
+    assert dealt_jo.search(as_jo) and not dealt_jo.search(as_ann)
     code, _, err = run(capsys, "replay", str(folder / "jo.jsonl"), "--seat", "Zed")
     assert code == 2 and "no player 'Zed'" in err
 
@@ -167,3 +169,42 @@ def test_a_seats_draw_download_exports_to_phh(
     assert 'variant = "F5CD"' in out and '"Jo"' in out
     code, _, err = run(capsys, "export", str(folder / "both.jsonl"))
     assert code == 2 and "holds 2 histories" in err
+
+
+def test_a_downloads_phh_deals_every_seat_with_unknown_cards_for_the_unseen(
+    downloads: dict[str, object], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = downloads["folder"]
+    assert isinstance(folder, Path)
+    for session in downloads["sessions"]:  # type: ignore[attr-defined]
+        for deal in range(1, session.deals_played + 1):
+            code, out, err = run(capsys, "export", str(folder / "jo.jsonl"), "--deal", str(deal))
+            assert code == 0, err
+            parsed = tomllib.loads(out.split("\n", 1)[1])
+            names, actions = parsed["players"], parsed["actions"]
+            first = actions[: len(names)]
+            assert [a.split()[2] for a in first] == [f"p{k + 1}" for k in range(len(names))]
+            for name, action in zip(names, first, strict=True):
+                cards = action.split()[3]
+                assert len(cards) == 10 and (cards == "?" * 10) == (name != "Jo"), action
+            drew = [e for e in deal_events(session, deal) if e.kind == "draw-drew"]
+            draws = [a for a in actions if " sd" in a]
+            assert len(draws) == len(drew)  # every draw, seen or not
+            for action, event in zip(draws, drew, strict=True):
+                who, _, *cards = action.split()
+                assert names[int(who[1:]) - 1] == names[parsed["seats"].index(event.seat + 1)]
+                unseen = names[int(who[1:]) - 1] != "Jo"
+                assert len(cards[0]) == 2 * event.count if cards else event.count == 0
+                assert not cards or ("?" in cards[0]) == unseen, action
+
+
+def deal_events(session: object, deal: int) -> list[object]:
+    """The events of deal ``deal`` (1 first) of ``session``."""
+    events: list[object] = []
+    number = 0
+    for event in session.events:  # type: ignore[attr-defined]
+        if event.kind == "draw-deal-started":
+            number = event.deal
+        if number == deal:
+            events.append(event)
+    return events

@@ -41,6 +41,7 @@ from guts.games.draw.events import (
     DealStarted,
     Dealt,
     Declared,
+    Drew,
     Moved,
     Offered,
     OpenersShown,
@@ -93,7 +94,19 @@ def deal_to_phh_fields(
             stacks, pot = _move(stacks, pot, event)
     if start is None:
         raise PhhError(f"there is no deal {deal} in this record")
-    return _fields(rules, names, start, mine, before, pot_before, stacks, game)
+    fields = _fields(rules, names, start, mine, before, pot_before, stacks, game)
+    fields["actions"] = _actions(mine, _players(start), rules, redacted=_redacted(record))
+    return fields
+
+
+def _players(start: DealStarted) -> dict[int, str]:
+    """Each seat dealt in and its PHH name (``p1`` at the dealer's left)."""
+    return {seat: f"p{k + 1}" for k, seat in enumerate(start.seats)}
+
+
+def _redacted(record: Mapping[str, Any]) -> bool:
+    """True for a record that holds only what one seat saw (a server's download)."""
+    return record.get("redacted") is True
 
 
 def _move(stacks: list[int], pot: int, event: Moved) -> tuple[list[int], int]:
@@ -120,7 +133,6 @@ def _fields(
     game: str,
 ) -> dict[str, Any]:
     seats = list(start.seats)
-    player = {seat: f"p{k + 1}" for k, seat in enumerate(seats)}
     antes = [0] * len(seats)
     blinds = [0] * len(seats)
     for event in events:
@@ -143,7 +155,7 @@ def _fields(
     else:
         fields["min_bet"] = structure.small_bet
     fields["starting_stacks"] = [before[s] for s in seats]
-    fields["actions"] = _actions(events, player)
+    fields["actions"] = []
     fields.update(
         {
             "hand": start.deal,
@@ -168,13 +180,55 @@ def _cards(cards: tuple[str, ...]) -> str:
     return "".join(cards)
 
 
-def _actions(events: list[Event], player: dict[int, str]) -> list[str]:
+def _actions(
+    events: list[Event], player: dict[int, str], rules: DrawRules, *, redacted: bool
+) -> list[str]:
+    """The deal's PHH actions; in a ``redacted`` record (a download, as one seat saw it)
+    the cards it does not show are written as PHH's unknown cards, ``??`` each."""
     lines: list[str] = []
+    dealt: dict[int, Dealt] = {}
+    dealing = True  # the first deal: its cards, known or not, go out in dealing order
+    discarded: set[int] = set()  # seats whose discard was written, until their draw
     for event in events:
+        if dealing:
+            if isinstance(event, Dealt):
+                dealt.setdefault(event.seat, event)
+                continue
+            if not isinstance(event, DealStarted | Moved):
+                lines.extend(_first_deal(player, dealt, rules.hand_size, redacted))
+                dealing = False
+        if isinstance(event, Acted) and event.action.split()[0] in ("discard", "stand"):
+            discarded.add(event.seat)
+        if redacted and isinstance(event, Drew) and event.seat not in discarded:
+            lines.extend(_unseen_draw(player[event.seat], event.count, rules))
+        if isinstance(event, Drew):
+            discarded.discard(event.seat)
         line = _action(event, player)
         if line is not None:
             lines.append(line)
+    if dealing:
+        lines.extend(_first_deal(player, dealt, rules.hand_size, redacted))
     return lines
+
+
+def _first_deal(
+    player: dict[int, str], dealt: Mapping[int, Dealt], size: int, redacted: bool
+) -> list[str]:
+    """The first deal's ``d dh`` lines in dealing order (``??`` for cards unseen in a
+    redacted record)."""
+    return [
+        f"d dh {name} {_cards(dealt[seat].cards) if seat in dealt else '??' * size}"
+        for seat, name in player.items()
+        if seat in dealt or redacted
+    ]
+
+
+def _unseen_draw(who: str, count: int, rules: DrawRules) -> list[str]:
+    """A draw the record shows only by its count: unknown discards and replacements."""
+    if count == 0:
+        return [f"{who} sd"]
+    replaced = count + 1 if rules.bosnian and count == 4 else count
+    return [f"{who} sd {'??' * count}", f"d dh {who} {'??' * replaced}"]
 
 
 def _action(event: Event, player: dict[int, str]) -> str | None:
