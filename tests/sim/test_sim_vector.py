@@ -50,6 +50,37 @@ CASES: list[tuple[str, dict[str, str], int]] = [
     ("simultaneous-guts", {"pot-limit": "6", "continue-after-empty": "yes", "ante": "2"}, 5),
     ("single-loser-guts", {"matcher-skips-ante": "no", "ghost": "always",
                            "continue-after-empty": "yes"}, 3),
+    ("two-card-guts", {"dealer-option": "yes", "continue-after-empty": "yes"}, 4),
+    ("two-card-guts", {"dealer-option": "yes", "last-in-when-all-out": "no",
+                       "dropouts-ante": "yes", "ghost": "lone",
+                       "continue-after-empty": "yes"}, 3),
+]  # fmt: skip
+
+# table stakes (credit=no) with a small buy-in, so that stacks run short and players bust:
+# (preset, options, players, buy-in)
+TABLE_STAKES: list[tuple[str, dict[str, str], int, int]] = [
+    ("two-card-guts", {"credit": "no", "continue-after-empty": "yes"}, 4, 7),
+    ("two-card-guts", {"credit": "no", "continue-after-empty": "yes", "ante": "2"}, 5, 9),
+    ("three-card-guts", {"credit": "no", "continue-after-empty": "yes"}, 3, 6),
+    ("simultaneous-guts", {"credit": "no", "everyone-out": "wimp",
+                           "continue-after-empty": "yes"}, 4, 8),
+    ("simultaneous-guts", {"credit": "no", "everyone-out": "chicken-fee", "ante": "3",
+                           "dropouts-ante": "yes", "continue-after-empty": "yes"}, 4, 10),
+    ("simultaneous-guts", {"credit": "no", "everyone-out": "henry", "odd-chips": "leave-in-pot",
+                           "continue-after-empty": "yes"}, 5, 6),
+    ("ghost-guts", {"credit": "no", "continue-after-empty": "yes"}, 4, 5),
+    ("two-card-guts", {"credit": "no", "ghost": "deck", "continue-after-empty": "yes"}, 3, 6),
+    ("single-loser-guts", {"credit": "no", "continue-after-empty": "yes"}, 4, 6),
+    ("two-card-guts", {"credit": "no", "payment": "worst-doubles",
+                       "continue-after-empty": "yes"}, 4, 9),
+    ("winner-takes-all-guts", {"credit": "no", "continue-after-empty": "yes"}, 4, 6),
+    ("capped-guts", {"credit": "no", "pot-cap": "2", "continue-after-empty": "yes"}, 4, 7),
+    ("two-card-guts", {"credit": "no", "pot-limit": "5", "ante-every-deal": "yes",
+                       "matcher-skips-ante": "yes", "continue-after-empty": "yes"}, 4, 8),
+    ("two-card-guts", {"credit": "no", "dealer-option": "yes", "lone-qualifier": "pair",
+                       "continue-after-empty": "yes"}, 4, 6),
+    ("simultaneous-guts", {"credit": "no", "everyone-out": "best-and-wilds-match", "wild": "2",
+                           "continue-after-empty": "yes"}, 4, 7),
 ]  # fmt: skip
 
 
@@ -61,13 +92,14 @@ def _decks(count: int, deals: int, cards: int, seed: int) -> np.ndarray:
 
 
 def _engine(
-    preset_name: str, options: dict[str, str], bots: list[Any], decks: np.ndarray, limit: int
-) -> dict[str, Any]:
+    preset_name: str, options: dict[str, str], bots: list[Any], decks: np.ndarray, limit: int,
+    buy_in: int = 50,
+) -> dict[str, Any]:  # fmt: skip
     """One engine session dealt from ``decks`` (one pack per deal): every deal's pot at
     stake, outcome and stacks after it, and the nets and chips left at the end."""
     game = find_game(preset_name)
     names = [f"P{i}" for i in range(len(bots))]
-    session = game.new_session(names, options=options, buy_in=50, rng=Random(0))
+    session = game.new_session(names, options=options, buy_in=buy_in, rng=Random(0))
     rng = Random(1)
     pots, outcomes, stacks = [], [], []
     while not session.is_over:
@@ -93,18 +125,19 @@ def _engine(
 
 
 def _compare(preset_name: str, options: dict[str, str], players: int,
-             bots: list[Any], fast_bots: list[Any], sessions: int, seed: int) -> int:  # fmt: skip
+             bots: list[Any], fast_bots: list[Any], sessions: int, seed: int,
+             buy_in: int = 50, game: Any = None) -> int:  # fmt: skip
     """Deal the same packs to both; assert they agree deal by deal; the deals compared."""
     rules = preset(preset_name, options)
-    game = fast_game(rules, players)
+    game = game or fast_game(rules, players)
     limit = 30
     decks = _decks(sessions, limit, 52, seed)
     dealt = decks[:, :, : game.cards_per_deal]
-    trace = run_fast(game, fast_bots, seed=0, first=0, count=sessions, buy_in=50,
+    trace = run_fast(game, fast_bots, seed=0, first=0, count=sessions, buy_in=buy_in,
                      max_deals=limit, decks=dealt, trace=True)  # fmt: skip
     compared = 0
     for s in range(sessions):
-        engine = _engine(preset_name, options, bots, decks[s], limit)
+        engine = _engine(preset_name, options, bots, decks[s], limit, buy_in)
         deals = int(trace.played.deals[s])
         assert deals == len(engine["pots"]), (s, engine["outcomes"])
         assert trace.pots[s, :deals].tolist() == engine["pots"], s
@@ -126,6 +159,31 @@ def test_threshold_bots_agree_with_the_engine_deal_by_deal(
     assert rules == session.rules
     compared = _compare(preset_name, options, players, bots, ["threshold"], 6, seed=players)
     assert compared >= 6
+
+
+@pytest.mark.parametrize(("preset_name", "options", "players", "buy_in"), TABLE_STAKES)
+def test_table_stakes_agree_with_the_engine_deal_by_deal(
+    preset_name: str, options: dict[str, str], players: int, buy_in: int
+) -> None:
+    session = find_game(preset_name).new_session(["a", "b"], options=options, buy_in=1)
+    bots = [policy_for("threshold", "guts", session) for _ in range(players)]
+    compared = _compare(preset_name, options, players, bots, ["threshold"], 12,
+                        seed=players + buy_in, buy_in=buy_in)  # fmt: skip
+    assert compared >= 12
+
+
+def test_table_stakes_bust_players_and_end_sessions() -> None:
+    # at table stakes nobody goes below zero; sessions end with one player holding chips
+    spec = SimSpec.make("two-card-guts", players=4, bots="threshold,random", seed=4, buy_in=5,
+                        options={"credit": "no", "continue-after-empty": "yes"})  # fmt: skip
+    game = fast_game(preset("two-card-guts", dict(spec.options)), 4)
+    played = run_fast(game, spec.seat_bots, seed=4, first=0, count=2000, buy_in=5,
+                      max_deals=1000)  # fmt: skip
+    assert (played.nets >= -5).all()
+    short = ~played.capped
+    assert short.any() and (played.busted[short].sum(axis=1) == 3).all()
+    assert ((played.nets + 5 > 0).sum(axis=1)[short] == 1).all()
+    assert (played.nets.sum(axis=1) + played.left == 0).all()
 
 
 def test_stay_tables_agree_with_the_engine_deal_by_deal() -> None:
@@ -211,9 +269,13 @@ def test_what_it_does_not_cover_is_refused_by_name(preset_name: str, bots: str, 
         fast_batch(spec, 0, 1)
 
 
-def test_table_stakes_are_not_covered() -> None:
-    assert unsupported(preset("two-card-guts", {"credit": "no"})) == ["credit=no (table stakes)"]
+def test_what_it_covers_now() -> None:
+    assert unsupported(preset("two-card-guts", {"credit": "no"})) == []
+    assert unsupported(preset("two-card-guts", {"dealer-option": "yes"})) == []
     assert unsupported(preset("capped-guts", {})) == []
+    words = unsupported(preset("two-card-guts", {"credit": "no"}), ["equilibrium"])
+    assert words and "credit=no" in words[0]
+    assert "pot-cap" in unsupported(preset("capped-guts", {}), ["equilibrium"])[0]
 
 
 def test_a_stay_table_of_the_wrong_shape_is_refused() -> None:

@@ -1,13 +1,15 @@
 """The compiled loop of the vectorized Guts path: whole sessions, deal after deal.
 
-Imported only by :mod:`guts.sim.vector` (it needs numba, ``pip install 'guts[fast]'``).
-Every function is compiled with numba and works on plain arrays: the rules come as the
-integer parameters named by the ``P_*`` indices, hands as indices into a table made by
-:mod:`guts.sim.vector` from the engine's own rankings (a two-card hand ``(a, b)`` dealt
-in that order is entry ``52 a + b``, a three-card hand ``2704 a + 52 b + c``) of hand
-classes: the rank of the hand's strength among all strengths, so that classes compare as
-strengths do, and index the small tables of what the class means (its quantile, whether
-it is a pair or better). A class fits in 16 bits, so the table stays in the caches.
+Imported only by :mod:`guts.sim.vector`. Every function is compiled with numba
+(``pip install 'guts[fast]'``) where it is installed, and otherwise runs as written on
+numpy scalars (the same code, so the same results, far slower). It works on plain
+arrays: the rules come as the integer parameters named by the ``P_*`` indices, hands as
+indices into a table made by :mod:`guts.sim.vector` from the engine's own rankings (a
+two-card hand ``(a, b)`` dealt in that order is entry ``52 a + b``, a three-card hand
+``2704 a + 52 b + c``) of hand classes: the rank of the hand's strength among all
+strengths, so that classes compare as strengths do, and index the small tables of what
+the class means (its quantile, whether it is a pair or better). A class fits in 16 bits,
+so the table stays in the caches.
 
 Each session plays from its own random stream: SplitMix64 started at ``key + i * STEP``
 (``key`` from the run's seed, ``i`` the session's number), so a session's deals depend on
@@ -22,19 +24,36 @@ mirrors.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["run_sessions"]
+__all__ = ["COMPILED", "run_sessions"]
 
 Function = TypeVar("Function", bound=Callable[..., Any])
-_compile = cast(
-    Callable[[Function], Function], numba.njit(cache=True, nogil=True, error_model="numpy")
-)
+
+PLAIN = "GUTS_SIM_PLAIN"
+"""Set (to anything but 0 or empty) to run the loop as plain numpy even where numba is
+installed: the same code, interpreted, so the same deals and results (and far slower)."""
+
+
+def _compiler() -> tuple[Callable[[Function], Function], bool]:
+    """numba's ``njit`` where numba is installed (and :data:`PLAIN` is not set), else
+    nothing: the functions run as written, on numpy scalars."""
+    if os.environ.get(PLAIN, "") not in ("", "0"):
+        return (lambda function: function), False
+    try:
+        import numba
+    except ImportError:
+        return (lambda function: function), False
+    jit = numba.njit(cache=True, nogil=True, error_model="numpy")
+    return cast(Callable[[Function], Function], jit), True
+
+
+_compile, COMPILED = _compiler()
 
 # -- the rules, as integer parameters ---------------------------------------------------------
 P_PLAYERS = 0
@@ -62,7 +81,10 @@ P_LEAVE_ODD = 21  # odd chips of a split stay in the pot
 P_MAX_DEALS = 22  # the simulation's limit
 P_BUY_IN = 23
 P_CUT = 24  # the last session of the call stops after this many deals (-1: no cut)
-P_SIZE = 25
+P_CREDIT = 25  # 0: table stakes (pay at most the stack; no chips, no play)
+P_HISTORY = 26  # stay tables by 0: how many declared in before, 1: which (a bit each)
+P_DEALER_OPTION = 27
+P_SIZE = 28
 
 # -- bots -------------------------------------------------------------------------------------
 BOT_THRESHOLD = 0
@@ -181,12 +203,43 @@ def _split(
 
 
 @_compile
+def _pay(stacks: NDArray[np.int64], seat: int, amount: int, credit: bool) -> int:
+    """Table.pay: ``seat`` pays ``amount`` (at table stakes at most its stack); returns
+    what it paid."""
+    paid = amount if credit else min(amount, stacks[seat])
+    stacks[seat] -= paid
+    return paid
+
+
+@_compile
+def _stays(
+    state: NDArray[np.uint64],
+    kind: int,
+    chance: float,
+    power: int,
+    bar: int,
+    blind: bool,
+    no_peek: int,
+) -> bool:
+    """One declaration: the threshold bot's (in from class ``bar``, or ``blind`` under
+    No Peek) or a stay table's ``chance`` (drawn only when strictly between 0 and 1)."""
+    if kind == BOT_THRESHOLD:
+        return blind if no_peek else power >= bar
+    if chance >= 1.0:
+        return True
+    if chance <= 0.0:
+        return False
+    return _uniform(state) < chance
+
+
+@_compile
 def run_sessions(
     first: int,
     count: int,
     key: np.uint64,
     params: NDArray[np.int64],
     hand_class: NDArray[np.int16],
+    policy_class: NDArray[np.int16],
     quantile: NDArray[np.float64],
     pair_plus: NDArray[np.bool_],
     holds_wild: NDArray[np.bool_],
@@ -215,18 +268,22 @@ def run_sessions(
     below :data:`POT_BINS`, to ``big_pots``, whose entry 0 holds how many follow). With
     ``decks`` of shape ``(count, max deals, cards)`` the deals are dealt from it instead of
     the stream; with trace arrays of ``count`` rows it records every deal's pot, outcome
-    and stacks after it."""
+    and stacks after it. Stay tables (``stay[seat, position, history, class]``) read the
+    hand's class in ``policy_class`` (the threshold bot reads ``hand_class``)."""
     # the rules as locals, read once (array reads are reloaded after every store)
     ante = params[P_ANTE]
     ante_every_deal = params[P_ANTE_EVERY_DEAL]
     auto_in = params[P_AUTO_IN]
     buy_in = params[P_BUY_IN]
     play_on = params[P_CONTINUE]
+    credit = params[P_CREDIT] != 0
     cut = params[P_CUT]
+    dealer_option = params[P_DEALER_OPTION]
     dropouts_ante = params[P_DROPOUTS_ANTE]
     everyone_out = params[P_EVERYONE_OUT]
     ghost = params[P_GHOST]
     ghost_ties = params[P_GHOST_TIES]
+    by_bits = params[P_HISTORY] != 0
     lone_pair = params[P_LONE_PAIR]
     matcher_skips = params[P_MATCHER_SKIPS]
     max_deals = params[P_MAX_DEALS]
@@ -242,12 +299,10 @@ def run_sessions(
     n = params[P_PLAYERS]
     size = params[P_CARDS]
     leave_odd = params[P_LEAVE_ODD] != 0
-    hands_cards = n * size
-    needed = hands_cards + (size if ghost != 0 else 0)
     stacked = decks.shape[0] > 0
     tracing = trace_pots.shape[0] > 0
     state = np.zeros(3, dtype=np.uint64)
-    cards = np.empty(needed, dtype=np.int64)
+    cards = np.empty(n * size + size, dtype=np.int64)
     stacks = np.empty(n, dtype=np.int64)
     seat_of = np.empty(n, dtype=np.int64)
     hand = np.empty(n, dtype=np.int64)
@@ -281,30 +336,41 @@ def run_sessions(
         capped_here = False
         while True:
             if deals >= limit:
-                # the players stop (GutsSession.stop): everything is shared out
+                # the players stop (GutsSession.stop): everything is shared out among the
+                # seats with chips (every seat on credit), from the dealer's left
                 pot += reserve + aside
                 reserve = 0
                 aside = 0
                 if pot:
+                    anyone = False
                     for p in range(n):
                         seat_of[p] = (button + 1 + p) % n
-                        winners[p] = True
+                        winners[p] = credit or stacks[seat_of[p]] > 0
+                        anyone = anyone or winners[p]
+                    if not anyone:
+                        for p in range(n):
+                            winners[p] = True
                     pot -= _split(stacks, seat_of, winners, pot, leave_odd)
                 capped_here = deals >= max_deals
                 break
-            # -- GutsDeal.start: antes, the deal ------------------------------------------
+            # -- GutsSession.start_deal: the seats with chips, from the dealer's left ------
+            m = 0
             seat = button
-            for p in range(n):
+            for _ in range(n):
                 seat = seat + 1 if seat + 1 < n else 0
-                seat_of[p] = seat
+                if credit or stacks[seat] > 0:
+                    seat_of[m] = seat
+                    m += 1
+            # -- GutsDeal.start: antes, the deal ------------------------------------------
             if pot == 0 or ante_every_deal:
-                for p in range(n):
+                for p in range(m):
                     seat = seat_of[p]
                     if ante_every_deal and matcher_skips and skip[seat]:
                         continue
-                    stacks[seat] -= ante
-                    pot += ante
+                    pot += _pay(stacks, seat, ante, credit)
             most = pot
+            hands_cards = m * size
+            needed = hands_cards + (size if ghost != 0 else 0)
             if stacked:
                 for j in range(needed):
                     cards[j] = decks[s, deals, j]
@@ -314,8 +380,8 @@ def run_sessions(
                     card = _card(state, dealt)
                     dealt |= _ONE << np.uint64(card)
                     cards[j] = card
-            for p in range(n):
-                hand[p] = _index(cards, p, n, size)
+            for p in range(m):
+                hand[p] = _index(cards, p, m, size)
                 power[p] = hand_class[hand[p]]
                 matched[p] = False
             # -- declaring (DeclareRound; ThresholdPolicy or a stay table) ----------------
@@ -324,38 +390,60 @@ def run_sessions(
                 loss = 2 * pot if payment == 2 else pot
                 loss = max(_capped(loss, max_loss), 1)
                 ratio = float(loss) / (float(pot) + float(loss))
+                for j in range(n + 1):
+                    cached_ratio[j] = -1.0
             outs = 0
             taken = 0
-            for p in range(n):
+            bits = 0
+            for p in range(m):
                 seat = seat_of[p]
-                if not simultaneous and auto_in and n > 1 and p == n - 1 and outs == n - 1:
+                if not simultaneous and auto_in and p == m - 1 and outs == m - 1:
                     ins[p] = True  # the dealer is in automatically
                     taken += 1
                     continue
-                before = 0 if simultaneous else taken
-                if kinds[seat] == BOT_THRESHOLD:
-                    opponents = n - 1 if simultaneous else n - 1 - outs
-                    m = max(opponents, 1)
-                    if cached_ratio[m] != ratio:  # bots.threshold: (L / (W + L)) ** (1 / m)
-                        cached_ratio[m] = ratio
-                        bar = ratio ** (1.0 / m)
+                kind = kinds[seat]
+                chance = 0.0
+                if kind == BOT_THRESHOLD:
+                    opponents = m - 1 if simultaneous else m - 1 - outs
+                    o = max(opponents, 1)
+                    if cached_ratio[o] < 0.0:  # bots.threshold: (L / (W + L)) ** (1 / m)
+                        cached_ratio[o] = ratio
+                        bar = ratio ** (1.0 / o)
                         # quantiles grow with the class: in from the first class at the bar
-                        cached_class[m] = np.searchsorted(quantile, bar)
-                        cached_blind[m] = bar <= 0.5
-                    stays = cached_blind[m] if no_peek else power[p] >= cached_class[m]
+                        cached_class[o] = np.searchsorted(quantile, bar)
+                        cached_blind[o] = bar <= 0.5
+                    stays = _stays(state, kind, chance, power[p], cached_class[o],
+                                   cached_blind[o], no_peek)  # fmt: skip
                 else:
-                    chance = stay[seat, p, before, 0 if no_peek else power[p]]
-                    if chance >= 1.0:
-                        stays = True
-                    elif chance <= 0.0:
-                        stays = False
-                    else:
-                        stays = _uniform(state) < chance
+                    history = 0 if simultaneous else (bits if by_bits else taken)
+                    grade = 0 if no_peek else policy_class[hand[p]]
+                    chance = stay[seat, p, history, grade]
+                    stays = _stays(state, kind, chance, 0, 0, False, no_peek)
                 ins[p] = stays
                 if stays:
                     taken += 1
+                    bits |= 1 << p
                 else:
                     outs += 1
+            challenged = dealer_option and taken == 1 and ins[m - 1] and m > 1
+            if challenged:
+                # GutsDeal._after_declare: the others may challenge the lone dealer, in
+                # turn; the threshold bot sees one live opponent (the dealer)
+                if cached_ratio[1] < 0.0:
+                    cached_ratio[1] = ratio
+                    cached_class[1] = np.searchsorted(quantile, ratio)
+                    cached_blind[1] = ratio <= 0.5
+                for p in range(m - 1):
+                    seat = seat_of[p]
+                    kind = kinds[seat]
+                    chance = 0.0
+                    if kind != BOT_THRESHOLD:
+                        grade = 0 if no_peek else policy_class[hand[p]]
+                        chance = stay[seat, p, 0, grade]
+                    if _stays(state, kind, chance, power[p], cached_class[1], cached_blind[1],
+                              no_peek):  # fmt: skip
+                        ins[p] = True
+                        taken += 1
             # -- GutsDeal._resolve ---------------------------------------------------------
             paid_out = False
             outcome = SHOWDOWN
@@ -365,37 +453,33 @@ def run_sessions(
                 outcome = NOBODY_IN
                 rule = everyone_out
                 if rule == 1:
-                    for p in range(n):
-                        stacks[seat_of[p]] -= ante
-                        pot += ante
+                    for p in range(m):
+                        pot += _pay(stacks, seat_of[p], ante, credit)
                 elif rule >= 2:
                     best = power[0]
-                    for p in range(n):
+                    for p in range(m):
                         best = max(best, power[p])
                     if rule == 2:
-                        for p in range(n):
+                        for p in range(m):
                             if power[p] == best:
-                                stacks[seat_of[p]] -= ante * n
-                                pot += ante * n
+                                pot += _pay(stacks, seat_of[p], ante * m, credit)
                     else:
                         stake = _capped(pot, max_loss)
-                        for p in range(n):
+                        for p in range(m):
                             if power[p] == best or (rule == 4 and holds_wild[hand[p]]):
-                                stacks[seat_of[p]] -= stake
-                                pot += stake
+                                pot += _pay(stacks, seat_of[p], stake, credit)
                                 matched[p] = True
                 most = max(most, pot)
             elif taken == 1 and ghost != 3 and not ghost_plays:
                 # settle.lone_in
                 outcome = UNCONTESTED
                 lone = 0
-                for p in range(n):
+                for p in range(m):
                     if ins[p]:
                         lone = p
                 if lone_pair and not pair_plus[power[lone]]:
                     stake = _capped(pot, max_loss)
-                    stacks[seat_of[lone]] -= stake
-                    pot += stake
+                    pot += _pay(stacks, seat_of[lone], stake, credit)
                     matched[lone] = True
                     most = max(most, pot)
                 else:
@@ -411,7 +495,7 @@ def run_sessions(
                     rival = int(hand_class[_index(cards, hands_cards, 1, size)])
                     has_rival = True
                 best = -1  # classes are never negative
-                for p in range(n):
+                for p in range(m):
                     if ins[p] and power[p] > best:
                         best = power[p]
                 ghost_won = False
@@ -424,7 +508,7 @@ def run_sessions(
                 winning = 0
                 any_loser = False
                 worst = best
-                for p in range(n):
+                for p in range(m):
                     top = ins[p] and power[p] == best
                     winners[p] = top and not (ghost_won or pushed)
                     losers[p] = ins[p] and (ghost_won or not top)
@@ -444,27 +528,29 @@ def run_sessions(
                 paid = 0
                 added = 0
                 k = 0
-                for p in range(n):
+                for p in range(m):
                     if takes and winners[p]:
                         chips = share + (1 if k < extra else 0)
                         stacks[seat_of[p]] += chips
                         paid += chips
                         k += 1
                     elif losers[p] and (payment == 0 or power[p] == worst):
-                        stacks[seat_of[p]] -= amount
-                        added += amount
+                        added += _pay(stacks, seat_of[p], amount, credit)
                         matched[p] = True
                 paid_out = paid > 0
                 pot += added - paid
                 if not paid_out:
                     most = max(most, pot)
                 if takes and winner_takes_all and pot:
+                    for p in range(m, n):
+                        winners[p] = False
                     pot -= _split(stacks, seat_of, winners, pot, leave_odd)
                 if dropouts_ante and (taken > 1 or any_loser or pushed or ghost_won):
-                    for p in range(n):
-                        if not ins[p]:
-                            stacks[seat_of[p]] -= ante
-                            pot += ante
+                    # settle.dropouts_ante: whoever declared out (after a challenge of
+                    # the dealer, every challenger too: they declared out first)
+                    for p in range(m):
+                        if not ins[p] or (challenged and p < m - 1):
+                            pot += _pay(stacks, seat_of[p], ante, credit)
                     if not paid_out:
                         most = max(most, pot)
             # -- settle.normalize_pot ------------------------------------------------------
@@ -500,24 +586,32 @@ def run_sessions(
                     return s  # no room: call again from this session
                 big_pots[listed + 1] = most
                 big_pots[0] = listed + 1
-            for p in range(n):
-                seat = seat_of[p]
-                skip[seat] = matched[p]
+            for p in range(m):
+                skip[seat_of[p]] = matched[p]
+            with_chips = 0
+            for seat in range(n):
                 if stacks[seat] <= 0:
                     out_bust[s, seat] = True
+                else:
+                    with_chips += 1
             if tracing:
                 trace_pots[s, deals] = most
                 trace_outcomes[s, deals] = outcome
                 for seat in range(n):
                     trace_stacks[s, deals, seat] = stacks[seat]
             deals += 1
-            # -- GutsSession._after_step ---------------------------------------------------
+            # -- GutsSession._after_step: the deal passes left, to a player with chips -------
             button = (button + 1) % n
+            if not credit and with_chips >= 2:
+                while stacks[button] <= 0:
+                    button = (button + 1) % n
             empty = pot == 0 and reserve == 0 and aside == 0
             if empty and not play_on:
                 break
             if rules_max_deals >= 0 and deals >= rules_max_deals:
                 break
+            if not credit and with_chips < 2:
+                break  # SHORT_OF_PLAYERS
         out_deals[s] = deals
         for seat in range(n):
             out_nets[s, seat] = stacks[seat] - buy_in

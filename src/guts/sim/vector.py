@@ -18,16 +18,23 @@ when declaring at once) and per hand class, the shape of a solved declaration st
 **What it covers** (:func:`unsupported` says why anything else is refused): two- and
 three-card Guts with any ranking options (straights, flushes, ace low, Royal Crumpler,
 order, wild cards), declared in turn (the dealer in automatically when all others are
-out) or at once, No Peek, every everyone-out rule, every payment (match, single loser,
-worst doubles), winner takes all, nobody wins contested, dropouts ante, the ghost
-(always, lone, the deck) and its ties, the lone qualifier, pot limit, pot cap, max loss,
-ante every deal (and the matcher skipping it), continue after empty, a deal limit and
-every odd-chips rule, on credit. Presets: two-card-guts, three-card-guts,
-simultaneous-guts, ghost-guts, single-loser-guts, no-peek-guts, winner-takes-all-guts,
-capped-guts. Not covered (the engine plays them): cards dealt after the deal or face up
+out; the dealer's option) or at once, No Peek, every everyone-out rule, every payment
+(match, single loser, worst doubles), winner takes all, nobody wins contested, dropouts
+ante, the ghost (always, lone, the deck) and its ties, the lone qualifier, pot limit, pot
+cap, max loss, ante every deal (and the matcher skipping it), continue after empty, a
+deal limit and every odd-chips rule, on credit or at table stakes (``credit=no``: a
+player pays at most its stack, a player without chips sits out, the session ends when
+fewer than two have chips). Presets: two-card-guts, three-card-guts, simultaneous-guts,
+ghost-guts, single-loser-guts, no-peek-guts, winner-takes-all-guts, capped-guts. Bots:
+threshold, random and ``equilibrium`` (the strategy :func:`guts.solve.solve_rules`
+finds, where the solver reaches the rules, on credit). Not covered (the engine plays
+them, ``guts simulate`` without ``--fast``): cards dealt after the declaration or face up
 (Two Plus One, Four-Two-Two, Four-Two-Three, The Batey, partial hands, one/two low in and
-wild), passing, Hi-Lo, the dealer's option, second declarations, four-card hands, table
-stakes (``credit=no``), and the sensible bot.
+wild), passing, Hi-Lo, second declarations, four-card hands, and the sensible bot.
+
+Without numba (``pip install 'guts[fast]'``) the same loop runs uncompiled on numpy
+scalars (:data:`guts.sim.kernel.PLAIN` forces it): the same deals and results, some
+hundred times slower.
 
 The fast path agrees with the engine deal by deal on the same cards (the tests deal the
 same decks to both) and in distribution on random ones, but its random streams are its
@@ -66,31 +73,37 @@ from guts.sim.summary import Summary
 __all__ = [
     "FAST_BOTS",
     "FastGame",
+    "Policies",
     "StayPolicy",
     "StayTable",
     "Trace",
+    "compiled",
     "fast_batch",
     "run_fast",
     "unsupported",
 ]
 
-FAST_BOTS = ("threshold", "random")
+FAST_BOTS = ("threshold", "random", "equilibrium")
 """The bot kinds the fast path plays (by name, from ``--bots``)."""
 
 IntArray = NDArray[np.int64]
+ClassArray = NDArray[np.int16]
+
+ENGINE = "drop --fast: `guts simulate` on the engine plays it"
+"""What a refusal tells the user to do instead."""
 
 
-def _needs_numba() -> None:
-    try:
-        import numba  # noqa: F401
-    except ImportError:
-        raise OptionError(
-            "--fast needs numba: pip install 'guts[fast]' (or drop --fast to use the engine)"
-        ) from None
+def compiled() -> bool:
+    """True if the loop runs compiled (numba installed, :data:`kernel.PLAIN` not set);
+    otherwise it runs as plain numpy, the same deals far slower."""
+    from guts.sim import kernel
+
+    return kernel.COMPILED
 
 
 def unsupported(rules: GutsRules, bots: Sequence[str] = ()) -> list[str]:
-    """Why the fast path cannot play ``rules`` with ``bots`` (empty if it can)."""
+    """Why the fast path cannot play ``rules`` with ``bots`` (empty if it can), each
+    reason naming the option (``hi-lo=yes``) or the bot."""
     r = rules
     why: list[str] = []
     if r.cards not in (2, 3):
@@ -107,19 +120,30 @@ def unsupported(rules: GutsRules, bots: Sequence[str] = ()) -> list[str]:
         ("batey", r.batey),
         ("pass-left", r.pass_left),
         ("hi-lo", r.hi_lo),
-        ("dealer-option", r.dealer_option),
         ("second-declare", r.second_declare),
     ):
         if flag:
             why.append(f"{name}=yes")
-    if not r.credit:
-        why.append("credit=no (table stakes)")
     if r.ranking is HandRanking.HIGH:
         why.append("ranking=high")
-    for kind in bots:
+    for kind in dict.fromkeys(bots):
         if kind not in FAST_BOTS:
             why.append(f"the {kind} bot (it plays {', '.join(FAST_BOTS)})")
+        elif kind == "equilibrium":
+            why.extend(_equilibrium_unsupported(r))
     return why
+
+
+def _equilibrium_unsupported(rules: GutsRules) -> list[str]:
+    """Why the fast path cannot play the equilibrium bot under ``rules``."""
+    from guts.solve.model import out_of_reach
+
+    why = out_of_reach(rules)
+    if why:
+        return [f"the equilibrium bot ({why})"]
+    if not rules.credit:
+        return ["the equilibrium bot at table stakes (credit=no: the players dealt in change)"]
+    return []
 
 
 def check_fast(spec: SimSpec) -> GutsRules:
@@ -132,11 +156,7 @@ def check_fast(spec: SimSpec) -> GutsRules:
     assert isinstance(rules, GutsRules)
     why = unsupported(rules, spec.bots)
     if why:
-        raise OptionError(
-            f"--fast does not cover {spec.preset} with {'; '.join(why)}: drop --fast to "
-            "play it on the engine"
-        )
-    _needs_numba()
+        raise OptionError(f"--fast does not cover {spec.preset} with {'; '.join(why)}: {ENGINE}")
     return rules
 
 
@@ -219,7 +239,7 @@ class FastGame:
 
         why = unsupported(rules)
         if why:
-            raise OptionError("the fast path does not cover " + "; ".join(why))
+            raise OptionError(f"the fast path does not cover {'; '.join(why)}: {ENGINE}")
         self.rules = rules
         self.players = players
         self.kernel = kernel
@@ -253,6 +273,8 @@ class FastGame:
             k.P_RULES_MAX_DEALS: -1 if r.max_deals is None else r.max_deals,
             k.P_LEAVE_ODD: r.odd_chips.value == "leave-in-pot",
             k.P_CUT: -1,
+            k.P_CREDIT: r.credit,
+            k.P_DEALER_OPTION: r.dealer_option,
         }
         for index, value in values.items():
             params[index] = int(value)
@@ -314,23 +336,88 @@ class FastGame:
         self.tables  # noqa: B018
         return self.classes
 
-    def policies(self, bots: Sequence[str | StayTable]) -> tuple[IntArray, NDArray[np.float64]]:
-        """The loop's bot kinds and stay tables for one policy per seat."""
+    def policies(self, bots: Sequence[str | StayTable]) -> Policies:
+        """The loop's bot kinds and stay tables for one policy per seat (``bots``
+        cycled over the seats)."""
         n, classes = self.players, self.class_count
+        seats = [bots[seat % len(bots)] for seat in range(n)]
         kinds = np.zeros(n, dtype=np.int64)
-        stay = np.zeros((n, n, n, classes))
-        for seat in range(n):
-            bot = bots[seat % len(bots)]
+        tables: list[StayTable | None] = []
+        for seat, bot in enumerate(seats):
             if bot == "threshold":
                 kinds[seat] = self.kernel.BOT_THRESHOLD
+                tables.append(None)
+                continue
+            kinds[seat] = self.kernel.BOT_TABLE
+            if bot == "equilibrium":
+                tables.append(None)
                 continue
             table = StayTable.constant(n, classes, 0.5) if bot == "random" else bot
             if not isinstance(table, StayTable):
                 raise OptionError(f"the fast path plays {', '.join(FAST_BOTS)} bots, not {bot}")
             table.check(n, classes)
-            kinds[seat] = self.kernel.BOT_TABLE
-            stay[seat] = table.chances
-        return kinds, stay
+            tables.append(table)
+        if "equilibrium" not in seats:
+            stay = np.zeros((n, n, n, classes))
+            for seat, given in enumerate(tables):
+                if given is not None:
+                    stay[seat] = given.chances
+            return Policies(kinds, stay, self.tables[0], by_bits=False)
+        return self._equilibrium_policies(kinds, seats, tables)
+
+    def _equilibrium_policies(
+        self, kinds: IntArray, seats: list[str | StayTable], tables: list[StayTable | None]
+    ) -> Policies:
+        """Stay tables by the solver's hand classes and by which positions declared in
+        before (a bit each): the equilibrium's shape; the other tables translated."""
+        n = self.players
+        strategy, solved = self.equilibrium
+        classes = int(solved.max()) + 1
+        fast_of = np.zeros(classes, dtype=np.int64)
+        fast_of[solved] = self.tables[0]  # each solver class has one strength
+        ins_before = np.array([bin(h).count("1") for h in range(1 << (n - 1))])
+        stay = np.zeros((n, n, 1 << (n - 1), classes))
+        for seat, bot in enumerate(seats):
+            table = tables[seat]
+            if bot == "equilibrium":
+                stay[seat] = strategy
+            elif table is not None:
+                stay[seat] = table.chances[:, ins_before][:, :, fast_of]
+        return Policies(kinds, stay, solved, by_bits=True)
+
+    @cached_property
+    def equilibrium(self) -> tuple[NDArray[np.float64], ClassArray]:
+        """The solved strategy (``guts.solve``) as ``chance[position, history, class]``
+        (history: a bit for each earlier position that declared in; one history when
+        declaring at once) and per hand (as the loop indexes hands) its solver class."""
+        from guts.solve import solve_rules
+
+        n, size = self.players, self.rules.cards
+        solution = solve_rules(self.rules, n)
+        hand_classes = solution.classes
+        strategy = np.zeros((n, 1 << (n - 1), len(hand_classes.count)))
+        for position in range(n):
+            played = np.asarray(solution.result.strategy[position], dtype=np.float64)
+            strategy[position, : played.shape[0]] = played  # one column under No Peek
+        solved = np.zeros(52**size, dtype=np.int16)
+        for perm in itertools.permutations(range(size)):
+            index = np.zeros(len(hand_classes.hands), dtype=np.int64)
+            for column in perm:
+                index = index * 52 + hand_classes.hands[:, column]
+            solved[index] = hand_classes.of_hand
+        return strategy, solved
+
+
+@dataclass(frozen=True)
+class Policies:
+    """What the loop reads of the seats' bots: ``kinds`` per seat, ``stay[seat, position,
+    history, class]``, the class of each hand the tables read, and whether a history is
+    how many declared in before (False) or which positions did (True, a bit each)."""
+
+    kinds: IntArray
+    stay: NDArray[np.float64]
+    policy_class: ClassArray
+    by_bits: bool
 
 
 def run_key(seed: int) -> np.uint64:
@@ -381,8 +468,9 @@ def run_fast(
     kernel = game.kernel
     n = game.players
     classes, quantile, pairs, wild = game.tables
-    kinds, stay = game.policies(bots)
+    policies = game.policies(bots)
     params = game.params.copy()
+    params[kernel.P_HISTORY] = policies.by_bits
     params[kernel.P_MAX_DEALS] = max_deals
     params[kernel.P_BUY_IN] = buy_in
     params[kernel.P_CUT] = -1 if cut is None else cut
@@ -410,15 +498,17 @@ def run_fast(
         sub = count - done
         if cut is not None:
             params[kernel.P_CUT] = cut
-        result = kernel.run_sessions(
-            first + done, sub, key, params, classes, quantile, pairs, wild,
-            kinds, stay, decks[done:] if len(decks) else decks,
-            deals[done:], nets[done:], busted[done:], left[done:], capped[done:],
-            outcomes, pot_counts, big,
-            trace_pots[done:] if trace else trace_pots,
-            trace_outcomes[done:] if trace else trace_outcomes,
-            trace_stacks[done:] if trace else trace_stacks,
-        )  # fmt: skip
+        with np.errstate(over="ignore"):  # uncompiled, the random streams wrap as in C
+            result = kernel.run_sessions(
+                first + done, sub, key, params, classes, policies.policy_class, quantile,
+                pairs, wild, policies.kinds, policies.stay,
+                decks[done:] if len(decks) else decks,
+                deals[done:], nets[done:], busted[done:], left[done:], capped[done:],
+                outcomes, pot_counts, big,
+                trace_pots[done:] if trace else trace_pots,
+                trace_outcomes[done:] if trace else trace_outcomes,
+                trace_stacks[done:] if trace else trace_stacks,
+            )  # fmt: skip
         if result < 0:
             raise GutsError(
                 f"session {first + done - 1 - result}: a pot passed 2**60 chips, more than "
