@@ -251,6 +251,18 @@ class HighRanking(Ranking):
         counts = {category: by_level.get(LEVEL_OF[category], 0) for category in self.categories()}
         return counts, classes
 
+    def describe(self, cards: Sequence[Card]) -> str:
+        """The hand in plain words. A natural five-card hand's words follow from its
+        strength (category and ranks), so they are looked up by it once worked out."""
+        if self._natural is not False and len(cards) == 5:
+            strength = self.strength(cards)  # the table path; a bad hand raises as ever
+            key = (self.ace_low, strength)
+            words = _FIVE_WORDS.get(key)
+            if words is None:
+                words = _FIVE_WORDS[key] = self.evaluate(cards).description
+            return words
+        return self.evaluate(cards).description
+
     def evaluate(self, cards: Sequence[Card]) -> Evaluation:
         """Category, the five cards that play, what each wild stands for, and words."""
         hand = self.check(cards)
@@ -310,6 +322,8 @@ class _ScalarTables:
 
 
 _SCALAR: dict[bool, _ScalarTables | None] = {False: None, True: None}
+_FIVE_WORDS: dict[tuple[bool, int], str] = {}
+"""The words of natural five-card hands, by ``ace_low`` and strength (7,462 at most each)."""
 
 
 def _scalar_tables(ace_low: bool) -> _ScalarTables:

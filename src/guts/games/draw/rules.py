@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 from guts.betting import Blinds, Limit, Structure
 from guts.cards import DeckKind, Rank
@@ -254,7 +255,18 @@ class DrawRules(RuleOptions):
         return Wilds.parse(self.wild, JokerMode.parse(self.joker))
 
     def high_ranking(self, widow: Rank | None = None) -> Ranking:
-        """The high ranking, with ``widow``'s rank wild for Wild Widow."""
+        """The high ranking, with ``widow``'s rank wild for Wild Widow (rankings are
+        immutable: one per widow rank is made and kept)."""
+        kept = self._high_rankings.get(widow)
+        if kept is None:
+            kept = self._high_rankings[widow] = self._new_high_ranking(widow)
+        return kept
+
+    @cached_property
+    def _high_rankings(self) -> dict[Rank | None, Ranking]:
+        return {}
+
+    def _new_high_ranking(self, widow: Rank | None) -> Ranking:
         if self.stripped:
             return StrippedRanking()
         wilds = self.wilds()

@@ -163,7 +163,7 @@ class Showdown:
         ranking = deal.ranking()
         strengths: dict[int, int] = {}
         for seat in self.order:
-            evaluation = ranking.evaluate(deal.hands[seat])
+            description = ranking.describe(deal.hands[seat])
             strength = self._strength(seat, dead)
             if deal.rules.trips_to_win and not wins_trips(ranking, deal.hands[seat]):
                 strength = None
@@ -172,8 +172,7 @@ class Showdown:
                 strengths[seat] = strength
             self.shown[seat] = card_codes(deal.hands[seat])
             deal.emit(Showed(seat=seat, cards=card_codes(deal.hands[seat]),
-                              description=evaluation.description,
-                              live=strength is not None))  # fmt: skip
+                              description=description, live=strength is not None))  # fmt: skip
         pots = side_pots(deal.totals, deal.folded, deal.dead)
         won = award_pots(table, pots, strengths)
         self.no_trips = self.no_trips and table.pot > 0
