@@ -102,12 +102,47 @@ def test_plot_format_is_checked(capsys: pytest.CaptureFixture[str], tmp_path: Pa
 def test_missing_extras_are_named(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for module in ("matplotlib", "matplotlib.figure", "numba"):
+    from guts.sim import kernel
+
+    for module in ("matplotlib", "matplotlib.figure"):
         monkeypatch.setitem(sys.modules, module, None)  # as if not installed
+    monkeypatch.setattr(kernel, "COMPILED", False)  # as if numba were not installed
     code, _, err = run(capsys, *FAST, "--sessions", "5")
-    assert code == 2 and "--fast needs numba: pip install 'guts[fast]'" in err
+    assert code == 0 and "runs its loop uncompiled" in err and "pip install 'guts[fast]'" in err
     engine = [arg for arg in FAST if arg != "--fast"]
     code, _, err = run(capsys, *engine, "--sessions", "2", "--plot", str(tmp_path))
     assert code == 2 and "--plot needs matplotlib: pip install 'guts[plot]'" in err
     code, _, err = run(capsys, "census", "two-card", "--plot", str(tmp_path / "c.png"))
     assert code == 2 and "guts[plot]" in err and not (tmp_path / "c.png").exists()
+
+
+def test_equilibrium_bots_on_the_fast_path(capsys: pytest.CaptureFixture[str]) -> None:
+    command = ["simulate", "two-card-guts", "--players", "3", "--bots", "equilibrium,threshold",
+               "--seed", "4", "--fast", "--sessions", "20000", "--json"]  # fmt: skip
+    code, out, err = run(capsys, *command)
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["path"] == "fast" and set(data["by_bot"]) == {"equilibrium", "threshold"}
+    code, again, _ = run(capsys, *command, "--workers", "2")
+    assert code == 0 and again == out
+
+
+def test_equilibrium_bots_are_refused_where_the_solver_does_not_reach(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(capsys, "simulate", "capped-guts", "--bots", "equilibrium", "--fast",
+                       "--sessions", "5")  # fmt: skip
+    assert code == 2 and "equilibrium bot" in err and "pot-cap" in err
+    assert "drop --fast" in err and "engine" in err
+
+
+def test_table_stakes_on_the_fast_path(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "two-card-guts", "--bots", "threshold,random",
+                       "--buy-in", "4", "--option", "credit=no", "--option",
+                       "continue-after-empty=yes", "--fast", "--sessions", "500", "--json",
+                       "--seed", "2")  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    # every session plays on until one player holds every chip (or the deal limit)
+    busts = sum(seat["bust"]["count"] for seat in data["seats"])
+    assert busts == 3 * (data["sessions"] - data["stopped_at_max_deals"])

@@ -17,7 +17,7 @@ from guts.games.guts.presets import preset
 from guts.sim import SimSpec, simulate
 from guts.sim.outcomes import OUTCOMES, settlements
 from guts.sim.runner import _pot_at_stake
-from guts.sim.vector import StayTable, fast_batch, fast_game, run_fast, unsupported
+from guts.sim.vector import FastGame, StayTable, fast_batch, fast_game, run_fast, unsupported
 
 pytest.importorskip("numba")
 
@@ -283,3 +283,83 @@ def test_a_stay_table_of_the_wrong_shape_is_refused() -> None:
     with pytest.raises(OptionError, match="shape"):
         run_fast(game, [StayTable.constant(4, 3, 0.5)], seed=1, first=0, count=1,
                  buy_in=10, max_deals=5)  # fmt: skip
+
+
+def _rounded_equilibrium(rules: Any, players: int) -> tuple[Any, FastGame]:
+    """The engine's equilibrium bot and a fast game whose equilibrium both stay in
+    exactly where the solved strategy does at least half the time (so that the same
+    cards give the same choices)."""
+    from guts.solve.bot import EquilibriumPolicy
+
+    policy = EquilibriumPolicy(rules)
+    strategy = policy.solution(players).result.strategy
+    for position, played in enumerate(strategy):
+        strategy[position] = np.where(played >= 0.5, 1.0, 0.0)
+    game = FastGame(rules, players)
+    chances, solved = game.equilibrium
+    game.__dict__["equilibrium"] = (np.where(chances >= 0.5, 1.0, 0.0), solved)
+    return policy, game
+
+
+@pytest.mark.parametrize(
+    ("preset_name", "options", "players"),
+    [
+        ("two-card-guts", {}, 4),
+        ("three-card-guts", {}, 3),
+        ("simultaneous-guts", {"everyone-out": "chicken-fee"}, 3),
+        ("two-card-guts", {"flushes": "yes", "straights": "yes"}, 3),
+        ("no-peek-guts", {}, 3),
+    ],
+)
+def test_the_equilibrium_bot_agrees_with_the_engine_deal_by_deal(
+    preset_name: str, options: dict[str, str], players: int
+) -> None:
+    rules = preset(preset_name, options)
+    policy, game = _rounded_equilibrium(rules, players)
+    session = find_game(preset_name).new_session(["a", "b"], options=options, buy_in=1)
+    threshold = policy_for("threshold", "guts", session)
+    bots = [policy if seat % 2 == 0 else threshold for seat in range(players)]
+    compared = _compare(preset_name, options, players, bots, ["equilibrium", "threshold"], 12,
+                        seed=21, game=game)  # fmt: skip
+    assert compared >= 12
+
+
+def test_the_equilibrium_bot_agrees_in_distribution() -> None:
+    # mixed strategies included: the solved chances, drawn from each side's own stream
+    stats = pytest.importorskip("scipy.stats")
+    spec = SimSpec.make("two-card-guts", players=3, bots="equilibrium,threshold", seed=8)
+    engine = simulate(spec, sessions=800)
+    fast, _ = fast_batch(spec, 0, 80_000)
+    _agree_in_distribution(stats, engine, fast, 3)
+
+
+def test_table_stakes_and_the_dealer_option_agree_in_distribution() -> None:
+    stats = pytest.importorskip("scipy.stats")
+    spec = SimSpec.make("two-card-guts", players=4, bots="threshold,random", seed=5, buy_in=3,
+                        options={"credit": "no", "dealer-option": "yes"})  # fmt: skip
+    engine = simulate(spec, sessions=1000)
+    fast, _ = fast_batch(spec, 0, 60_000)
+    _agree_in_distribution(stats, engine, fast, 4)
+    busts = np.array([[engine.seats[s].busts.total, fast.seats[s].busts.total] for s in range(4)]).T
+    assert busts.min() > 0
+    sessions = np.array([[engine.sessions], [fast.sessions]])
+    assert stats.chi2_contingency(np.hstack([busts, sessions - busts])).pvalue > 0.001
+
+
+def _agree_in_distribution(stats: Any, engine: Any, fast: Any, players: int) -> None:
+    """Chi-squared tests on outcomes, session lengths and pots; Welch's t on the nets."""
+    for counts in (
+        lambda s: [s.outcomes.counts.get(name, 0) for name in OUTCOMES],
+        lambda s: [s.lengths.counts.get(k, 0) for k in (1, 2, 3)]
+        + [sum(c for k, c in s.lengths.counts.items() if k >= 4)],
+        lambda s: [sum(c for p, c in s.pots.counts.items() if low <= p < high)
+                   for low, high in ((0, 4), (4, 7), (7, 13), (13, 10**9))],
+    ):  # fmt: skip
+        table = np.array([counts(engine), counts(fast)])
+        table = table[:, table.sum(axis=0) > 0]
+        assert stats.chi2_contingency(table).pvalue > 0.001, table
+    for seat in range(players):
+        a, b = engine.seats[seat].net.x_moments(), fast.seats[seat].net.x_moments()
+        assert a.mean is not None and b.mean is not None and a.variance and b.variance
+        t = float(a.mean - b.mean) / float(a.variance / a.n + b.variance / b.n) ** 0.5
+        assert abs(t) < 3.3, (seat, t)

@@ -18,11 +18,17 @@ if TYPE_CHECKING:
     from guts.sim import SimSpec, Summary
 
 FAST_HELP = (
-    "Play on the vectorized Guts path (numba, millions of deals a second): two- and "
-    "three-card Guts on credit with threshold or random bots (two-card-guts, "
-    "three-card-guts, simultaneous-guts, ghost-guts, single-loser-guts, no-peek-guts, "
-    "winner-takes-all-guts, capped-guts and their options); anything else is refused, "
-    "naming why. Its random streams are its own."
+    "Play on the vectorized Guts path (millions of deals a second with numba): two- and "
+    "three-card Guts on credit or at table stakes, in turn (with the dealer's option) or at "
+    "once, with threshold, random or equilibrium bots (two-card-guts, three-card-guts, "
+    "simultaneous-guts, ghost-guts, single-loser-guts, no-peek-guts, winner-takes-all-guts, "
+    "capped-guts and their options); anything else is refused, naming why. Its random "
+    "streams are its own."
+)
+
+PLAIN_NOTE = (
+    "numba is not installed: --fast runs its loop uncompiled on numpy (the same results, "
+    "some 200 times slower); pip install 'guts[fast]' to compile it"
 )
 
 
@@ -93,6 +99,8 @@ def simulate_command(
         ))  # fmt: skip
     if plot is not None:
         _check_plotting()
+    if fast:
+        _note_plain_loop()
     plan = {"sessions": sessions} if sessions is not None else {"deals": deals or 0}
     summaries = [
         _run(spec, plan, workers, executor, scheduler, show=sys.stderr.isatty() and not as_json)
@@ -145,6 +153,14 @@ def _render(data: list[dict[str, Any]], change: str) -> None:
     render(data[0], console)
     console.rule(f"B: with {change}")
     render(data[1], console)
+
+
+def _note_plain_loop() -> None:
+    """Say on stderr when the fast path will run uncompiled."""
+    from guts.sim.vector import compiled
+
+    if not compiled():
+        print(PLAIN_NOTE, file=sys.stderr)
 
 
 def _check_plotting() -> None:
