@@ -10,8 +10,11 @@ import random
 
 import pytest
 
+from guts.betting import Legal
 from guts.cards import DeckKind, deck_cards
+from guts.catalog import find_game
 from guts.errors import GutsError
+from guts.games.decision import Decision, Wager
 from guts.rankings.high import HighRanking
 
 
@@ -34,3 +37,44 @@ def test_five_card_words_of_a_bad_hand_raise_as_evaluate_does() -> None:
     with pytest.raises(GutsError) as described:
         ranking.describe(hand)
     assert str(described.value) == str(evaluated.value)
+
+
+@pytest.mark.parametrize(
+    "preset",
+    [
+        "two-card-guts",
+        "five-card-draw",
+        "deuces-wild",
+        "bosnian-32-card-poker",
+        "bourre",
+        "three-five-seven",
+    ],
+)
+def test_verbatim_actions_read_as_themselves(preset: str) -> None:
+    """Every action a decision lists as verbatim is what the session's own reading makes
+    of it, and acting with it records the same events as acting with its canonical form."""
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        session = find_game(preset).new_session(["A", "B", "C", "D"], buy_in=200, rng=rng)
+        deals = 0
+        while not session.is_over and deals < 8:
+            if session.deal_over:
+                session.start_deal()
+                deals += 1
+                continue
+            decision = session.pending()[0]
+            for action in decision.verbatim:
+                assert session.canonical(decision.seat, action) == action
+                checked += 1
+            session.act(decision.seat, rng.choice(decision.actions))
+    assert checked > 20
+
+
+def test_wager_decisions_are_shared_and_equal_to_new_ones() -> None:
+    legal = Legal(2, True, False, 5, None, None, 10, 40)
+    first = Decision.wager(legal, 100)
+    assert first is Decision.wager(legal, 100)
+    assert first == Decision(2, Wager(legal, 100))
+    assert Decision.wager(legal, 50) == Decision(2, Wager(legal, 50))
+    assert first.verbatim == frozenset(first.actions)

@@ -516,6 +516,21 @@ class Decision:
             _CHOICES[key] = (made, words)
         return made
 
+    @classmethod
+    def wager(cls, legal: Legal, stack: int | None) -> Decision:
+        """The betting decision ``Decision(legal.seat, Wager(legal, stack))``: the same
+        object for the same ``legal`` (betting rounds hand out one per distinct Legal)
+        and stack, its actions kept."""
+        key = (id(legal), stack)
+        kept = _WAGERS.get(key)
+        if kept is not None and kept[1] is legal and type(stack) is kept[2]:
+            return kept[0]
+        made = cls(legal.seat, Wager(legal, stack))
+        if len(_WAGERS) >= 1 << 12:
+            _WAGERS.clear()
+        _WAGERS[key] = (made, legal, type(stack))  # it keeps ``legal``, so the id stays
+        return made
+
     @property
     def kind(self) -> str:
         """``choose``, ``bet``, ``draw`` or ``play``."""
@@ -539,6 +554,15 @@ class Decision:
     def canonical(self, action: object) -> str:
         """The canonical spelling of ``action`` if it is legal; IllegalAction otherwise."""
         return self.options.canonical(check_action(action))
+
+    @_kept
+    def verbatim(self) -> frozenset[str]:
+        """The actions :meth:`canonical` gives back unchanged (a choice or a bet spelled
+        as :attr:`actions` spells it), so a caller may take them as they are; empty for
+        draws and plays, whose many spellings are cheaper read one at a time."""
+        if not isinstance(self.options, Choose | Wager):
+            return frozenset()
+        return frozenset(action for action in self.actions if self.canonical(action) == action)
 
     def allows(self, action: object) -> bool:
         """True if :meth:`canonical` would accept ``action``."""
@@ -565,6 +589,8 @@ _JUST_STR = frozenset({str})
 _CHOSEN: dict[tuple[tuple[str, ...], str], str] = {}
 """What :meth:`Choose.canonical` read, by the words offered and the text."""
 _CHOICES: dict[tuple[object, ...], tuple[Decision, tuple[str, ...]]] = {}
+_WAGERS: dict[tuple[int, int | None], tuple[Decision, Legal, type]] = {}
+"""The decisions :meth:`Decision.wager` made, by the Legal's id and the stack."""
 """The decisions :meth:`Decision.choose` made, by class, seat, words, question and timing."""
 
 for _kind in (Choose, Wager, Discard, PlayCard, Decision):

@@ -191,6 +191,10 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
     """The event that mirrors a ledger transfer."""
     ended_event: ClassVar[type[EndedEvent]]
     """The event that ends the session."""
+    reads_verbatim: ClassVar[bool] = True
+    """True if the family reads every action of :attr:`Decision.verbatim` as that action
+    itself (as :meth:`Decision.canonical` does), so :meth:`act` takes such an action as it
+    is; a family whose ``_canonical`` reads actions otherwise sets it False."""
 
     def __init__(self, rules: RulesT, table: Table, *, record_buy_ins: bool) -> None:
         self.rules = rules
@@ -283,7 +287,15 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         """Apply ``seat``'s decision and return the events it caused (hidden ones
         included: filter with :meth:`Event.visible_to`), or raise IllegalAction and
         change nothing."""
-        text = self.canonical(seat, action)
+        text = None
+        if type(seat) is int and type(action) is str and self.reads_verbatim:
+            for decision in self.pending():
+                if decision.seat == seat:
+                    if action in decision.verbatim:  # already spelled canonically
+                        text = action
+                    break
+        if text is None:
+            text = self.canonical(seat, action)
         events = self._events
         start = len(events)
         self._apply(seat, text)

@@ -16,7 +16,7 @@ from guts.betting import BettingRound, Blinds, post_antes
 from guts.cards import Card, Deck, Rank, card_codes
 from guts.errors import IllegalAction
 from guts.games.base import Event
-from guts.games.decision import Decision, Discard, Wager, betting_action
+from guts.games.decision import Decision, Discard, betting_action
 from guts.games.draw.actions import discard_text
 from guts.games.draw.events import (
     Acted,
@@ -425,7 +425,7 @@ class DrawDeal:
             if legal is None:
                 return ()
             stack = self.table.stack(legal.seat)
-            return (Decision(legal.seat, Wager(legal, stack)),)
+            return (Decision.wager(legal, stack),)
         if self.phase is Phase.DRAWING:
             seat = self.draw_order[0]
             return (Decision(seat, self.draw_options(seat)),)

@@ -147,7 +147,8 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
         self._sync()
 
     def _canonical(self, decision: Decision, action: object) -> str:
-        """Declarations (cards do not speak) may name the hand in any accepted words."""
+        """Declarations (cards do not speak) may name the hand in any accepted words
+        (``declare full-house`` as written reads as itself, so ``reads_verbatim`` holds)."""
         text = check_action(action)
         words = " ".join(text.strip().lower().split())
         if decision.kind == "choose" and words.startswith("declare "):
