@@ -14,10 +14,13 @@ so the table stays in the caches.
 Each session plays from its own random stream: SplitMix64 started at ``key + i * STEP``
 (``key`` from the run's seed, ``i`` the session's number), so a session's deals depend on
 nothing but the seed and its number, whichever call or worker plays it (the streams of
-different sessions are stretches of one 2**64-long sequence, far apart). Each 64-bit
-output is two 32-bit words; a card is a uniform draw from the 52 (Lemire's method, exact),
-drawn again when it has been dealt already in that deal (a bit set), so every deal is a
-uniform draw of distinct cards in dealing order. The settlement follows
+different sessions are stretches of one 2**64-long sequence, far apart). The stream's
+counter lives in a local variable, not an array, so that the compiler keeps it in a
+register. A deal's cards come two from each 64-bit output (its two 32-bit words; a word
+left over at the end of a deal is not used): a card is a uniform draw from the 52
+(Lemire's method, exact), drawn again when it has been dealt already in that deal (a bit
+set), so every deal is a uniform draw of distinct cards in dealing order; a stay table's
+mixed choice takes a 53-bit uniform from one output. The settlement follows
 :mod:`guts.games.guts.settle` step by step; comments name the engine function each part
 mirrors.
 """
@@ -110,7 +113,6 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _S11 = np.uint64(11)
 _LOW32 = np.uint64(0xFFFFFFFF)
-_TWO32 = np.uint64(1 << 32)
 _UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
 _PACK = np.uint64(52)
 _PACK_FLOOR = np.uint64((1 << 32) % 52)
@@ -118,45 +120,49 @@ _ONE = np.uint64(1)
 
 
 @_compile
-def _next(state: NDArray[np.uint64]) -> np.uint64:
-    """SplitMix64: the next 64 random bits of the stream in ``state[0]``."""
-    z = state[0] + _GAMMA
-    state[0] = z
+def _mix(z: np.uint64) -> np.uint64:
+    """SplitMix64's output for the counter ``z`` (the stream adds :data:`_GAMMA` to its
+    counter before each output)."""
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return np.uint64(z ^ (z >> _S31))
 
 
 @_compile
-def _word(state: NDArray[np.uint64]) -> np.uint64:
-    """32 random bits: each 64-bit output gives two (its high half, then its low half
-    kept in ``state[1]``, ``state[2]`` saying whether it is waiting)."""
-    if state[2]:
-        state[2] = 0
-        return np.uint64(state[1])
-    bits = _next(state)
-    state[1] = bits & _LOW32
-    state[2] = 1
-    return np.uint64(bits >> _S32)
+def _take(cards: NDArray[np.int64], j: int, needed: int, word: np.uint64,
+          dealt: np.uint64) -> tuple[int, np.uint64]:  # fmt: skip
+    """Card ``j`` from a 32-bit ``word`` (Lemire's method, exact: 48 words in 2**32 are
+    rejected) unless rejected, dealt already or not needed: ``(j, dealt)`` after. Written
+    without branches (a card is always stored, and kept by counting it)."""
+    product = word * _PACK
+    card = product >> _S32
+    bit = _ONE << card
+    fresh = ((product & _LOW32) >= _PACK_FLOOR) & ((dealt & bit) == 0) & (j < needed)
+    cards[j] = int(card)
+    return j + int(fresh), dealt | (bit * np.uint64(fresh))
 
 
 @_compile
-def _card(state: NDArray[np.uint64], dealt: np.uint64) -> int:
-    """A card (0 to 51) uniformly among those not in the bit set ``dealt``: uniform
-    draws from the whole pack (Lemire's method, unbiased), dealt cards drawn again."""
-    while True:
-        product = _word(state) * _PACK
-        if (product & _LOW32) < _PACK_FLOOR:
-            continue  # the rejection that makes Lemire's method exact (48 in 2**32)
-        card = int(product >> _S32)
-        if not dealt & (_ONE << np.uint64(card)):
-            return card
+def _deal(cards: NDArray[np.int64], needed: int, counter: np.uint64) -> np.uint64:
+    """Deal ``needed`` distinct cards (0 to 51) into ``cards`` (one entry more than
+    ``needed``) from the stream at ``counter``; return the counter after. Each 64-bit
+    output gives two 32-bit words (its high half, then its low half; a half left over at
+    the end of the deal is not used), each a uniform card, a card dealt already in this
+    deal drawn again."""
+    dealt = np.uint64(0)
+    j = 0
+    while j < needed:
+        counter += _GAMMA
+        bits = _mix(counter)
+        j, dealt = _take(cards, j, needed, bits >> _S32, dealt)
+        j, dealt = _take(cards, j, needed, bits & _LOW32, dealt)
+    return counter
 
 
 @_compile
-def _uniform(state: NDArray[np.uint64]) -> float:
-    """A uniform float in ``[0, 1)`` with 53 random bits."""
-    return float(_next(state) >> _S11) * _UNIT
+def _unit(counter: np.uint64) -> float:
+    """A uniform float in ``[0, 1)`` with 53 random bits: the output at ``counter``."""
+    return float(_mix(counter) >> _S11) * _UNIT
 
 
 @_compile
@@ -212,24 +218,11 @@ def _pay(stacks: NDArray[np.int64], seat: int, amount: int, credit: bool) -> int
 
 
 @_compile
-def _stays(
-    state: NDArray[np.uint64],
-    kind: int,
-    chance: float,
-    power: int,
-    bar: int,
-    blind: bool,
-    no_peek: int,
-) -> bool:
-    """One declaration: the threshold bot's (in from class ``bar``, or ``blind`` under
-    No Peek) or a stay table's ``chance`` (drawn only when strictly between 0 and 1)."""
-    if kind == BOT_THRESHOLD:
-        return blind if no_peek else power >= bar
+def _in_by_chance(chance: float) -> int:
+    """A stay table's choice where no draw is needed: 1 in, 0 out, -1 draw."""
     if chance >= 1.0:
-        return True
-    if chance <= 0.0:
-        return False
-    return _uniform(state) < chance
+        return 1
+    return 0 if chance <= 0.0 else -1
 
 
 @_compile
@@ -301,8 +294,7 @@ def run_sessions(
     leave_odd = params[P_LEAVE_ODD] != 0
     stacked = decks.shape[0] > 0
     tracing = trace_pots.shape[0] > 0
-    state = np.zeros(3, dtype=np.uint64)
-    cards = np.empty(n * size + size, dtype=np.int64)
+    cards = np.empty(n * size + size + 1, dtype=np.int64)
     stacks = np.empty(n, dtype=np.int64)
     seat_of = np.empty(n, dtype=np.int64)
     hand = np.empty(n, dtype=np.int64)
@@ -319,8 +311,7 @@ def run_sessions(
     ratio = 0.0
     for s in range(count):
         index = first + s
-        state[0] = key + np.uint64(index) * STEP
-        state[2] = 0
+        counter = key + np.uint64(index) * STEP  # the session's random stream
         for seat in range(n):
             stacks[seat] = buy_in
             out_bust[s, seat] = False
@@ -375,11 +366,7 @@ def run_sessions(
                 for j in range(needed):
                     cards[j] = decks[s, deals, j]
             else:
-                dealt = np.uint64(0)
-                for j in range(needed):
-                    card = _card(state, dealt)
-                    dealt |= _ONE << np.uint64(card)
-                    cards[j] = card
+                counter = _deal(cards, needed, counter)
             for p in range(m):
                 hand[p] = _index(cards, p, m, size)
                 power[p] = hand_class[hand[p]]
@@ -412,13 +399,17 @@ def run_sessions(
                         # quantiles grow with the class: in from the first class at the bar
                         cached_class[o] = np.searchsorted(quantile, bar)
                         cached_blind[o] = bar <= 0.5
-                    stays = _stays(state, kind, chance, power[p], cached_class[o],
-                                   cached_blind[o], no_peek)  # fmt: skip
+                    stays = cached_blind[o] if no_peek else power[p] >= cached_class[o]
                 else:
                     history = 0 if simultaneous else (bits if by_bits else taken)
                     grade = 0 if no_peek else policy_class[hand[p]]
                     chance = stay[seat, p, history, grade]
-                    stays = _stays(state, kind, chance, 0, 0, False, no_peek)
+                    sure = _in_by_chance(chance)
+                    if sure < 0:
+                        counter += _GAMMA
+                        stays = _unit(counter) < chance
+                    else:
+                        stays = sure == 1
                 ins[p] = stays
                 if stays:
                     taken += 1
@@ -435,13 +426,18 @@ def run_sessions(
                     cached_blind[1] = ratio <= 0.5
                 for p in range(m - 1):
                     seat = seat_of[p]
-                    kind = kinds[seat]
-                    chance = 0.0
-                    if kind != BOT_THRESHOLD:
+                    if kinds[seat] == BOT_THRESHOLD:
+                        stays = cached_blind[1] if no_peek else power[p] >= cached_class[1]
+                    else:
                         grade = 0 if no_peek else policy_class[hand[p]]
                         chance = stay[seat, p, 0, grade]
-                    if _stays(state, kind, chance, power[p], cached_class[1], cached_blind[1],
-                              no_peek):  # fmt: skip
+                        sure = _in_by_chance(chance)
+                        if sure < 0:
+                            counter += _GAMMA
+                            stays = _unit(counter) < chance
+                        else:
+                            stays = sure == 1
+                    if stays:
                         ins[p] = True
                         taken += 1
             # -- GutsDeal._resolve ---------------------------------------------------------
