@@ -19,7 +19,7 @@ Measurements on fixed, seeded workloads (so every run plays the same deals):
 Installs nothing: PokerKit comes with the ``bench`` extra, numba with ``fast``, Dask with
 ``dask`` (all three with ``test``).
 
-    python benchmarks/simulate.py [--scale 1.0] [--skip-dask]
+    python benchmarks/simulate.py [--scale 1.0] [--skip-dask] [--fast-only]
 """
 
 from __future__ import annotations
@@ -123,8 +123,26 @@ FAST = [
     ("simultaneous-guts", "threshold", {}),
     ("three-card-guts", "threshold", {}),
     ("ghost-guts", "threshold", {}),
+    ("two-card-guts", "threshold,random", {"credit": "no", "continue-after-empty": "yes"}),
+    ("two-card-guts", "threshold", {"dealer-option": "yes"}),
+    ("two-card-guts", "equilibrium,threshold", {}),
 ]
-"""The fast path's workloads: four players, threshold (and random) bots."""
+"""The fast path's workloads: four players, threshold (and random, equilibrium) bots."""
+
+PLAIN = """
+import json, sys, time
+from guts.sim import SimSpec
+from guts.sim.vector import check_fast, compiled, fast_game, run_fast
+preset, bots, options, count = json.loads(sys.argv[1])
+spec = SimSpec.make(preset, bots=bots, options=options, seed=5, max_deals=100, fast=True)
+game = fast_game(check_fast(spec), spec.players)
+run_fast(game, spec.seat_bots, seed=5, first=0, count=10, buy_in=100, max_deals=100)
+cpu = time.process_time()
+played = run_fast(game, spec.seat_bots, seed=5, first=0, count=count, buy_in=100, max_deals=100)
+cpu = time.process_time() - cpu
+print(json.dumps([compiled(), int(played.deals.sum()), cpu]))
+"""
+"""One fast-path workload timed in a fresh process (``GUTS_SIM_PLAIN`` set or not)."""
 
 
 def _fast_loop(game: Any, spec: SimSpec, count: int) -> Any:
@@ -174,6 +192,29 @@ def fast_path(scale: float, repeats: int = 3) -> None:
               f"| {engine_rate:,.0f} | {rate / engine_rate:,.0f}x |")  # fmt: skip
 
 
+def plain_loop(scale: float) -> None:
+    """The fast path's loop uncompiled (numpy, as without numba) against compiled, each
+    in a fresh process on the same sessions."""
+    import json
+    import subprocess
+    import sys
+
+    sessions = max(500, int(10_000 * scale))
+    print(f"\nthe loop without numba (GUTS_SIM_PLAIN=1, {sessions:,} sessions) and with "
+          f"({200 * sessions:,}), two-card-guts, 4 players, threshold and random bots:")
+    rates = {}
+    for plain, count in (("1", sessions), ("", 200 * sessions)):
+        argument = json.dumps(["two-card-guts", "threshold,random", {}, count])
+        env = os.environ | {"GUTS_SIM_PLAIN": plain}
+        done = subprocess.run([sys.executable, "-c", PLAIN, argument], env=env, check=True,
+                              capture_output=True, text=True)  # fmt: skip
+        compiled, deals, cpu = json.loads(done.stdout)
+        rates[compiled] = deals / cpu
+        print(f"- {'compiled (numba)' if compiled else 'plain numpy'}: {deals:,} deals, "
+              f"{deals / cpu:,.0f} deals per CPU s")  # fmt: skip
+    print(f"- compiled / plain: {rates[True] / rates[False]:,.0f}x")
+
+
 def overhead(scale: float, repeats: int = 3) -> None:
     spec = SimSpec.make("two-card-guts", bots="random", seed=2, max_deals=100)
     sessions = max(10, int(300 * scale))
@@ -192,9 +233,10 @@ def overhead(scale: float, repeats: int = 3) -> None:
           f"{sim_rate:,.0f} ({100 * (bare_rate / sim_rate - 1):+.0f}% time)")  # fmt: skip
 
 
-def scaling(scale: float, dask: bool) -> None:
-    engine = SimSpec.make("three-five-seven", bots="sensible,random", seed=3, max_deals=100)
-    _scaling(engine, max(8, int(160 * scale)), dask)
+def scaling(scale: float, dask: bool, engine: bool = True) -> None:
+    if engine:
+        spec = SimSpec.make("three-five-seven", bots="sensible,random", seed=3, max_deals=100)
+        _scaling(spec, max(8, int(160 * scale)), dask)
     fast = SimSpec.make("two-card-guts", bots="threshold,random", seed=3, fast=True)
     _scaling(fast, max(10_000, int(4_000_000 * scale)), dask)
 
@@ -219,6 +261,7 @@ def _scaling(spec: SimSpec, sessions: int, dask: bool) -> None:
         deals = summary.deals
         print(f"| {label} | {workers} | {wall:.2f} | {sessions / wall:,.1f} "
               f"| {deals / wall:,.0f} | {base / wall:.2f}x |")  # fmt: skip
+    print(f"load {os.getloadavg()[0]:.1f}")
 
 
 def _executor(label: str, workers: int) -> AbstractContextManager[Executor | None]:
@@ -232,14 +275,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="More or fewer sessions.")
     parser.add_argument("--skip-dask", action="store_true", help="Leave out Dask.")
+    parser.add_argument("--fast-only", action="store_true",
+                        help="Only the vectorized path (its loop, without numba, scaling).")
     args = parser.parse_args()
     logging.getLogger("distributed").setLevel(logging.ERROR)
     print(f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores ({cpu_model()}), Python "
           f"{platform.python_version()}, load {os.getloadavg()[0]:.1f}\n")  # fmt: skip
-    per_family(args.scale)
-    overhead(args.scale)
+    if not args.fast_only:
+        per_family(args.scale)
+        overhead(args.scale)
     fast_path(args.scale)
-    scaling(args.scale, dask=not args.skip_dask)
+    print(f"load {os.getloadavg()[0]:.1f}")
+    plain_loop(args.scale)
+    scaling(args.scale, dask=not args.skip_dask, engine=not args.fast_only)
     print(f"\nload at the end {os.getloadavg()[0]:.1f}")
 
 
