@@ -51,6 +51,18 @@ CASES: list[tuple[str, dict[str, str], int]] = [
     ("single-loser-guts", {"matcher-skips-ante": "no", "ghost": "always",
                            "continue-after-empty": "yes"}, 3),
     ("two-card-guts", {"dealer-option": "yes", "continue-after-empty": "yes"}, 4),
+    ("hi-lo-guts", {"continue-after-empty": "yes"}, 4),
+    ("hi-lo-guts", {"continue-after-empty": "yes", "odd-chips": "leave-in-pot"}, 5),
+    ("hi-lo-guts", {"continue-after-empty": "yes", "ghost": "always", "ghost-ties": "push"}, 3),
+    ("hi-lo-guts", {"continue-after-empty": "yes", "ghost": "lone", "dropouts-ante": "yes",
+                    "max-loss": "6"}, 4),
+    ("hi-lo-guts", {"continue-after-empty": "yes", "ghost": "always",
+                    "ghost-ties": "players-win"}, 3),
+    ("hi-lo-guts", {"continue-after-empty": "yes", "lone-qualifier": "pair"}, 3),
+    ("hi-lo-guts", {"continue-after-empty": "yes", "ghost": "lone", "ghost-ties": "push"}, 6),
+    ("hi-lo-guts", {"continue-after-empty": "yes", "no-peek": "yes"}, 4),
+    ("hi-lo-guts", {"continue-after-empty": "yes", "cards": "3", "everyone-out": "chicken-fee"},
+     4),
     ("two-card-guts", {"dealer-option": "yes", "last-in-when-all-out": "no",
                        "dropouts-ante": "yes", "ghost": "lone",
                        "continue-after-empty": "yes"}, 3),
@@ -81,6 +93,8 @@ TABLE_STAKES: list[tuple[str, dict[str, str], int, int]] = [
                        "continue-after-empty": "yes"}, 4, 6),
     ("simultaneous-guts", {"credit": "no", "everyone-out": "best-and-wilds-match", "wild": "2",
                            "continue-after-empty": "yes"}, 4, 7),
+    ("hi-lo-guts", {"credit": "no", "continue-after-empty": "yes"}, 4, 6),
+    ("hi-lo-guts", {"credit": "no", "ghost": "always", "continue-after-empty": "yes"}, 3, 7),
 ]  # fmt: skip
 
 
@@ -257,7 +271,8 @@ def test_the_summary_matches_one_by_one_counting() -> None:
     ("preset_name", "bots", "words"),
     [
         ("four-two-two", "threshold", "cards=4"),
-        ("hi-lo-guts", "threshold", "hi-lo=yes"),
+        ("hi-lo-guts", "threshold,random", "hi-lo=yes with the random bot"),
+        ("hi-lo-guts", "equilibrium", "hi-lo"),
         ("two-plus-one", "threshold", "draw-to-in=1"),
         ("two-card-guts", "sensible", "the sensible bot"),
         ("three-five-seven", "random", "the Guts family"),
@@ -363,3 +378,11 @@ def _agree_in_distribution(stats: Any, engine: Any, fast: Any, players: int) -> 
         assert a.mean is not None and b.mean is not None and a.variance and b.variance
         t = float(a.mean - b.mean) / float(a.variance / a.n + b.variance / b.n) ** 0.5
         assert abs(t) < 3.3, (seat, t)
+
+
+def test_hi_lo_agrees_in_distribution() -> None:
+    stats = pytest.importorskip("scipy.stats")
+    spec = SimSpec.make("hi-lo-guts", players=4, bots="threshold", seed=6, max_deals=40)
+    engine = simulate(spec, sessions=600)
+    fast, _ = fast_batch(spec, 0, 60_000)
+    _agree_in_distribution(stats, engine, fast, 4)

@@ -87,7 +87,8 @@ P_CUT = 24  # the last session of the call stops after this many deals (-1: no c
 P_CREDIT = 25  # 0: table stakes (pay at most the stack; no chips, no play)
 P_HISTORY = 26  # stay tables by 0: how many declared in before, 1: which (a bit each)
 P_DEALER_OPTION = 27
-P_SIZE = 28
+P_HI_LO = 28  # declared high, low or out (threshold bots: never both), at once
+P_SIZE = 29
 
 # -- bots -------------------------------------------------------------------------------------
 BOT_THRESHOLD = 0
@@ -276,6 +277,7 @@ def run_sessions(
     everyone_out = params[P_EVERYONE_OUT]
     ghost = params[P_GHOST]
     ghost_ties = params[P_GHOST_TIES]
+    hi_lo = params[P_HI_LO] != 0
     by_bits = params[P_HISTORY] != 0
     lone_pair = params[P_LONE_PAIR]
     matcher_skips = params[P_MATCHER_SKIPS]
@@ -307,6 +309,9 @@ def run_sessions(
     cached_ratio = np.full(n + 1, -1.0)
     cached_class = np.zeros(n + 1, dtype=np.int64)
     cached_blind = np.zeros(n + 1, dtype=np.bool_)
+    cached_low = np.zeros(n + 1, dtype=np.int64)
+    ways = np.zeros(n, dtype=np.int64)  # Hi-Lo: 0 out, 1 high, 2 low
+    half_won = np.zeros(n, dtype=np.bool_)
     last_pot = -1
     ratio = 0.0
     for s in range(count):
@@ -376,7 +381,8 @@ def run_sessions(
                 last_pot = pot
                 loss = 2 * pot if payment == 2 else pot
                 loss = max(_capped(loss, max_loss), 1)
-                ratio = float(loss) / (float(pot) + float(loss))
+                win = 0.5 * float(pot) if hi_lo else float(pot)  # a half in Hi-Lo
+                ratio = float(loss) / (win + float(loss))
                 for j in range(n + 1):
                     cached_ratio[j] = -1.0
             outs = 0
@@ -397,9 +403,18 @@ def run_sessions(
                         cached_ratio[o] = ratio
                         bar = ratio ** (1.0 / o)
                         # quantiles grow with the class: in from the first class at the bar
-                        cached_class[o] = np.searchsorted(quantile, bar)
+                        # (Hi-Lo: high from max(X, 1/2), low up to min(1 - X, 1/2))
+                        cached_class[o] = np.searchsorted(quantile, max(bar, 0.5) if hi_lo
+                                                          else bar)  # fmt: skip
+                        cached_low[o] = np.searchsorted(quantile, min(1.0 - bar, 0.5),
+                                                        side="right")  # fmt: skip
                         cached_blind[o] = bar <= 0.5
                     stays = cached_blind[o] if no_peek else power[p] >= cached_class[o]
+                    if hi_lo:  # high first; a hand unseen (quantile 1/2) is never low
+                        ways[p] = 1 if stays else 0
+                        if not stays and not no_peek and power[p] < cached_low[o]:
+                            ways[p] = 2
+                            stays = True
                 else:
                     history = 0 if simultaneous else (bits if by_bits else taken)
                     grade = 0 if no_peek else policy_class[hand[p]]
@@ -482,6 +497,63 @@ def run_sessions(
                     stacks[seat_of[lone]] += pot
                     paid_out = pot > 0
                     pot = 0
+            elif hi_lo:
+                # settle.hi_lo_result: a half of the pot each way (the ghost plays both
+                # ways; ghost=lone: a way with one player), losers match the pot once
+                stake = _capped(pot, max_loss)
+                rival = -1
+                if ghost == 1 or ghost == 2:
+                    rival = int(hand_class[_index(cards, hands_cards, 1, size)])
+                highs = 0
+                for p in range(m):
+                    losers[p] = False
+                    winners[p] = False
+                    if ins[p] and ways[p] == 1:
+                        highs += 1
+                lows = taken - highs
+                paid = 0
+                for way in range(1, 3):
+                    many = highs if way == 1 else lows
+                    if many == 0:
+                        continue
+                    sign = 1 if way == 1 else -1  # low: the reverse of the ranking
+                    here = rival >= 0 and (ghost != 2 or many == 1)
+                    best = -(1 << 20)
+                    for p in range(m):
+                        if ins[p] and ways[p] == way:
+                            best = max(best, sign * power[p])
+                    ghost_won = False
+                    pushed = False
+                    if here and sign * rival >= best:
+                        ghost_won = sign * rival > best or ghost_ties == 0
+                        pushed = not ghost_won and ghost_ties == 2
+                    share = pot
+                    if highs and lows:
+                        share = pot - pot // 2 if way == 1 else pot // 2
+                    anyone = False
+                    for p in range(n):
+                        top = p < m and ins[p] and ways[p] == way and sign * power[p] == best
+                        half_won[p] = top and not (ghost_won or pushed)
+                        anyone = anyone or half_won[p]
+                        if p < m and ins[p] and ways[p] == way and (ghost_won or not top):
+                            losers[p] = True
+                        winners[p] = winners[p] or half_won[p]
+                    if anyone and share:
+                        paid += _split(stacks, seat_of, half_won, share, leave_odd)
+                paid_out = paid > 0
+                if paid_out:
+                    most = max(most, pot)
+                pot -= paid
+                for p in range(m):
+                    if losers[p] and not winners[p]:
+                        pot += _pay(stacks, seat_of[p], stake, credit)
+                        matched[p] = True
+                if dropouts_ante:
+                    for p in range(m):
+                        if not ins[p]:
+                            pot += _pay(stacks, seat_of[p], ante, credit)
+                if not paid_out:
+                    most = max(most, pot)
             else:
                 # GutsDeal._showdown / settle.lone_against_deck, then showdown.contest
                 # and settle.contest_result

@@ -18,7 +18,8 @@ when declaring at once) and per hand class, the shape of a solved declaration st
 **What it covers** (:func:`unsupported` says why anything else is refused): two- and
 three-card Guts with any ranking options (straights, flushes, ace low, Royal Crumpler,
 order, wild cards), declared in turn (the dealer in automatically when all others are
-out; the dealer's option) or at once, No Peek, every everyone-out rule, every payment
+out; the dealer's option) or at once, Hi-Lo declared at once by threshold bots (high,
+low or out: they never go both ways), No Peek, every everyone-out rule, every payment
 (match, single loser, worst doubles), winner takes all, nobody wins contested, dropouts
 ante, the ghost (always, lone, the deck) and its ties, the lone qualifier, pot limit, pot
 cap, max loss, ante every deal (and the matcher skipping it), continue after empty, a
@@ -30,7 +31,8 @@ threshold, random and ``equilibrium`` (the strategy :func:`guts.solve.solve_rule
 finds, where the solver reaches the rules, on credit). Not covered (the engine plays
 them, ``guts simulate`` without ``--fast``): cards dealt after the declaration or face up
 (Two Plus One, Four-Two-Two, Four-Two-Three, The Batey, partial hands, one/two low in and
-wild), passing, Hi-Lo, second declarations, four-card hands, and the sensible bot.
+wild), passing, Hi-Lo declared in turn or by other bots, second declarations,
+four-card hands, and the sensible bot.
 
 Without numba (``pip install 'guts[fast]'``) the same loop runs uncompiled on numpy
 scalars (:data:`guts.sim.kernel.PLAIN` forces it): the same deals and results, some
@@ -119,13 +121,18 @@ def unsupported(rules: GutsRules, bots: Sequence[str] = ()) -> list[str]:
         ("partial-hands", r.partial_hands),
         ("batey", r.batey),
         ("pass-left", r.pass_left),
-        ("hi-lo", r.hi_lo),
         ("second-declare", r.second_declare),
     ):
         if flag:
             why.append(f"{name}=yes")
     if r.ranking is HandRanking.HIGH:
         why.append("ranking=high")
+    if r.hi_lo and r.declare is not Declare.SIMULTANEOUS:
+        why.append("hi-lo=yes declared in turn (the fast path declares Hi-Lo at once)")
+    if r.hi_lo and any(kind != "threshold" for kind in bots):
+        others = ", ".join(sorted({kind for kind in bots if kind != "threshold"}))
+        why.append(f"hi-lo=yes with the {others} bot (the fast path plays Hi-Lo with "
+                   "threshold bots only)")  # fmt: skip
     for kind in dict.fromkeys(bots):
         if kind not in FAST_BOTS:
             why.append(f"the {kind} bot (it plays {', '.join(FAST_BOTS)})")
@@ -275,6 +282,7 @@ class FastGame:
             k.P_CUT: -1,
             k.P_CREDIT: r.credit,
             k.P_DEALER_OPTION: r.dealer_option,
+            k.P_HI_LO: r.hi_lo,
         }
         for index, value in values.items():
             params[index] = int(value)
@@ -357,6 +365,8 @@ class FastGame:
                 raise OptionError(f"the fast path plays {', '.join(FAST_BOTS)} bots, not {bot}")
             table.check(n, classes)
             tables.append(table)
+        if self.rules.hi_lo and (kinds != self.kernel.BOT_THRESHOLD).any():
+            raise OptionError("hi-lo=yes: the fast path plays Hi-Lo with threshold bots only")
         if "equilibrium" not in seats:
             stay = np.zeros((n, n, n, classes))
             for seat, given in enumerate(tables):
