@@ -126,6 +126,7 @@ FAST = [
     ("two-card-guts", "threshold,random", {"credit": "no", "continue-after-empty": "yes"}),
     ("two-card-guts", "threshold", {"dealer-option": "yes"}),
     ("two-card-guts", "equilibrium,threshold", {}),
+    ("hi-lo-guts", "threshold", {}),
 ]
 """The fast path's workloads: four players, threshold (and random, equilibrium) bots."""
 
