@@ -85,7 +85,8 @@ P_MAX_DEALS = 22  # the simulation's limit
 P_BUY_IN = 23
 P_CUT = 24  # the last session of the call stops after this many deals (-1: no cut)
 P_CREDIT = 25  # 0: table stakes (pay at most the stack; no chips, no play)
-P_HISTORY = 26  # stay tables by 0: how many declared in before, 1: which (a bit each)
+P_HISTORY = 26  # stay tables by 0: how many declared in before, 1: which (a bit each),
+# 2: which, after 2 ** (m - 1) - 2 for the m players dealt in (one solution per m)
 P_DEALER_OPTION = 27
 P_HI_LO = 28  # declared high, low or out (threshold bots: never both), at once
 P_SIZE = 29
@@ -278,7 +279,7 @@ def run_sessions(
     ghost = params[P_GHOST]
     ghost_ties = params[P_GHOST_TIES]
     hi_lo = params[P_HI_LO] != 0
-    by_bits = params[P_HISTORY] != 0
+    history_kind = params[P_HISTORY]
     lone_pair = params[P_LONE_PAIR]
     matcher_skips = params[P_MATCHER_SKIPS]
     max_deals = params[P_MAX_DEALS]
@@ -416,7 +417,9 @@ def run_sessions(
                             ways[p] = 2
                             stays = True
                 else:
-                    history = 0 if simultaneous else (bits if by_bits else taken)
+                    history = 0 if simultaneous else (bits if history_kind else taken)
+                    if history_kind == 2:
+                        history += (1 << (m - 1)) - 2
                     grade = 0 if no_peek else policy_class[hand[p]]
                     chance = stay[seat, p, history, grade]
                     sure = _in_by_chance(chance)

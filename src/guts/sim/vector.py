@@ -26,9 +26,10 @@ cap, max loss, ante every deal (and the matcher skipping it), continue after emp
 deal limit and every odd-chips rule, on credit or at table stakes (``credit=no``: a
 player pays at most its stack, a player without chips sits out, the session ends when
 fewer than two have chips). Presets: two-card-guts, three-card-guts, simultaneous-guts,
-ghost-guts, single-loser-guts, no-peek-guts, winner-takes-all-guts, capped-guts. Bots:
-threshold, random and ``equilibrium`` (the strategy :func:`guts.solve.solve_rules`
-finds, where the solver reaches the rules, on credit). Not covered (the engine plays
+ghost-guts, single-loser-guts, no-peek-guts, winner-takes-all-guts, capped-guts,
+hi-lo-guts. Bots: threshold, random and ``equilibrium`` (the strategy
+:func:`guts.solve.solve_rules` finds, where the solver reaches the rules; at table
+stakes the solution for as many players as are dealt in). Not covered (the engine plays
 them, ``guts simulate`` without ``--fast``): cards dealt after the declaration or face up
 (Two Plus One, Four-Two-Two, Four-Two-Three, The Batey, partial hands, one/two low in and
 wild), passing, Hi-Lo declared in turn or by other bots, second declarations,
@@ -148,8 +149,6 @@ def _equilibrium_unsupported(rules: GutsRules) -> list[str]:
     why = out_of_reach(rules)
     if why:
         return [f"the equilibrium bot ({why})"]
-    if not rules.credit:
-        return ["the equilibrium bot at table stakes (credit=no: the players dealt in change)"]
     return []
 
 
@@ -372,43 +371,65 @@ class FastGame:
             for seat, given in enumerate(tables):
                 if given is not None:
                     stay[seat] = given.chances
-            return Policies(kinds, stay, self.tables[0], by_bits=False)
+            return Policies(kinds, stay, self.tables[0], history=0)
         return self._equilibrium_policies(kinds, seats, tables)
 
     def _equilibrium_policies(
         self, kinds: IntArray, seats: list[str | StayTable], tables: list[StayTable | None]
     ) -> Policies:
         """Stay tables by the solver's hand classes and by which positions declared in
-        before (a bit each): the equilibrium's shape; the other tables translated."""
+        before (a bit each; at table stakes, after an offset for how many are dealt in):
+        the equilibrium's shape; the other tables translated."""
         n = self.players
         strategy, solved = self.equilibrium
         classes = int(solved.max()) + 1
         fast_of = np.zeros(classes, dtype=np.int64)
         fast_of[solved] = self.tables[0]  # each solver class has one strength
-        ins_before = np.array([bin(h).count("1") for h in range(1 << (n - 1))])
-        stay = np.zeros((n, n, 1 << (n - 1), classes))
+        ins_before = np.zeros(strategy.shape[1], dtype=np.int64)
+        for dealt, offset in self._history_offsets():
+            for bits in range(1 << (dealt - 1)):
+                ins_before[offset + bits] = bin(bits).count("1")
+        stay = np.zeros((n, *strategy.shape[:2], classes))
         for seat, bot in enumerate(seats):
             table = tables[seat]
             if bot == "equilibrium":
                 stay[seat] = strategy
             elif table is not None:
                 stay[seat] = table.chances[:, ins_before][:, :, fast_of]
-        return Policies(kinds, stay, solved, by_bits=True)
+        return Policies(kinds, stay, solved, history=1 if self.rules.credit else 2)
+
+    def _history_offsets(self) -> list[tuple[int, int]]:
+        """(players dealt in, where their histories start): all of them on credit; at
+        table stakes every number from 2 (the loop's ``2 ** (m - 1) - 2``)."""
+        n = self.players
+        if self.rules.credit:
+            return [(n, 0)]
+        return [(m, (1 << (m - 1)) - 2) for m in range(2, n + 1)]
 
     @cached_property
     def equilibrium(self) -> tuple[NDArray[np.float64], ClassArray]:
         """The solved strategy (``guts.solve``) as ``chance[position, history, class]``
-        (history: a bit for each earlier position that declared in; one history when
-        declaring at once) and per hand (as the loop indexes hands) its solver class."""
+        (history: a bit for each earlier position that declared in, one history when
+        declaring at once; at table stakes the histories of each number of players dealt
+        in, one solution each, from :meth:`_history_offsets`) and per hand (as the loop
+        indexes hands) its solver class."""
         from guts.solve import solve_rules
 
         n, size = self.players, self.rules.cards
-        solution = solve_rules(self.rules, n)
-        hand_classes = solution.classes
-        strategy = np.zeros((n, 1 << (n - 1), len(hand_classes.count)))
-        for position in range(n):
-            played = np.asarray(solution.result.strategy[position], dtype=np.float64)
-            strategy[position, : played.shape[0]] = played  # one column under No Peek
+        offsets = self._history_offsets()
+        histories = offsets[-1][1] + (1 << (n - 1))
+        strategy = np.zeros((n, histories, 0))
+        hand_classes = None
+        for dealt, offset in offsets:
+            solution = solve_rules(self.rules, dealt)
+            hand_classes = solution.classes
+            if not strategy.shape[2]:
+                strategy = np.zeros((n, histories, len(hand_classes.count)))
+            for position in range(dealt):
+                played = np.asarray(solution.result.strategy[position], dtype=np.float64)
+                rows = offset + np.arange(played.shape[0])
+                strategy[position, rows] = played  # one column under No Peek
+        assert hand_classes is not None
         solved = np.zeros(52**size, dtype=np.int16)
         for perm in itertools.permutations(range(size)):
             index = np.zeros(len(hand_classes.hands), dtype=np.int64)
@@ -421,13 +442,14 @@ class FastGame:
 @dataclass(frozen=True)
 class Policies:
     """What the loop reads of the seats' bots: ``kinds`` per seat, ``stay[seat, position,
-    history, class]``, the class of each hand the tables read, and whether a history is
-    how many declared in before (False) or which positions did (True, a bit each)."""
+    history, class]``, the class of each hand the tables read, and what a history is:
+    0 how many declared in before, 1 which positions did (a bit each), 2 the same after
+    an offset for how many players are dealt in (``2 ** (m - 1) - 2``)."""
 
     kinds: IntArray
     stay: NDArray[np.float64]
     policy_class: ClassArray
-    by_bits: bool
+    history: int
 
 
 def run_key(seed: int) -> np.uint64:
@@ -480,7 +502,7 @@ def run_fast(
     classes, quantile, pairs, wild = game.tables
     policies = game.policies(bots)
     params = game.params.copy()
-    params[kernel.P_HISTORY] = policies.by_bits
+    params[kernel.P_HISTORY] = policies.history
     params[kernel.P_MAX_DEALS] = max_deals
     params[kernel.P_BUY_IN] = buy_in
     params[kernel.P_CUT] = -1 if cut is None else cut
