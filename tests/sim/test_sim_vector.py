@@ -271,7 +271,7 @@ def test_the_summary_matches_one_by_one_counting() -> None:
     ("preset_name", "bots", "words"),
     [
         ("four-two-two", "threshold", "cards=4"),
-        ("hi-lo-guts", "threshold,random", "hi-lo=yes with the random bot"),
+        ("hi-lo-guts", "threshold,equilibrium", "hi-lo=yes with the equilibrium bot"),
         ("hi-lo-guts", "equilibrium", "hi-lo"),
         ("two-plus-one", "threshold", "draw-to-in=1"),
         ("two-card-guts", "sensible", "the sensible bot"),
@@ -401,9 +401,22 @@ def _agree_in_distribution(stats: Any, engine: Any, fast: Any, players: int) -> 
         assert abs(t) < 3.3, (seat, t)
 
 
-def test_hi_lo_agrees_in_distribution() -> None:
+@pytest.mark.parametrize(
+    ("bots", "options"),
+    [
+        ("threshold", {}),
+        # the random bot goes high, low, both or out evenly: both ways must win both
+        ("threshold,random", {}),
+        ("random", {"ghost": "lone", "credit": "no"}),
+        ("random,threshold", {"hi-lo-both": "no", "odd-chips": "leave-in-pot"}),
+    ],
+)
+def test_hi_lo_agrees_in_distribution(bots: str, options: dict[str, str]) -> None:
     stats = pytest.importorskip("scipy.stats")
-    spec = SimSpec.make("hi-lo-guts", players=4, bots="threshold", seed=6, max_deals=40)
-    engine = simulate(spec, sessions=600)
+    # sessions of at most 10 deals: the pot bins count deals, which are not independent
+    # within a session (a long one doubles its pot again and again)
+    spec = SimSpec.make("hi-lo-guts", players=4, bots=bots, seed=7, max_deals=10,
+                        options=options, buy_in=20)  # fmt: skip
+    engine = simulate(spec, sessions=1500)
     fast, _ = fast_batch(spec, 0, 60_000)
     _agree_in_distribution(stats, engine, fast, 4)

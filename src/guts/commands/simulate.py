@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 FAST_HELP = (
     "Play on the vectorized Guts path (millions of deals a second with numba): two- and "
     "three-card Guts on credit or at table stakes, in turn (with the dealer's option) or at "
-    "once, with threshold, random or equilibrium bots, and Hi-Lo with threshold bots "
-    "(two-card-guts, three-card-guts, simultaneous-guts, ghost-guts, single-loser-guts, "
+    "once, with threshold, random or equilibrium bots, and Hi-Lo with threshold or random "
+    "bots (two-card-guts, three-card-guts, simultaneous-guts, ghost-guts, single-loser-guts, "
     "no-peek-guts, winner-takes-all-guts, capped-guts, hi-lo-guts and their options); "
     "anything else is refused, naming why. Its random streams are its own."
 )

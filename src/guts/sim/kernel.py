@@ -88,12 +88,14 @@ P_CREDIT = 25  # 0: table stakes (pay at most the stack; no chips, no play)
 P_HISTORY = 26  # stay tables by 0: how many declared in before, 1: which (a bit each),
 # 2: which, after 2 ** (m - 1) - 2 for the m players dealt in (one solution per m)
 P_DEALER_OPTION = 27
-P_HI_LO = 28  # declared high, low or out (threshold bots: never both), at once
-P_SIZE = 29
+P_HI_LO = 28  # declared high, low, both or out, at once (threshold bots: never both)
+P_HI_LO_BOTH = 29
+P_SIZE = 30
 
 # -- bots -------------------------------------------------------------------------------------
 BOT_THRESHOLD = 0
 BOT_TABLE = 1  # a stay-in probability per seat, position, ins before and hand class
+BOT_RANDOM_WAYS = 2  # Hi-Lo: each way (high, low, both if allowed, out) equally likely
 
 # -- outcomes (guts.sim.outcomes.OUTCOMES order) ---------------------------------------------
 NOBODY_IN = 0
@@ -228,6 +230,47 @@ def _in_by_chance(chance: float) -> int:
 
 
 @_compile
+def _half(
+    playing: NDArray[np.bool_],
+    power: NDArray[np.int64],
+    sign: int,
+    rival: int,
+    ghost_lone: bool,
+    ghost_ties: int,
+    won: NDArray[np.bool_],
+    lost: NDArray[np.bool_],
+) -> int:
+    """showdown.contest for one way of a Hi-Lo showdown among the positions ``playing``
+    (``sign`` -1: low, the ranking reversed) against the ghost's class ``rival`` (-1: no
+    ghost; ``ghost_lone``: it plays only against one player): marks who won and who lost;
+    returns how many won, -1 if nobody plays this way."""
+    best = -(1 << 20)
+    many = 0
+    for p in range(playing.shape[0]):
+        won[p] = False
+        lost[p] = False
+        if playing[p]:
+            best = max(best, sign * power[p])
+            many += 1
+    if many == 0:
+        return -1
+    ghost_won = False
+    pushed = False
+    if rival >= 0 and (not ghost_lone or many == 1) and sign * rival >= best:
+        ghost_won = sign * rival > best or ghost_ties == 0
+        pushed = not ghost_won and ghost_ties == 2
+    winning = 0
+    for p in range(playing.shape[0]):
+        if playing[p]:
+            top = sign * power[p] == best
+            won[p] = top and not (ghost_won or pushed)
+            lost[p] = ghost_won or not top
+            if won[p]:
+                winning += 1
+    return winning
+
+
+@_compile
 def run_sessions(
     first: int,
     count: int,
@@ -279,6 +322,7 @@ def run_sessions(
     ghost = params[P_GHOST]
     ghost_ties = params[P_GHOST_TIES]
     hi_lo = params[P_HI_LO] != 0
+    choices = 4 if params[P_HI_LO_BOTH] != 0 else 3  # the random bot's Hi-Lo actions
     history_kind = params[P_HISTORY]
     lone_pair = params[P_LONE_PAIR]
     matcher_skips = params[P_MATCHER_SKIPS]
@@ -311,8 +355,13 @@ def run_sessions(
     cached_class = np.zeros(n + 1, dtype=np.int64)
     cached_blind = np.zeros(n + 1, dtype=np.bool_)
     cached_low = np.zeros(n + 1, dtype=np.int64)
-    ways = np.zeros(n, dtype=np.int64)  # Hi-Lo: 0 out, 1 high, 2 low
-    half_won = np.zeros(n, dtype=np.bool_)
+    ways = np.zeros(n, dtype=np.int64)  # Hi-Lo: 0 out, 1 high, 2 low, 3 both
+    high_in = np.zeros(n, dtype=np.bool_)
+    low_in = np.zeros(n, dtype=np.bool_)
+    high_won = np.zeros(n, dtype=np.bool_)
+    low_won = np.zeros(n, dtype=np.bool_)
+    high_lost = np.zeros(n, dtype=np.bool_)
+    low_lost = np.zeros(n, dtype=np.bool_)
     last_pot = -1
     ratio = 0.0
     for s in range(count):
@@ -416,6 +465,11 @@ def run_sessions(
                         if not stays and not no_peek and power[p] < cached_low[o]:
                             ways[p] = 2
                             stays = True
+                elif kind == BOT_RANDOM_WAYS:  # RandomPolicy: any action, evenly
+                    counter += _GAMMA
+                    pick = min(int(_unit(counter) * choices), choices - 1)
+                    ways[p] = pick + 1 if pick < choices - 1 else 0
+                    stays = ways[p] != 0
                 else:
                     history = 0 if simultaneous else (bits if history_kind else taken)
                     if history_kind == 2:
@@ -507,48 +561,40 @@ def run_sessions(
                 rival = -1
                 if ghost == 1 or ghost == 2:
                     rival = int(hand_class[_index(cards, hands_cards, 1, size)])
-                highs = 0
+                for p in range(n):
+                    high_in[p] = p < m and ins[p] and (ways[p] == 1 or ways[p] == 3)
+                    low_in[p] = p < m and ins[p] and (ways[p] == 2 or ways[p] == 3)
+                highs = _half(high_in, power, 1, rival, ghost == 2, ghost_ties, high_won,
+                              high_lost)  # fmt: skip
+                lows = _half(low_in, power, -1, rival, ghost == 2, ghost_ties, low_won, low_lost)
+                # showdown.hi_lo_contests: both ways must win (or tie) both, or fail
+                failed = False
                 for p in range(m):
-                    losers[p] = False
-                    winners[p] = False
-                    if ins[p] and ways[p] == 1:
-                        highs += 1
-                lows = taken - highs
+                    fails = ins[p] and ways[p] == 3 and not (high_won[p] and low_won[p])
+                    losers[p] = fails
+                    if fails:
+                        failed = True
+                        high_in[p] = False
+                        low_in[p] = False
+                if failed:
+                    highs = _half(high_in, power, 1, rival, ghost == 2, ghost_ties, high_won,
+                                  high_lost)  # fmt: skip
+                    lows = _half(low_in, power, -1, rival, ghost == 2, ghost_ties, low_won,
+                                 low_lost)  # fmt: skip
+                high_share = pot - pot // 2 if highs >= 0 and lows >= 0 else pot
+                low_share = pot // 2 if highs >= 0 and lows >= 0 else pot
                 paid = 0
-                for way in range(1, 3):
-                    many = highs if way == 1 else lows
-                    if many == 0:
-                        continue
-                    sign = 1 if way == 1 else -1  # low: the reverse of the ranking
-                    here = rival >= 0 and (ghost != 2 or many == 1)
-                    best = -(1 << 20)
-                    for p in range(m):
-                        if ins[p] and ways[p] == way:
-                            best = max(best, sign * power[p])
-                    ghost_won = False
-                    pushed = False
-                    if here and sign * rival >= best:
-                        ghost_won = sign * rival > best or ghost_ties == 0
-                        pushed = not ghost_won and ghost_ties == 2
-                    share = pot
-                    if highs and lows:
-                        share = pot - pot // 2 if way == 1 else pot // 2
-                    anyone = False
-                    for p in range(n):
-                        top = p < m and ins[p] and ways[p] == way and sign * power[p] == best
-                        half_won[p] = top and not (ghost_won or pushed)
-                        anyone = anyone or half_won[p]
-                        if p < m and ins[p] and ways[p] == way and (ghost_won or not top):
-                            losers[p] = True
-                        winners[p] = winners[p] or half_won[p]
-                    if anyone and share:
-                        paid += _split(stacks, seat_of, half_won, share, leave_odd)
+                if highs > 0 and high_share:
+                    paid += _split(stacks, seat_of, high_won, high_share, leave_odd)
+                if lows > 0 and low_share:
+                    paid += _split(stacks, seat_of, low_won, low_share, leave_odd)
                 paid_out = paid > 0
                 if paid_out:
                     most = max(most, pot)
                 pot -= paid
                 for p in range(m):
-                    if losers[p] and not winners[p]:
+                    won = high_won[p] or low_won[p]
+                    if losers[p] or ((high_lost[p] or low_lost[p]) and not won):
                         pot += _pay(stacks, seat_of[p], stake, credit)
                         matched[p] = True
                 if dropouts_ante:

@@ -19,25 +19,25 @@ when declaring at once) and per hand class, the shape of a solved declaration st
 three-card Guts with any ranking options (straights, flushes, ace low, Royal Crumpler,
 order, wild cards), declared in turn (the dealer in automatically when all others are
 out; the dealer's option) or at once, Hi-Lo declared at once by threshold bots (high,
-low or out: they never go both ways), No Peek, every everyone-out rule, every payment
-(match, single loser, worst doubles), winner takes all, nobody wins contested, dropouts
-ante, the ghost (always, lone, the deck) and its ties, the lone qualifier, pot limit, pot
-cap, max loss, ante every deal (and the matcher skipping it), continue after empty, a
-deal limit and every odd-chips rule, on credit or at table stakes (``credit=no``: a
-player pays at most its stack, a player without chips sits out, the session ends when
-fewer than two have chips). Presets: two-card-guts, three-card-guts, simultaneous-guts,
-ghost-guts, single-loser-guts, no-peek-guts, winner-takes-all-guts, capped-guts,
-hi-lo-guts. Bots: threshold, random and ``equilibrium`` (the strategy
-:func:`guts.solve.solve_rules` finds, where the solver reaches the rules; at table
-stakes the solution for as many players as are dealt in). Not covered (the engine plays
-them, ``guts simulate`` without ``--fast``): cards dealt after the declaration or face up
-(Two Plus One, Four-Two-Two, Four-Two-Three, The Batey, partial hands, one/two low in and
-wild), passing, Hi-Lo declared in turn or by other bots, second declarations,
-four-card hands, and the sensible bot.
+low or out) and random ones (high, low, both if allowed, or out, evenly), No Peek, every
+everyone-out rule, every payment (match, single loser, worst doubles), winner takes all,
+nobody wins contested, dropouts ante, the ghost (always, lone, the deck) and its ties,
+the lone qualifier, pot limit, pot cap, max loss, ante every deal (and the matcher
+skipping it), continue after empty, a deal limit and every odd-chips rule, on credit or
+at table stakes (``credit=no``: a player pays at most its stack, a player without chips
+sits out, the session ends when fewer than two have chips). Presets: two-card-guts,
+three-card-guts, simultaneous-guts, ghost-guts, single-loser-guts, no-peek-guts,
+winner-takes-all-guts, capped-guts, hi-lo-guts. Bots: threshold, random and
+``equilibrium`` (the strategy :func:`guts.solve.solve_rules` finds, where the solver
+reaches the rules; at table stakes the solution for as many players as are dealt in).
+Not covered (the engine plays them, ``guts simulate`` without ``--fast``): cards dealt
+after the declaration or face up (Two Plus One, Four-Two-Two, Four-Two-Three, The Batey,
+partial hands, one/two low in and wild), passing, Hi-Lo declared in turn or by other
+bots, second declarations, four-card hands, and the sensible bot.
 
 Without numba (``pip install 'guts[fast]'``) the same loop runs uncompiled on numpy
-scalars (:data:`guts.sim.kernel.PLAIN` forces it): the same deals and results, some
-hundred times slower.
+scalars (:data:`guts.sim.kernel.PLAIN` forces it): the same deals and results, about
+200 times slower.
 
 The fast path agrees with the engine deal by deal on the same cards (the tests deal the
 same decks to both) and in distribution on random ones, but its random streams are its
@@ -130,10 +130,10 @@ def unsupported(rules: GutsRules, bots: Sequence[str] = ()) -> list[str]:
         why.append("ranking=high")
     if r.hi_lo and r.declare is not Declare.SIMULTANEOUS:
         why.append("hi-lo=yes declared in turn (the fast path declares Hi-Lo at once)")
-    if r.hi_lo and any(kind != "threshold" for kind in bots):
-        others = ", ".join(sorted({kind for kind in bots if kind != "threshold"}))
+    if r.hi_lo and any(kind not in ("threshold", "random") for kind in bots):
+        others = ", ".join(sorted({k for k in bots if k not in ("threshold", "random")}))
         why.append(f"hi-lo=yes with the {others} bot (the fast path plays Hi-Lo with "
-                   "threshold bots only)")  # fmt: skip
+                   "threshold and random bots)")  # fmt: skip
     for kind in dict.fromkeys(bots):
         if kind not in FAST_BOTS:
             why.append(f"the {kind} bot (it plays {', '.join(FAST_BOTS)})")
@@ -282,6 +282,7 @@ class FastGame:
             k.P_CREDIT: r.credit,
             k.P_DEALER_OPTION: r.dealer_option,
             k.P_HI_LO: r.hi_lo,
+            k.P_HI_LO_BOTH: r.hi_lo_both,
         }
         for index, value in values.items():
             params[index] = int(value)
@@ -364,8 +365,14 @@ class FastGame:
                 raise OptionError(f"the fast path plays {', '.join(FAST_BOTS)} bots, not {bot}")
             table.check(n, classes)
             tables.append(table)
-        if self.rules.hi_lo and (kinds != self.kernel.BOT_THRESHOLD).any():
-            raise OptionError("hi-lo=yes: the fast path plays Hi-Lo with threshold bots only")
+        if self.rules.hi_lo:
+            for seat, bot in enumerate(seats):
+                if bot == "random":
+                    kinds[seat] = self.kernel.BOT_RANDOM_WAYS
+                elif bot != "threshold":
+                    raise OptionError(
+                        "hi-lo=yes: the fast path plays Hi-Lo with threshold and random bots"
+                    )
         if "equilibrium" not in seats:
             stay = np.zeros((n, n, n, classes))
             for seat, given in enumerate(tables):
