@@ -7,11 +7,12 @@ a quicker one for the common case; these tests hold the two equal on many random
 from __future__ import annotations
 
 import random
+from itertools import combinations_with_replacement
 
 import pytest
 
 from guts.betting import Legal
-from guts.cards import DeckKind, deck_cards
+from guts.cards import Card, DeckKind, deck_cards
 from guts.catalog import find_game
 from guts.errors import GutsError
 from guts.games.decision import Decision, Wager
@@ -78,3 +79,23 @@ def test_wager_decisions_are_shared_and_equal_to_new_ones() -> None:
     assert first == Decision(2, Wager(legal, 100))
     assert Decision.wager(legal, 50) == Decision(2, Wager(legal, 50))
     assert first.verbatim == frozenset(first.actions)
+
+
+@pytest.mark.parametrize("ace_low", [True, False])
+def test_every_five_card_class_has_its_evaluations_words(ace_low: bool) -> None:
+    """Every rank multiset, unsuited and (five distinct ranks) suited: all 7,462 classes."""
+    looked_up, evaluated = HighRanking(ace_low=ace_low), HighRanking(ace_low=ace_low)
+    seen = set()
+    for ranks in combinations_with_replacement(range(2, 15), 5):
+        if max(ranks.count(rank) for rank in ranks) > 4:
+            continue
+        suits = [ranks[:i].count(rank) for i, rank in enumerate(ranks)]
+        if len(set(ranks)) == 5:
+            suits[0] = 1  # not a flush; the flush of these ranks follows
+        hands = [[Card.of(rank, suit) for rank, suit in zip(ranks, suits, strict=True)]]
+        if len(set(ranks)) == 5:
+            hands.append([Card.of(rank, 0) for rank in ranks])
+        for hand in hands:
+            assert looked_up.describe(hand) == evaluated.evaluate(hand).description
+            seen.add(looked_up.strength(hand))
+    assert len(seen) == 7462

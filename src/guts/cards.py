@@ -487,6 +487,21 @@ class Deck:
         del self._cards[:count]
         return dealt
 
+    def deal_around(self, rounds: int, hands: int) -> list[list[Card]]:
+        """Deal ``rounds`` cards to each of ``hands`` hands, one card at a time, round by
+        round, hand 0 first in each round; each hand's cards in the order dealt.
+
+        >>> [format_cards(h, ascii=True) for h in Deck.stacked("2c 3c 4c 5c 6c").deal_around(2, 2)]
+        ['2c 4c', '3c 5c']
+        """
+        count = rounds * hands
+        cards = self._cards
+        if count > len(cards):
+            raise HandError(f"cannot deal {count} cards: only {len(cards)} remain")
+        dealt = cards[:count]
+        del cards[:count]
+        return [dealt[hand::hands] for hand in range(hands)]
+
     def deal_one(self) -> Card:
         """Take the top card."""
         if not self._cards:

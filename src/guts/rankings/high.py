@@ -259,7 +259,7 @@ class HighRanking(Ranking):
             key = (self.ace_low, strength)
             words = _FIVE_WORDS.get(key)
             if words is None:
-                words = _FIVE_WORDS[key] = self.evaluate(cards).description
+                words = _FIVE_WORDS[key] = _strength_words(strength)
             return words
         return self.evaluate(cards).description
 
@@ -401,6 +401,14 @@ def _word(rank: int) -> str:
 
 def _plural(rank: int) -> str:
     return Rank(rank).plural
+
+
+def _strength_words(strength: int) -> str:
+    """A natural hand's words from its packed strength: the category's level above bit
+    20, then the plan's key ranks (2-14, never 0) in nibbles, zeros after the last."""
+    nibbles = ((strength >> shift) & 15 for shift in (16, 12, 8, 4, 0))
+    key = tuple(rank for rank in nibbles if rank)
+    return describe_plan(Plan(HIGH_LEVELS[strength >> 20], key, key))
 
 
 def describe_plan(plan: Plan) -> str:

@@ -115,11 +115,16 @@ class DrawDeal:
         if self.antes and self.rules.ante:
             self.totals = post_antes(table, self.seats, self.rules.ante)
         self.emit(Shuffled(deck=self.stock.codes, audience=()))
-        for round_number in range(1, self.rules.hand_size + 1):
-            for seat in self.seats:
-                self.hands[seat].append(self.stock.deal_one())
-            if self.rules.wild_widow and round_number == self.rules.widow_after:
-                self.widow = self.stock.deal_one()
+        size, seats = self.rules.hand_size, self.seats
+        if not self.rules.wild_widow and len(self.stock) >= size * len(seats):
+            for seat, cards in zip(seats, self.stock.deal_around(size, len(seats)), strict=True):
+                self.hands[seat].extend(cards)  # one at a time, round by round
+        else:
+            for round_number in range(1, size + 1):
+                for seat in seats:
+                    self.hands[seat].append(self.stock.deal_one())
+                if self.rules.wild_widow and round_number == self.rules.widow_after:
+                    self.widow = self.stock.deal_one()
         for seat in self.seats:
             self.emit(Dealt(seat=seat, cards=card_codes(self.hands[seat]), audience=(seat,)))
         if self.widow is not None:
@@ -262,9 +267,16 @@ class DrawDeal:
         return [card for other, pile in self.discards.items()
                 if other != seat or self.rules.reshuffle_own for card in pile]  # fmt: skip
 
+    def _pooled(self, seat: int) -> int:
+        """How many discards may be reshuffled for ``seat`` (``len(self._pool(seat))``)."""
+        if not self.rules.reshuffle:
+            return 0
+        own = self.rules.reshuffle_own
+        return sum(len(pile) for other, pile in self.discards.items() if other != seat or own)
+
     def _supply(self, seat: int, discarding: int) -> int:
         own = discarding if self.rules.reshuffle and self.rules.reshuffle_own else 0
-        return len(self.stock) + len(self._pool(seat)) + own
+        return len(self.stock) + self._pooled(seat) + own
 
     def draw_options(self, seat: int) -> Discard:
         """What ``seat`` may throw now: the sizes any cards may be thrown in, and the
@@ -278,7 +290,13 @@ class DrawDeal:
             whole = len(self.stock) - len(hand) >= after and len(hand) <= len(self.stock)
             return Discard(codes, counts, (codes,) if whole else ())
         limit = rules.draw_limit(self.draws_done)
-        counts = tuple(n for n in range(limit + 1) if self._supply(seat, n) >= self._need(n))
+        supply = len(self.stock) + self._pooled(seat)  # _supply(seat, n), less the own n
+        own, bosnian = rules.reshuffle and rules.reshuffle_own, rules.bosnian
+        counts = tuple(
+            n
+            for n in range(limit + 1)
+            if supply + (n if own else 0) >= (n + 1 if bosnian and n == 4 else n)  # _need
+        )
         extra: tuple[tuple[str, ...], ...] = ()
         if rules.four_with_ace and self.draws_done == 0 and self._supply(seat, 4) >= 4:
             extra = tuple(
@@ -452,7 +470,6 @@ class DrawDeal:
             self._declare(seat, text)
         else:
             raise IllegalAction("the deal is over")
-
 
 
 def _pick(hand: Sequence[Card], codes: Sequence[str]) -> tuple[Card, ...]:

@@ -156,9 +156,16 @@ class GutsDeal:
 
     def _deal_hands(self) -> None:
         rules = self.rules
-        for _ in range(rules.down_cards):
-            for seat in self.seats:
-                self.down[seat].append(self.deck.deal_one())
+        seats, down = self.seats, self.down
+        if len(self.deck) >= rules.down_cards * len(seats):  # one at a time, round by round
+            for seat, cards in zip(
+                seats, self.deck.deal_around(rules.down_cards, len(seats)), strict=True
+            ):
+                down[seat].extend(cards)
+        else:
+            for _ in range(rules.down_cards):  # it runs out on the card that is not there
+                for seat in seats:
+                    down[seat].append(self.deck.deal_one())
         for seat in self.seats:
             audience: tuple[int, ...] = () if rules.no_peek else (seat,)
             if not rules.no_peek:
