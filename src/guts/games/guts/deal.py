@@ -39,6 +39,10 @@ from guts.table import POT, Reason, Table
 __all__ = ["GutsDeal", "Phase"]
 
 
+_RIVALS = {GHOST: "the ghost", DECK: "the deck"}
+"""The names of the seats that are not players."""
+
+
 class Phase(Enum):
     """Where a deal stands."""
 
@@ -110,9 +114,11 @@ class GutsDeal:
     def act(self, seat: int, action: str) -> None:
         """Apply a legal action (the session checked it against :meth:`pending`)."""
         assert self.round is not None
+        emit = self.emit
         for event in self.round.choose(seat, action):
-            self._note(event)
-            self.emit(event)
+            if isinstance(event, Declared):
+                self._note(event)
+            emit(event)
         if self.round.done:
             finished, self.round = self.round, None
             self._round_done(finished)
@@ -342,7 +348,7 @@ class GutsDeal:
         return evaluation.strength
 
     def name(self, seat: int) -> str:
-        return {GHOST: "the ghost", DECK: "the deck"}.get(seat) or self.table.names[seat]
+        return _RIVALS.get(seat) or self.table.names[seat]
 
     # -- settling -------------------------------------------------------------------------------
 
