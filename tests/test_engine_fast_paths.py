@@ -6,7 +6,9 @@ a quicker one for the common case; these tests hold the two equal on many random
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from itertools import combinations_with_replacement
 
 import pytest
@@ -99,3 +101,22 @@ def test_every_five_card_class_has_its_evaluations_words(ace_low: bool) -> None:
             assert looked_up.describe(hand) == evaluated.evaluate(hand).description
             seen.add(looked_up.strength(hand))
     assert len(seen) == 7462
+
+
+@pytest.mark.parametrize("preset", ["five-card-draw", "two-card-guts"])
+def test_a_finished_session_is_freed_without_the_cycle_collector(preset: str) -> None:
+    """Neither a session and its deal nor a draw deal and its showdown hold each other."""
+    rng = random.Random(3)
+    session = find_game(preset).new_session(["A", "B", "C", "D"], buy_in=100, rng=rng)
+    while not session.is_over:
+        session.start_deal()
+        while not session.deal_over:
+            decision = session.pending()[0]
+            session.act(decision.seat, rng.choice(decision.actions))
+    deal = weakref.ref(session.deal)
+    gc.disable()
+    try:
+        del session
+        assert deal() is None
+    finally:
+        gc.enable()

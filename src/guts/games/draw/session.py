@@ -24,7 +24,7 @@ from contextlib import suppress
 from random import Random
 from typing import Any
 
-from guts.cards import Card, Deck, deck_cards
+from guts.cards import Card, Deck, deck_cards, shuffle
 from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Event, EventError
 from guts.games.decision import Decision, check_action
@@ -43,6 +43,25 @@ SHORT_OF_PLAYERS = "fewer than two players have chips"
 PROGRESSION = (Openers.JACKS, Openers.QUEENS, Openers.KINGS, Openers.ACES, Openers.KINGS,
                Openers.QUEENS)  # fmt: skip
 """Progressive jackpots: after each deal nobody opens, the next requirement (cycling)."""
+
+
+class _Shuffler:
+    """The session's shuffle, handed to its deals: the recorded orders of a replay first,
+    then ``rng`` (exactly as ``rng.shuffle``). It holds nothing of the session, so that a
+    session and its deal do not hold each other (a finished session is freed at once)."""
+
+    __slots__ = ("orders", "rng")
+
+    def __init__(self, rng: Random, orders: deque[tuple[str, ...]]) -> None:
+        self.rng = rng
+        self.orders = orders
+
+    def __call__(self, cards: Sequence[Card]) -> list[Card]:
+        if self.orders:
+            return _recorded_order(self.orders.popleft(), cards)
+        shuffled = list(cards)
+        shuffle(shuffled, self.rng)
+        return shuffled
 
 
 class DrawSession(RecordedSession[DrawRules, DrawDeal]):
@@ -76,6 +95,7 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
         self._restrict: tuple[int, ...] = ()
         self._antes_due = True
         self._orders: deque[tuple[str, ...]] = deque()
+        self._shuffler = _Shuffler(self._rng, self._orders)
         if len(self._seats_for_deal()) < 2:
             self._end(SHORT_OF_PLAYERS)  # table stakes with fewer than two stakes
 
@@ -102,7 +122,7 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
             deck = Deck(self._shuffle(deck_cards(self.rules.deck)), self.rules.deck)
         self._button_to_a_player()
         self._deals += 1
-        self._deal = DrawDeal(self.rules, self._table, self._emit, self._shuffle, deck,
+        self._deal = DrawDeal(self.rules, self._table, self._emit, self._shuffler, deck,
                               number=self._deals, seats=seats, openers=self.openers,
                               antes=self._antes_due)  # fmt: skip
         self._deal.start()
@@ -211,11 +231,7 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
         self._antes_due = False
 
     def _shuffle(self, cards: Sequence[Card]) -> list[Card]:
-        if self._orders:
-            return _recorded_order(self._orders.popleft(), cards)
-        shuffled = list(cards)
-        self._rng.shuffle(shuffled)
-        return shuffled
+        return self._shuffler(cards)
 
     # -- views ---------------------------------------------------------------------------------
 

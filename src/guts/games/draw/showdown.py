@@ -9,6 +9,7 @@ stay for the next deal.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Protocol
 
@@ -65,7 +66,10 @@ class Showdown:
     """The showdown of ``deal`` (or its uncontested end, when ``uncontested`` is a seat)."""
 
     def __init__(self, deal: ShowdownDeal, uncontested: int | None = None) -> None:
-        self.deal, self.uncontested = deal, uncontested
+        # the deal holds its showdown: a weak proxy back, so that the two do not form a
+        # reference cycle (a finished deal is then freed at once, not by the collector)
+        self.deal: ShowdownDeal = weakref.proxy(deal)
+        self.uncontested = uncontested
         self.declared: dict[int, Category] = {}
         contenders = deal.in_hand
         start = deal.last_aggressor
