@@ -52,8 +52,10 @@ function status(view, seat) {
   return "";
 }
 
-function notes(view, seat) {
+function notes(view, seat, proofs) {
   const parts = [];
+  const proof = proofs[seat];
+  if (proof) parts.push(proof.proved ? "proved openers" : "could not prove openers: dead hand");
   if (view.points) {
     const word = view.word || "point";
     const count = view.points[seat] || 0;
@@ -87,8 +89,8 @@ function seatCards(view, seat, shown, family) {
   return { cards: [...up, ...Array(down).fill(null)], description: "" };
 }
 
-/** The seats as the table shows them. */
-export function seatsOf(view, chose) {
+/** The seats as the table shows them (``proofs``: the openers shown by seat in this deal). */
+export function seatsOf(view, chose, proofs = {}) {
   const family = view.game;
   const shown = showings(view);
   const before = showings(view, true);
@@ -108,9 +110,17 @@ export function seatsOf(view, chose) {
       cards: held.cards,
       description: held.description,
       earlier,
-      notes: notes(view, seat),
+      notes: notes(view, seat, proofs),
     };
   });
+}
+
+const OPENERS = { jacks: "jacks or better", queens: "queens or better", kings: "kings or better",
+  aces: "aces or better" };
+
+/** The words for an opening requirement: "jacks or better". */
+export function openersText(requirement) {
+  return OPENERS[requirement] || requirement;
 }
 
 /** The middle of the table: pot, reserve, community cards, trick, trump, stage. */
@@ -132,6 +142,10 @@ export function centreOf(view) {
   if (view.trick) centre.trick = view.trick.map(([seat, card]) => ({ seat, card }));
   if (view.stock !== undefined) centre.lines.push(`Stock ${view.stock}`);
   if (view.current_bet) centre.lines.push(`Current bet ${view.current_bet}`);
+  if (view.openers && view.openers !== "any") {
+    const opener = (view.players || [])[view.opener];
+    centre.lines.push(opener ? `Opened by ${opener}` : `Openers: ${openersText(view.openers)}`);
+  }
   if (view.deal) centre.lines.push(`Deal ${view.deal}`);
   if (view.over) centre.lines.push(view.over);
   return centre;

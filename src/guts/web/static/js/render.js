@@ -2,7 +2,7 @@
 // server sent) and redraws its part; none of them works out a rule.
 
 import { cardElement, cardText } from "./cards.js";
-import { centreOf, seatsOf } from "./model.js";
+import { centreOf, openersText, seatsOf } from "./model.js";
 
 export function el(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
@@ -38,7 +38,7 @@ export function renderSeats(root, state) {
     renderLobbySeats(root, state);
     return;
   }
-  const seats = seatsOf(view, state.chose);
+  const seats = seatsOf(view, state.chose, state.proofs);
   const count = seats.length;
   const bottom = view.seat ?? 0;
   for (const seat of seats) {
@@ -54,7 +54,7 @@ export function renderSeats(root, state) {
     if (info && info.connected === false) badges.push(el("span", { class: "badge warn", text: "disconnected" }));
     const cards = el("div", { class: "seat-cards" },
       ...seat.cards.map((code) => cardElement(code, { small: true })));
-    const status = seat.chose && !seat.status ? "chose" : seat.status;
+    const status = seat.chose && !seat.status ? chosenWord(state, seat) : seat.status;
     const clock = clockText(state, seat.seat);
     const label = `${seat.name}${seat.you ? " (you)" : ""}, stack ${seat.stack}` +
       (status ? `, ${status}` : "") + (seat.toAct ? ", to act" : "");
@@ -73,6 +73,12 @@ export function renderSeats(root, state) {
       `showed ${seat.earlier.cards.map(cardText).join(" ")}: ${seat.earlier.description}` }) : null,
     seat.notes.length ? el("div", { class: "seat-notes", text: seat.notes.join(" · ") }) : null));
   }
+}
+
+/** A seat that has chosen in a simultaneous declaration: "chose" (one's own page adds the
+ * choice, which only it knows until everyone has chosen). */
+function chosenWord(state, seat) {
+  return seat.you && state.secret ? `you chose ${state.secret.action}` : "chose";
 }
 
 /** A seat's clock as the server last sent it, counted down since: "12 s" or "bank 40 s". */
@@ -126,6 +132,7 @@ export function renderCentre(root, state) {
         cardElement(card, { small: true }), el("figcaption", { text: names[seat] || seat })))));
   }
   for (const line of centre.lines) root.append(el("div", { class: "centre-line", text: line }));
+  if (state.lastOutcome) root.append(el("div", { class: "centre-line last", text: `Last deal: ${state.lastOutcome}` }));
   if (state.table && state.table.waiting) {
     root.append(el("div", { class: "wild", text: "Waiting for enough players with chips to deal" }));
   }
@@ -135,9 +142,10 @@ const RANK_WORDS = { 1: "aces", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 
   7: "sevens", 8: "eights", 9: "nines", 10: "tens", 11: "jacks", 12: "queens", 13: "kings",
   14: "aces" };
 
-function amountControl(decision, send, limitWord) {
+function amountControl(decision, send, limitWord, opening) {
   const options = decision.options;
   const word = decision.actions.some((a) => a.startsWith("raise")) ? "raise" : "bet";
+  const verb = word === "raise" ? "Raise to" : (opening ? "Open" : "Bet");
   const least = word === "raise" ? options.min_raise_to : options.min_bet;
   const most = word === "raise" ? options.max_raise_to : options.max_bet;
   if (least === null || least === undefined) return null;
@@ -151,9 +159,9 @@ function amountControl(decision, send, limitWord) {
   const sync = (value) => {
     const amount = Math.min(most, Math.max(least, Math.round(Number(value) || least)));
     input.value = amount; range.value = amount;
-    go.textContent = `${word === "raise" ? "Raise to" : "Bet"} ${amount}`;
+    go.textContent = `${verb} ${amount}`;
   };
-  input.addEventListener("input", () => { range.value = input.value; go.textContent = `${word === "raise" ? "Raise to" : "Bet"} ${input.value}`; });
+  input.addEventListener("input", () => { range.value = input.value; go.textContent = `${verb} ${input.value}`; });
   input.addEventListener("change", () => sync(input.value));
   range.addEventListener("input", () => sync(range.value));
   go.addEventListener("click", () => { sync(input.value); send(`${word} ${input.value}`); });
@@ -179,9 +187,15 @@ function actionButton(action, label, send, key) {
 const KEYS = { in: "I", out: "O", fold: "F", check: "C", call: "C", play: "P", stand: "S",
   "stand pat": "S", high: "H", low: "L", both: "B" };
 
+const LABELS = { both: "Both ways" };
+
+function label(action) {
+  return LABELS[action] || action.charAt(0).toUpperCase() + action.slice(1);
+}
+
 function decisionButtons(decision, send) {
   return decision.actions.map((action, index) =>
-    actionButton(action, action, send, KEYS[action] || (index < 9 ? String(index + 1) : "")));
+    actionButton(action, label(action), send, KEYS[action] || (index < 9 ? String(index + 1) : "")));
 }
 
 function drawBar(bar, decision, state, send) {
@@ -209,24 +223,43 @@ function betBar(bar, decision, state, send) {
     if (action === "call") bar.append(actionButton("call", `Call ${options.call_amount}`, send, "C"));
   }
   const limitWord = state.table && state.table.options ? state.table.options.limit : "";
-  const control = amountControl(decision, send, limitWord);
+  const view = state.game;
+  const opening = opens(decision, view);
+  const control = amountControl(decision, send, limitWord, opening);
   if (control) bar.append(control);
+  if (opening) {
+    bar.append(el("p", { class: "hint", text:
+      `Openers: ${openersText(view.openers)}. Whoever opens proves them when the hand ends; without them the hand is dead.` }));
+  }
+}
+
+/** True when the decision's bet opens the pot of a game played with openers. */
+function opens(decision, view) {
+  return Boolean(view && view.openers && view.openers !== "any" && view.opener === null &&
+    decision.actions.some((action) => action.startsWith("bet")));
+}
+
+/** The decision's prompt in the engine's words (an opening bet called opening). */
+function promptOf(decision, view) {
+  const words = opens(decision, view) ? decision.prompt.replace(/\bbet\b/, "open") : decision.prompt;
+  return words + (decision.simultaneous ? " (everyone chooses at once)" : "");
 }
 
 /** The action bar: exactly the seat's pending decision, nothing when it has none. */
 export function renderActions(bar, state, send) {
-  if (unchanged(bar, [state.decision, state.sent, [...state.picked], state.game && state.game.to_act])) return;
+  if (unchanged(bar, [state.decision, state.sent, [...state.picked], state.game && state.game.to_act, state.secret])) return;
   bar.replaceChildren();
   const decision = state.decision;
   if (!decision || state.sent) {
     const view = state.game;
     if (view && view.to_act && view.to_act.length) {
       const names = view.to_act.map((seat) => (view.players || [])[seat]).filter(Boolean);
-      bar.append(el("p", { class: "waiting", text: state.sent ? "Sent…" : `Waiting for ${names.join(", ")}` }));
+      const kept = state.secret ? `You chose ${state.secret.action}; the choices are shown together when everyone has chosen. ` : "";
+      bar.append(el("p", { class: "waiting", text: state.sent ? "Sent…" : `${kept}Waiting for ${names.join(", ")}` }));
     }
     return;
   }
-  bar.append(el("p", { class: "prompt", text: decision.prompt + (decision.simultaneous ? " (everyone chooses at once)" : "") }));
+  bar.append(el("p", { class: "prompt", text: promptOf(decision, state.game) }));
   if (decision.kind === "bet") betBar(bar, decision, state, send);
   else if (decision.kind === "draw") drawBar(bar, decision, state, send);
   else if (decision.kind === "play") {
@@ -242,13 +275,13 @@ export function renderActions(bar, state, send) {
 /** One's own cards, face up; buttons while discarding or playing a card. */
 export function renderHand(root, state, onCard) {
   const view = state.game;
-  const description = view ? (seatsOf(view, state.chose)[view.seat] || {}).description : "";
+  const description = view ? (seatsOf(view, state.chose, state.proofs)[view.seat] || {}).description : "";
   if (unchanged(root, [view && view.hand, description, state.decision, state.sent, [...state.picked]])) return;
   root.replaceChildren();
   if (!view || !view.hand) return;
   const decision = state.sent ? null : state.decision;
   const kind = decision && decision.kind;
-  const own = seatsOf(view, state.chose)[view.seat];
+  const own = seatsOf(view, state.chose, state.proofs)[view.seat];
   root.append(el("div", { class: "hand-label" }, `Your cards`,
     own && own.description ? ` — ${own.description}` : ""));
   const cards = el("div", { class: "hand-cards" });

@@ -24,6 +24,7 @@ function hostSecret() {
 const state = {
   table: null, seats: [], you: null, game: null, decision: null, seq: null,
   events: [], lines: [], chat: [], chose: new Set(), picked: new Set(), sent: false,
+  proofs: {}, secret: null,
   ledger: null, error: "", clocks: [], clocksAt: 0, optionsForm: null,
 };
 
@@ -90,7 +91,7 @@ const HANDLERS = {
     state.game = message.game;
     state.decision = decisionOf(message.game);
     state.events = message.game ? [...(message.game.events || [])] : [];
-    state.chose = choosers(state.events);
+    told();
     state.sent = false;
     state.picked.clear();
     if (message.chat) state.chat = [...message.chat];
@@ -103,7 +104,7 @@ const HANDLERS = {
     state.decision = message.decision;
     state.events.push(...message.events);
     if (state.events.length > 3000) state.events.splice(0, state.events.length - 3000);
-    state.chose = choosers(state.events);
+    told();
     state.sent = false;
     if (!message.decision || message.decision.kind !== "draw") state.picked.clear();
     setClocks(message.clocks);
@@ -140,14 +141,38 @@ function setClocks(clocks) {
   state.clocksAt = performance.now();
 }
 
-/** The seats that have chosen in a simultaneous declaration not yet revealed. */
-function choosers(events) {
+/** What the events told of the deal in progress: the seats that have chosen in a
+ * simultaneous declaration not yet revealed, and the openers proved (or not) by seat. */
+function told() {
   const chose = new Set();
-  for (const event of events) {
-    if (event.kind === "chose") chose.add(event.seat);
-    else if (event.kind === "declared" || event.kind.endsWith("deal-started") || event.kind === "staged-stage") chose.clear();
+  const proofs = {};
+  let outcome = "";
+  let last = "";
+  for (const event of state.events) {
+    const kind = event.kind;
+    if (kind === "outcome") outcome = event.text;
+    if (kind.endsWith("deal-started")) [last, outcome] = [outcome, ""];
+    if (kind === "chose") chose.add(event.seat);
+    else if (kind === "declared" || kind === "staged-stage" || kind.startsWith("night-")) chose.clear();
+    else if (kind === "draw-openers-shown") proofs[event.seat] = { proved: event.proved, cards: event.cards };
+    if (kind.endsWith("deal-started") || kind.startsWith("night-")) {
+      chose.clear();
+      for (const seat of Object.keys(proofs)) delete proofs[seat];
+    }
   }
-  return chose;
+  state.chose = chose;
+  state.proofs = proofs;
+  state.lastOutcome = outcome ? "" : last;
+  const secret = state.secret || JSON.parse(stored("secret") || "null");
+  const mine = state.game && state.game.seat;
+  state.secret = secret && state.game && chose.has(mine) && secret.deal === state.game.deal ? secret : null;
+}
+
+/** Remember one's own choice in a simultaneous declaration (the server tells nobody, not
+ * even the chooser, until everyone has chosen), so the page can show it meanwhile. */
+function keepSecret(action) {
+  state.secret = { deal: state.game.deal, action };
+  store("secret", JSON.stringify(state.secret));
 }
 
 function receive(message) {
@@ -173,7 +198,9 @@ function nextClientSeq() {
 
 function act(action) {
   if (!state.decision || state.sent || !state.game) return;
+  const simultaneous = state.decision.simultaneous;
   if (send({ type: "act", seat: state.game.seat, action, client_seq: nextClientSeq() })) {
+    if (simultaneous) keepSecret(action);
     state.sent = true;
     state.picked.clear();
     render();
