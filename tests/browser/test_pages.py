@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 
 from guts.catalog import find_game, games
 from guts.narrate import Narrator
+from guts.night import NightRules
 from guts.server.app import create_app
 from guts.server.pages import static_folder
 
@@ -26,9 +27,23 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 def test_the_catalog_lists_every_preset_with_its_summary(client: TestClient) -> None:
     listed = client.get("/api/games").json()["games"]
-    assert [game["name"] for game in listed] == list(games())
-    for game in listed:
+    assert [game["name"] for game in listed] == [*games(), "dealers-choice"]
+    for game in listed[:-1]:
         assert game["summary"] == find_game(game["name"]).description
+    assert listed[-1]["family"] == "night"
+
+
+def test_a_night_has_its_options_schema_and_the_games_it_allows(client: TestClient) -> None:
+    detail = client.get("/api/games/dealers-choice?games=two-card-guts,bourre%20ante%3D2").json()
+    schema = {entry["name"]: entry for entry in detail["options"]}
+    assert list(schema) == list(NightRules().option_names())
+    assert schema["games"]["default"] == "two-card-guts,bourre ante=2"
+    assert schema["chooser"]["allowed"] == ["dealer", "next", "rotation"]
+    for name in ("two-card-guts", "bourre"):
+        assert f"{find_game(name).description}" in detail["rules"]
+    refused = client.get("/api/games/dealers-choice?games=two-card-guts&default=bourre")
+    assert refused.status_code == 400
+    assert refused.json()["message"] == "default: 'bourre' is not one of the games (two-card-guts)"
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,12 @@
 :mod:`guts.web`, which render from the protocol's snapshots and events); ``/static/``
 serves their files. The lobby reads the catalog from ``GET /api/games`` (each preset's
 summary) and ``GET /api/games/{name}`` (its full rules text and the schema of its options,
-both taken from the engine's rules dataclasses). ``POST /api/narrate`` tells events the
-page already holds in the terminal's words, and ``GET /api/tables/{id}/standings`` (with
-a seat's device token) gives a player the ledger the host sees.
+both taken from the engine's rules dataclasses); the catalog ends with ``dealers-choice``,
+a night of many games, whose options are the night's (:class:`guts.night.NightRules`) and
+whose rules text lists the games it allows with their summaries. ``POST /api/narrate``
+tells events the page already holds in the terminal's words, and
+``GET /api/tables/{id}/standings`` (with a seat's device token) gives a player the ledger
+the host sees.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from guts.errors import GutsError
 from guts.games.base import Event
 from guts.games.options import RuleOptions, dash, format_value, split_optional
 from guts.narrate import Narrator
+from guts.night import DEALERS_CHOICE, NightRules
 from guts.server.ledger import ledger_rows, settlement, to_csv
 from guts.server.tables import Tables
 
@@ -79,13 +83,32 @@ def option_schema(rules: RuleOptions) -> list[dict[str, Any]]:
     return schema
 
 
+NIGHT = {
+    "name": DEALERS_CHOICE,
+    "family": "night",
+    "summary": "a night of many games: the chooser names each one from the host's list",
+}
+"""The catalog's entry for a night of dealer's choice (not a preset of one family)."""
+
+
 def _summary(game: Game) -> dict[str, str]:
     return {"name": game.name, "family": game.family, "summary": game.description}
 
 
 @cache
 def _catalog() -> bytes:
-    return json.dumps({"games": [_summary(game) for game in games().values()]}).encode()
+    listed = [_summary(game) for game in games().values()] + [NIGHT]
+    return json.dumps({"games": listed}).encode()
+
+
+def _night_detail(options: dict[str, str]) -> dict[str, Any]:
+    """The night's entry with its rules text (the games allowed, each with its summary,
+    then the night's options) and its options' schema."""
+    rules = NightRules.from_options(None, options)
+    allowed = [f"  {entry.text():<28} {entry.preset.description}" for entry in rules.entries]
+    text = "\n".join([f"{DEALERS_CHOICE}: {NIGHT['summary']}", "", "Games allowed:", *allowed,
+                      "", "Options:", rules.describe()])  # fmt: skip
+    return {**NIGHT, "rules": text, "options": option_schema(rules)}
 
 
 async def game_list(request: Request) -> Response:
@@ -96,8 +119,11 @@ async def game_list(request: Request) -> Response:
 async def game_detail(request: Request) -> Response:
     """``GET /api/games/{name}``: a preset's summary, its full rules text (as ``guts
     rules`` prints it, with the query's options applied) and its options' schema."""
+    name = request.path_params["name"]
     try:
-        game = find_game(request.path_params["name"])
+        if name == DEALERS_CHOICE:
+            return JSONResponse(_night_detail(dict(request.query_params)))
+        game = find_game(name)
         rules = game.rules(dict(request.query_params))
     except GutsError as error:
         return _error("invalid", str(error), 404 if "unknown game" in str(error) else 400)
