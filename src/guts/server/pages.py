@@ -34,6 +34,7 @@ from guts.games.base import Event
 from guts.games.options import RuleOptions, dash, format_value, split_optional
 from guts.narrate import Narrator
 from guts.night import DEALERS_CHOICE, NightRules
+from guts.night.narrate import NightNarrator
 from guts.server.ledger import ledger_rows, settlement, to_csv
 from guts.server.tables import Tables
 
@@ -134,14 +135,16 @@ async def game_detail(request: Request) -> Response:
 async def narrate_events(request: Request) -> Response:
     """``POST /api/narrate`` with ``{"names": [...], "events": [...]}`` (events as the
     page received them): ``{"lines": [...]}``, one line or null per event, in the words
-    of the terminal table; a seat named "You" is told in the second person."""
+    of the terminal table (a night's, when the events are a night's: its choices and each
+    game's start and end); a seat named "You" is told in the second person."""
     try:
         body = json.loads(await request.body())
         names = [str(name) for name in body["names"]]
         events = [Event.from_dict(data) for data in body["events"][:MAX_NARRATED]]
     except (ValueError, KeyError, TypeError, GutsError) as error:
         return _error("invalid", f"cannot narrate that: {error}"[:200])
-    narrator = Narrator(names)
+    night = any(event.kind.startswith("night-") for event in events)
+    narrator: Narrator | NightNarrator = NightNarrator(names) if night else Narrator(names)
     lines = []
     for event in events:
         try:

@@ -3,6 +3,8 @@
 
 const $ = (id) => document.getElementById(id);
 let schema = [];
+let catalog = [];
+const NIGHT = "dealers-choice";
 
 function option(value, label, selected) {
   const element = document.createElement("option");
@@ -42,7 +44,48 @@ function control(entry) {
   const row = document.createElement("div");
   row.className = "option";
   row.append(label, input, doc);
-  return row;
+  return entry.name === "games" && $("game").value === NIGHT ? [row, gamePicker(input)] : [row];
+}
+
+/** The night's games as entries of its text: [name, "name options..."] in order. */
+function entriesOf(text) {
+  return text.split(",").map((part) => part.trim()).filter(Boolean)
+    .map((part) => [part.split(/\s+/)[0], part]);
+}
+
+/** A box per game of the catalog for a night's `games` option: ticking one adds it to the
+ * text (which keeps any house options typed after a game's name), unticking removes it. */
+function gamePicker(input) {
+  const box = document.createElement("fieldset");
+  box.className = "game-picker";
+  box.id = "game-picker";
+  const legend = document.createElement("legend");
+  legend.textContent = "Games the chooser may name";
+  box.append(legend);
+  const ticked = () => new Set(entriesOf(input.value).map(([name]) => name));
+  for (const game of catalog.filter((entry) => entry.name !== NIGHT)) {
+    const tick = document.createElement("input");
+    tick.type = "checkbox";
+    tick.value = game.name;
+    tick.id = `pick-${game.name}`;
+    tick.checked = ticked().has(game.name);
+    tick.addEventListener("change", () => {
+      const entries = entriesOf(input.value).filter(([name]) => name !== game.name);
+      if (tick.checked) entries.push([game.name, game.name]);
+      input.value = entries.map(([, text]) => text).join(",");
+      checkOptions();
+    });
+    const label = document.createElement("label");
+    label.htmlFor = tick.id;
+    label.title = game.summary;
+    label.append(tick, ` ${game.name}`);
+    box.append(label);
+  }
+  input.addEventListener("input", () => {
+    const names = ticked();
+    for (const tick of box.querySelectorAll("input[type=checkbox]")) tick.checked = names.has(tick.value);
+  });
+  return box;
 }
 
 function chosenOptions() {
@@ -65,7 +108,11 @@ async function showGame() {
   box.replaceChildren(box.querySelector("legend") || document.createElement("legend"));
   box.querySelector("legend").textContent = `Options of ${game.name}`;
   $("options-title").textContent = `House rules: ${schema.length} options, set to ${game.name}'s`;
-  for (const entry of schema) box.append(control(entry));
+  for (const entry of schema) box.append(...control(entry));
+  if (name === NIGHT) {  // a night is its options: show them at once
+    box.hidden = false;
+    $("options-title").setAttribute("aria-expanded", "true");
+  }
   $("problem").textContent = "";
   $("summary").dataset.game = game.name;
 }
@@ -119,6 +166,7 @@ async function copyLink() {
 async function setUp() {
   const response = await fetch("/api/games");
   const { games } = await response.json();
+  catalog = games;
   const groups = {};
   for (const game of games) {
     if (!groups[game.family]) {

@@ -42,6 +42,7 @@ const FACE_DOWN = {
 };
 
 function status(view, seat) {
+  if (view.game === "night") return view.night && view.night.chooser === seat ? "choosing the game" : "";
   const dealt = (view.dealt_in || []).includes(seat);
   if (!dealt) return "sitting out";
   if ((view.folded || []).includes(seat)) return "folded";
@@ -149,6 +150,27 @@ export function centreOf(view) {
   if (view.deal) centre.lines.push(`Deal ${view.deal}`);
   if (view.over) centre.lines.push(view.over);
   return centre;
+}
+
+/** A night of dealer's choice as the table shows it, or null: the game being played (or
+ * the one being chosen), who chooses, and the games played so far. */
+export function nightOf(view) {
+  const night = view && view.night;
+  if (!night) return null;
+  const names = view.players || [];
+  const playing = night.playing;
+  const line = night.over ? `The night is over after ${night.number} game${night.number === 1 ? "" : "s"}` : playing
+    ? `Game ${night.number}: ${playing}`
+    : (night.chooser !== null && night.chooser !== undefined
+      ? `${names[night.chooser] || "The chooser"} chooses game ${night.number + 1}`
+      : `Game ${night.number + 1} next`);
+  return { line, playing, chooser: night.chooser, games: night.games, played: night.played || [],
+    over: night.over };
+}
+
+/** True when the view is a night's, between games (its decision is the choice of game). */
+export function choosingGame(view) {
+  return Boolean(view && view.game === "night");
 }
 
 /** The seat's own pending decision in the view, or null. */

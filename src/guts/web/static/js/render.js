@@ -2,7 +2,7 @@
 // server sent) and redraws its part; none of them works out a rule.
 
 import { cardElement, cardText } from "./cards.js";
-import { centreOf, openersText, seatsOf } from "./model.js";
+import { centreOf, choosingGame, nightOf, openersText, seatsOf } from "./model.js";
 
 export function el(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
@@ -111,7 +111,14 @@ export function renderCentre(root, state) {
   const view = state.game;
   if (!view) return;
   const centre = centreOf(view);
-  root.append(el("div", { class: "pot", "aria-label": `pot ${centre.pot}`, text: `Pot ${centre.pot}` }));
+  const night = nightOf(view);
+  if (night) root.append(el("div", { class: "night", "data-playing": night.playing || "", text: night.line }));
+  const played = night && !night.playing && night.played[night.played.length - 1];
+  if (played) {
+    root.append(el("div", { class: "centre-line", text:
+      `Game ${played.number} (${played.game}): ${played.deals} deal${played.deals === 1 ? "" : "s"}, ${played.reason}` }));
+  }
+  if (!choosingGame(view)) root.append(el("div", { class: "pot", "aria-label": `pot ${centre.pot}`, text: `Pot ${centre.pot}` }));
   if (centre.trump) {
     root.append(el("div", { class: "trump" }, `Trump: ${centre.trump.suit} `,
       centre.trump.card ? cardElement(centre.trump.card, { small: true }) : null));
@@ -233,6 +240,30 @@ function betBar(bar, decision, state, send) {
   }
 }
 
+/** The night's choice of game: one button per allowed game with its one-line summary, and
+ * the options the chooser may add (when the night lets them). */
+function gameChoiceBar(bar, decision, state, send) {
+  const summaries = state.catalog || {};
+  const house = (state.game.night && state.game.night.house) || {};
+  const free = !state.table || (state.table.options || {})["chooser-options"] !== "no";
+  const extra = free ? el("input", { id: "game-options", autocomplete: "off", placeholder: "e.g. ante=2",
+    "aria-label": "options for the game you choose (name=value, separated by spaces)" }) : null;
+  const choices = el("div", { class: "game-choices" });
+  decision.actions.forEach((game, index) => {
+    const fixed = Object.entries(house[game] || {}).map(([key, value]) => `${key}=${value}`).join(" ");
+    const key = index < 9 ? String(index + 1) : "";
+    choices.append(el("button", { type: "button", class: "act game-choice", "data-action": game,
+      "aria-keyshortcuts": key || undefined, onclick: () => {
+        const options = extra ? extra.value.trim() : "";
+        send(options ? `${game} ${options}` : game);
+      } },
+    el("span", { class: "game-name" }, game, key ? el("kbd", { "aria-hidden": "true", text: key }) : null),
+    el("span", { class: "game-summary", text: [summaries[game], fixed && `house: ${fixed}`].filter(Boolean).join(" · ") })));
+  });
+  bar.append(choices);
+  if (extra) bar.append(el("label", { class: "hint game-options", for: "game-options" }, "Your options for it ", extra));
+}
+
 /** True when the decision's bet opens the pot of a game played with openers. */
 function opens(decision, view) {
   return Boolean(view && view.openers && view.openers !== "any" && view.opener === null &&
@@ -247,7 +278,8 @@ function promptOf(decision, view) {
 
 /** The action bar: exactly the seat's pending decision, nothing when it has none. */
 export function renderActions(bar, state, send) {
-  if (unchanged(bar, [state.decision, state.sent, [...state.picked], state.game && state.game.to_act, state.secret])) return;
+  if (unchanged(bar, [state.decision, state.sent, [...state.picked], state.game && state.game.to_act, state.secret,
+    Object.keys(state.catalog || {}).length])) return;
   bar.replaceChildren();
   const decision = state.decision;
   if (!decision || state.sent) {
@@ -260,7 +292,8 @@ export function renderActions(bar, state, send) {
     return;
   }
   bar.append(el("p", { class: "prompt", text: promptOf(decision, state.game) }));
-  if (decision.kind === "bet") betBar(bar, decision, state, send);
+  if (decision.kind === "choose" && choosingGame(state.game)) gameChoiceBar(bar, decision, state, send);
+  else if (decision.kind === "bet") betBar(bar, decision, state, send);
   else if (decision.kind === "draw") drawBar(bar, decision, state, send);
   else if (decision.kind === "play") {
     const why = Object.entries(decision.options.why_not || {});
@@ -307,7 +340,7 @@ export function renderHand(root, state, onCard) {
 export function renderLog(root, lines) {
   const atEnd = root.scrollTop + root.clientHeight >= root.scrollHeight - 8;
   root.replaceChildren(...lines.map((line) => el("li", {
-    class: line.startsWith("—") ? "deal-line" : "", text: line })));
+    class: line.startsWith("—") ? "deal-line" : (line.startsWith("══") ? "game-line" : ""), text: line })));
   if (atEnd) root.scrollTop = root.scrollHeight;
 }
 
@@ -318,7 +351,7 @@ export function renderChat(root, chat) {
 }
 
 /** The ledger: each player's buy-in, cash-out, stack and net, and the settlement. */
-export function renderLedger(root, ledger, csvLink) {
+export function renderLedger(root, ledger, csvLink, night) {
   root.replaceChildren();
   if (!ledger) {
     root.append(el("p", { text: "The ledger shows once you have a seat." }));
@@ -333,6 +366,13 @@ export function renderLedger(root, ledger, csvLink) {
   if (ledger.settlement.length) {
     root.append(el("h3", { text: ledger.status === "over" ? "Settlement" : "To settle now" }),
       el("ul", { class: "settlement" }, ...ledger.settlement.map((p) => el("li", { text: `${p.from} pays ${p.to} ${p.amount}` }))));
+  }
+  if (night && night.played.length) {
+    root.append(el("h3", { text: "Games of the night" }), el("ol", { class: "night-games" },
+      ...night.played.map((game) => el("li", { "data-game": game.game }, `${game.game}`,
+        game.chooser !== null && game.chooser !== undefined ? ` (chosen by ${night.names[game.chooser]})` : "",
+        game.deals ? `, ${game.deals} deal${game.deals === 1 ? "" : "s"}: ` : ", not dealt",
+        game.deals ? game.change.map((chips, seat) => `${night.names[seat]} ${chips > 0 ? "+" : ""}${chips}`).join(", ") : ""))));
   }
   if (csvLink) root.append(csvLink);
 }

@@ -1,7 +1,7 @@
 // The table page: one websocket to the table, the state it builds from the server's
 // snapshots and events, and the render functions that draw it.
 
-import { decisionOf } from "./model.js";
+import { decisionOf, nightOf } from "./model.js";
 import {
   clockText, el, renderActions, renderCentre, renderChat, renderHand, renderHost, renderLedger,
   renderLog, renderSeatPanel, renderSeats,
@@ -25,7 +25,7 @@ const state = {
   table: null, seats: [], you: null, game: null, decision: null, seq: null,
   events: [], lines: [], chat: [], chose: new Set(), picked: new Set(), sent: false,
   proofs: {}, secret: null,
-  ledger: null, error: "", clocks: [], clocksAt: 0, optionsForm: null,
+  ledger: null, error: "", clocks: [], clocksAt: 0, optionsForm: null, catalog: null,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -152,6 +152,7 @@ function told() {
     const kind = event.kind;
     if (kind === "outcome") outcome = event.text;
     if (kind.endsWith("deal-started")) [last, outcome] = [outcome, ""];
+    if (kind.startsWith("night-")) [last, outcome] = ["", ""];  // a new game: its own story
     if (kind === "chose") chose.add(event.seat);
     else if (kind === "declared" || kind === "staged-stage" || kind.startsWith("night-")) chose.clear();
     else if (kind === "draw-openers-shown") proofs[event.seat] = { proved: event.proved, cards: event.cards };
@@ -279,7 +280,9 @@ async function loadLedger() {
     const csv = el("button", { type: "button", id: "csv", text: "Download CSV", onclick: () => downloadCsv(path, headers) });
     const history = el("button", { type: "button", id: "history", text: "Hand histories",
       onclick: () => download("history", headers, `guts-${tableId}-history.jsonl`) });
-    renderLedger($("ledger"), state.ledger, el("p", { class: "downloads" }, csv, " ", history));
+    const night = nightOf(state.game);
+    if (night) night.names = state.game.players || [];
+    renderLedger($("ledger"), state.ledger, el("p", { class: "downloads" }, csv, " ", history), night);
   } catch (error) {
     // offline: the indicator says so
   }
@@ -312,7 +315,9 @@ function showError(text) {
 function renderTitle() {
   const table = state.table;
   const status = table && table.paused ? "paused" : table && table.status;
-  $("title").textContent = table ? `${table.preset} · ${status}` : "guts";
+  const night = nightOf(state.game);
+  const game = night ? `dealer's choice${night.playing ? `: ${night.playing}` : ""}` : table && table.preset;
+  $("title").textContent = table ? `${game} · ${status}` : "guts";
   document.body.classList.toggle("paused", Boolean(table && table.paused));
   document.title = table ? `${table.preset} — guts` : "guts table";
 }
@@ -353,7 +358,20 @@ function renderJoin() {
   }
 }
 
+/** The catalog's one-line summaries by game, for a night's choice of game (loaded once). */
+async function loadCatalog() {
+  state.catalog = {};
+  try {
+    const response = await fetch("/api/games");
+    for (const game of (await response.json()).games) state.catalog[game.name] = game.summary;
+    render();
+  } catch (error) {
+    state.catalog = null;  // tried again at the next render
+  }
+}
+
 function render() {
+  if (!state.catalog && state.game && state.game.night) loadCatalog();
   renderTitle();
   renderJoin();
   renderSeats($("seats"), state);
@@ -424,6 +442,9 @@ function showTab(name) {
   }
   document.body.dataset.tab = name;
   if (name === "ledger") loadLedger();
+  if (window.matchMedia("(max-width: 899px)").matches && document.body.dataset.ready) {
+    $(`panel-${name}`).scrollIntoView({ block: "nearest" });  // a phone: the panels are below the table
+  }
 }
 
 function keyboard(pressed) {
@@ -458,6 +479,7 @@ function setUp() {
   document.addEventListener("keydown", keyboard);
   setInterval(tickClocks, 1000);
   showTab("log");
+  document.body.dataset.ready = "yes";
   connect();
 }
 
