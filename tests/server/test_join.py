@@ -150,3 +150,23 @@ def test_a_dropped_connection_is_taken_up_again_with_the_seat(server: Server) ->
     assert "The night is over." in text
     (jo_seat,) = [s for s in seats(server, table_id) if s["nickname"] == "Jo"]
     assert jo_seat["status"] == "approved"  # the same seat, never left
+
+
+def test_a_terminal_player_chooses_the_games_of_a_night(server: Server) -> None:
+    created = server.post("/api/tables", {
+        "preset": "dealers-choice", "auto_approve": True,
+        "options": {"games": "two-card-guts,three-five-seven", "cap": "1", "most-games": "3"},
+    })  # fmt: skip
+    table_id, secret = created["table_id"], created["host_secret"]
+    jo = join(server, created["join_url"], "--name", "Jo",
+              answers="napalm\nh\ntwo-card-guts\n" + "o\n" * 60)  # fmt: skip
+    wait_for(lambda: any(s["nickname"] == "Jo" for s in seats(server, table_id)), "Jo sits")
+    host(server, table_id, *[{"type": "add_bot", "secret": secret, "bot": "sensible"}] * 2,
+         {"type": "start", "secret": secret})  # fmt: skip
+    played = output(jo)
+    assert jo.returncode == 0, played
+    assert "choose game 1" in played and "choose> " in played
+    assert "✗" in played  # napalm is not one of the games
+    assert "You choose game 1: two-card-guts" in played
+    assert "Game 1 (two-card-guts) is over after 1 deal" in played
+    assert "game 3" in played and "The night is over." in played

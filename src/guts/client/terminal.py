@@ -2,7 +2,9 @@
 
 :class:`TableClient` connects to the table's websocket, asks for a seat (or watches),
 waits for the host's approval where the table wants it, then narrates what it is sent
-(:class:`guts.narrate.Narrator`, in the second person for its own seat) and, when the
+(:class:`guts.narrate.Narrator`, in the second person for its own seat; at a table of
+dealer's choice :class:`guts.night.narrate.NightNarrator`, which tells the choices and
+each game) and, when the
 seat must decide, shows the panel of ``guts play`` (:func:`guts.screen.decision_panel`)
 and reads the answer with :func:`guts.prompts.read_answer`, from the keyboard or any
 text stream (so it can be scripted). The end of input leaves the seat: the server plays
@@ -30,6 +32,7 @@ from guts.errors import GutsError, IllegalAction, OptionError
 from guts.games.base import Event, EventError
 from guts.games.decision import Decision
 from guts.narrate import Narrator
+from guts.night.narrate import NightNarrator
 from guts.play import Terminal
 from guts.prompts import (
     committed_chips,
@@ -96,7 +99,9 @@ class TableClient:
         self.status = "lobby"
         self.seat_status = ""
         self.names: list[str] = []
-        self.narrator = Narrator([])
+        self.night = False
+        """True at a table of dealer's choice (its narrator tells the night too)."""
+        self.narrator: Narrator | NightNarrator = Narrator([])
         self.client_seq = 0
         self.decision: dict[str, Any] | None = None
         self.view: dict[str, Any] = {}
@@ -201,6 +206,7 @@ class TableClient:
         table = frame["table"]
         first = not self.names
         self.status = table["status"]
+        self.night = table.get("family") == "night"
         you = frame.get("you")
         if you is not None:
             self.seat_id, self.number, self.seat_status = you["seat_id"], you["seat"], you["status"]
@@ -276,9 +282,9 @@ class TableClient:
     def _name_seats(self, names: list[str]) -> None:
         own = self.number
         told = ["You" if n == own else name for n, name in enumerate(names)]
-        if told != self.narrator.names:
+        if told != self.narrator.names or self.night != isinstance(self.narrator, NightNarrator):
             self.names = names
-            self.narrator = Narrator(told)
+            self.narrator = NightNarrator(told) if self.night else Narrator(told)
 
     def say(self, line: str, style: str = "") -> None:
         self.console.print(Text(line, style=style), markup=False, highlight=False)

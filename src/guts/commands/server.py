@@ -68,16 +68,15 @@ def _table_body(
 ) -> dict[str, object]:
     """The ``POST /api/tables`` body of ``guts serve --table``, checked by the engine
     before the server starts (so a typo is one line, not a server that stops)."""
-    from guts.bots import check_bot_kind
-    from guts.catalog import find_game
+    from guts.server.presets import check_bots, table_game
 
     options = parse_key_values(option)
-    game = find_game(preset)
-    rules = game.rules(options)
+    game = table_game(preset)
+    game.rules(options)
     if not 0 <= bots <= 9:
         raise OptionError(f"--bots must be between 0 and 9, not {bots}")
     if bots:
-        check_bot_kind(bot, game.family, rules)
+        check_bots(game, bot, options)
     if buy_in <= 0:
         raise OptionError(f"--buy-in must be positive, not {buy_in}")
     return {"preset": game.name, "options": options, "buy_in": buy_in, "bots": bots,

@@ -35,10 +35,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from guts.bots import BOT_NAMES, check_bot_kind
-from guts.catalog import Game
+from guts.bots import BOT_NAMES
 from guts.errors import GutsError
-from guts.games.session import RecordedSession
 from guts.server.barrier import disclose
 from guts.server.commands import (
     ActCommand,
@@ -60,6 +58,7 @@ from guts.server.commands import (
     StartCommand,
     StopCommand,
 )
+from guts.server.presets import TableGame, check_bots
 from guts.server.protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -86,7 +85,7 @@ from guts.server.protocol import (
     SitOut,
     Start,
 )
-from guts.server.state import Logged, Seat, TableState
+from guts.server.state import Logged, Seat, TableSession, TableState
 from guts.server.storage import ActionRow, Storage, StoredTable, TableRow
 
 __all__ = ["Client", "Settings", "TableActor", "digest"]
@@ -205,7 +204,7 @@ class TableActor:
         return self.row.id
 
     @property
-    def game(self) -> Game:
+    def game(self) -> TableGame:
         return self.state.game
 
     @property
@@ -214,7 +213,7 @@ class TableActor:
         return self.state.seq
 
     @property
-    def session(self) -> RecordedSession[Any, Any] | None:
+    def session(self) -> TableSession | None:
         """The engine session (None before the start); read it only between commands."""
         return self.state.session
 
@@ -550,7 +549,7 @@ class TableActor:
             await self._commit(StartCommand())
         elif isinstance(message, AddBot):
             try:
-                check_bot_kind(message.bot, self.game.family, self.game.rules(state.options))
+                check_bots(self.game, message.bot, state.options)
             except GutsError as error:
                 raise ProtocolError("invalid", str(error)) from None
             name = message.nickname or self._bot_name()
@@ -657,7 +656,8 @@ class TableActor:
             if seat is None or seat.kind != "person" or state.plays_safe(decision.seat):
                 continue
             deciding.add(decision.seat)
-            if decision.seat not in self.clocks:
+            running = self.clocks.get(decision.seat)
+            if running is None or running.seat_id != seat.seat_id:
                 self.clocks[decision.seat] = _Clock(seat.seat_id, self.now(), seat.bank_ms)
         for number in set(self.clocks) - deciding:
             del self.clocks[number]
@@ -696,6 +696,8 @@ class TableActor:
             return 0.0
         if state.status != "playing" or session is None:
             return None
+        if state.ending and state.between_games():
+            return 0.0
         if session.deal_over:
             if state.ending:
                 return 0.0
@@ -737,7 +739,7 @@ class TableActor:
         if state.leftover():
             await self._commit(StopCommand(reason="the night is over: what is left is shared out"))
             return
-        if session.deal_over:
+        if session.deal_over or (state.ending and state.between_games()):
             if state.ending:
                 await self._commit(StopCommand(reason="the host ended the night"))
             else:

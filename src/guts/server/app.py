@@ -26,11 +26,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from guts.bots import check_bot_kind
-from guts.catalog import find_game
 from guts.errors import GutsError
 from guts.server.actor import Client, Settings
 from guts.server.pages import ledger_response, page_routes
+from guts.server.presets import check_bots, table_game
 from guts.server.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -130,10 +129,10 @@ async def create_table(request: Request) -> Response:
         where = ".".join(str(part) for part in problem["loc"]) or "the body"
         return _error("invalid", f"{where}: {problem['msg']}"[:200])
     try:
-        game = find_game(wanted.preset)
-        rules = game.rules(wanted.options)
+        game = table_game(wanted.preset)
+        game.rules(wanted.options)
         if wanted.bots:
-            check_bot_kind(wanted.bot, game.family, rules)
+            check_bots(game, wanted.bot, wanted.options)
         if wanted.start:  # the engine's own checks of the players, before anything is made
             bots = [(f"Bot {n}", wanted.buy_in) for n in range(wanted.bots)]
             game.new_session(bots, options=wanted.options)

@@ -39,10 +39,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from guts.bots import Policy, policy_for
-from guts.catalog import Game, find_game
 from guts.errors import GutsError, OptionError
 from guts.games.base import Decision
 from guts.games.session import RecordedSession
+from guts.night import Night
+from guts.night.bots import NightPolicy
 from guts.server.commands import (
     ActCommand,
     ApproveCommand,
@@ -65,9 +66,11 @@ from guts.server.commands import (
     read_command,
 )
 from guts.server.dealer import Dealer
+from guts.server.presets import NIGHT_FAMILY, NightPreset, TableGame, table_game
 from guts.server.storage import SeatRow, StoredTable, TableRow
 
 __all__ = [
+    "CHOICE_TIMED_OUT",
     "RESEATED",
     "SAFE_ACTIONS",
     "SHARES_OUT",
@@ -75,6 +78,7 @@ __all__ = [
     "ChatLine",
     "Logged",
     "Seat",
+    "TableSession",
     "TableState",
     "safe_action",
 ]
@@ -97,6 +101,13 @@ time takes when one is legal."""
 
 CHAT_KEPT = 50
 """How many chat lines a snapshot carries."""
+
+CHOICE_TIMED_OUT = "time-out"
+"""The action the table records for a night's chooser who did not choose in time (or is
+away): the night's own :meth:`~guts.night.Night.time_out` (no game is called that)."""
+
+TableSession = RecordedSession[Any, Any] | Night
+"""What a table plays: a game's session, or a night of dealer's choice."""
 
 
 def safe_action(legal: tuple[str, ...], fallback: Callable[[], str]) -> str:
@@ -206,6 +217,8 @@ class _Night:
     deals_before: int = 0
     changed_options: bool = False
     lineups: list[list[int]] = field(default_factory=list)
+    games_before: int = 0
+    """Dealer's choice: the games of the nights before this seating's."""
 
 
 class TableState:
@@ -213,10 +226,10 @@ class TableState:
 
     def __init__(self, row: TableRow) -> None:
         self.row = row
-        self.game: Game = find_game(row.preset)
+        self.game: TableGame = table_game(row.preset)
         self.dealer = Dealer()
         self.seats: dict[int, Seat] = {}
-        self.sessions: list[RecordedSession[Any, Any]] = []
+        self.sessions: list[TableSession] = []
         self.status = "lobby"
         self.ending = False
         self.stopped = False
@@ -229,16 +242,40 @@ class TableState:
         """Each seat's last applied client sequence number, and the command it made."""
         self.log: list[Logged] = []
         self.chat: list[ChatLine] = []
-        self.policies: dict[int, Policy] = {}
+        self.policies: dict[int, Policy | NightPolicy] = {}
         """The bot of each bot's seat number in the session in play."""
         self.night = _Night(dict(row.options), int(row.stakes.get("buy_in", 100)))
         self._credit_of: dict[str, str] | None = None
         self._credit_now = False
 
     @property
-    def session(self) -> RecordedSession[Any, Any] | None:
+    def session(self) -> TableSession | None:
         """The session in play (or the last one), None before the start."""
         return self.sessions[-1] if self.sessions else None
+
+    @property
+    def is_night(self) -> bool:
+        """True for a table of dealer's choice."""
+        return self.game.family == NIGHT_FAMILY
+
+    def choosing(self) -> bool:
+        """True while a night's chooser must name the next game."""
+        session = self.session
+        return isinstance(session, Night) and session.chooser is not None
+
+    def between_games(self) -> bool:
+        """True on a night between two games (a choice may be waiting)."""
+        session = self.session
+        return isinstance(session, Night) and session.session is None and not session.is_over
+
+    @property
+    def family(self) -> str:
+        """The family being played now (a night: its current game's; ``night`` between
+        games)."""
+        session = self.session
+        if isinstance(session, Night):
+            return session.session.game if session.session is not None else NIGHT_FAMILY
+        return self.game.family
 
     @property
     def options(self) -> dict[str, str]:
@@ -275,7 +312,15 @@ class TableState:
 
     def net(self, seat: Seat) -> int:
         """What ``seat`` has won (positive) or lost on the night so far."""
-        return self.stack(seat) + seat.due + seat.cashed - seat.bought - seat.debt
+        return self.stack(seat) + seat.due + seat.cashed - seat.bought - self.owed(seat)
+
+    def owed(self, seat: Seat) -> int:
+        """The debts ``seat`` took on credit: those it left tables with, and a night's
+        markers at the table in play."""
+        session = self.session
+        if isinstance(session, Night) and seat.number is not None:
+            return seat.debt + session.ledger.markers[seat.number]
+        return seat.debt
 
     # -- applying ---------------------------------------------------------------------------
 
@@ -288,7 +333,7 @@ class TableState:
         """Apply ``command`` (live or replaying); the seat ids whose rows it changed.
         Raises GutsError, changing nothing, if the engine refuses it."""
         if isinstance(command, JoinCommand | BotCommand):
-            return self._seat(command)
+            return self._seat(command) + self._reseat_night()
         if isinstance(command, ApproveCommand | RefuseCommand):
             seat = self.seats[command.seat_id]
             if isinstance(command, ApproveCommand):
@@ -296,7 +341,7 @@ class TableState:
                 seat.bought = seat.held = command.buy_in
             else:
                 seat.status = "refused"
-            return [command.seat_id]
+            return [command.seat_id, *self._reseat_night()]
         if isinstance(command, StartCommand):
             return self._start()
         if isinstance(command, EndCommand):
@@ -307,7 +352,7 @@ class TableState:
             return []
         control = self._control(command)
         if control is not None:
-            return control
+            return control + self._reseat_night()
         session = self.session
         if session is None:
             raise CommandError(f"a {command.kind} command before the start")
@@ -315,13 +360,16 @@ class TableState:
         if isinstance(command, DealCommand):
             changed = self._deal(session)
         elif isinstance(command, ActCommand):
-            session.act(command.seat, command.action)
+            if isinstance(session, Night) and command.action == CHOICE_TIMED_OUT:
+                session.time_out()
+            else:
+                session.act(command.seat, command.action)
             changed = self._acted(command)
         elif isinstance(command, StopCommand):
             session.stop(command.reason)
             self.stopped = True
         self._update_status()
-        return changed
+        return changed + self._reseat_night()
 
     def _seat(self, command: JoinCommand | BotCommand) -> list[int]:
         approved = isinstance(command, BotCommand) or self.row.auto_approve
@@ -448,7 +496,12 @@ class TableState:
         """True at a deal boundary with an empty pot when the seats, their chips or the
         options must change before the next deal."""
         session = self.session
-        if session is None or not session.deal_over or any(session.table.places.values()):
+        if session is None:
+            return False
+        if isinstance(session, Night):
+            if not self.between_games():  # a night changes seats between games only
+                return False
+        elif not session.deal_over or any(session.table.places.values()):
             return False
         current = self.night.lineups[-1] if self.night.lineups else []
         wanted = self.lineup()
@@ -463,8 +516,8 @@ class TableState:
         """True when the next deal needs a fresh table: the seats, chips or options
         change, or a session of a family that cannot take over a table is over."""
         session = self.session
-        if session is None:
-            return False
+        if session is None or isinstance(session, Night):
+            return False  # a night changes seats as soon as a game ends (_reseat_night)
         if session.is_over and self.game.family not in TAKES_TABLE:
             return True
         return self.reseat_due()
@@ -481,8 +534,11 @@ class TableState:
             return False
         return True
 
-    def _deal(self, session: RecordedSession[Any, Any]) -> list[int]:
+    def _deal(self, session: TableSession) -> list[int]:
         changed: list[int] = []
+        if isinstance(session, Night):
+            session.start_deal()
+            return changed
         if self.reseats():
             if not session.is_over:
                 session.stop(RESEATED)
@@ -497,6 +553,7 @@ class TableState:
     def _take_over(self, old: RecordedSession[Any, Any]) -> RecordedSession[Any, Any]:
         """The next session of the night on the same table (stacks, pot and button carried
         over: the engine's dealer's-choice way)."""
+        assert not isinstance(self.game, NightPreset)
         family = self.game.games_family
         rules = family.rules(self.game.name, self.options)
         make: Callable[..., RecordedSession[Any, Any]] = family.session_class
@@ -505,14 +562,17 @@ class TableState:
         self._begin(session, list(self.night.lineups[-1]))
         return session
 
-    def _release(self, old: RecordedSession[Any, Any]) -> list[int]:
+    def _release(self, old: TableSession) -> list[int]:
         """The seats of ``old`` leave its table with their stacks (held for them; a debt
-        on credit kept as such); those leaving are cashed out."""
+        on credit kept as such, a night's markers too); those leaving are cashed out."""
         changed = []
+        markers = old.ledger.markers if isinstance(old, Night) else ()
         for number, seat_id in enumerate(self.night.lineups[-1]):
             seat = self.seats[seat_id]
             final = old.table.stack(number)
             seat.held, seat.debt = max(final, 0), seat.debt + max(-final, 0)
+            if markers:
+                seat.debt += markers[number]
             seat.number = None
             changed.append(seat_id)
         for seat in self.seats.values():
@@ -522,25 +582,33 @@ class TableState:
         self.night.deals_before += old.deals_played
         return changed
 
-    def _fresh(self, old: RecordedSession[Any, Any] | None) -> list[int]:
+    def _fresh(self, old: TableSession | None) -> list[int]:
         """A new session on a fresh table for the seats of :meth:`lineup`, each with its
         chips, the next dealer first; the night's deal limit carried on."""
         lineup = self.lineup()
         seats = [self.seats[seat_id] for seat_id in lineup]
         players = [(seat.nickname, seat.held + seat.due) for seat in seats]
         options = dict(self.options)
-        limit = options.get("max-deals")
-        if limit is not None and limit.isdigit():
-            options["max-deals"] = str(max(1, int(limit) - self.night.deals_before))
+        limit, before = ("most-games", self.night.games_before) if self.is_night else (
+            "max-deals", self.night.deals_before)  # fmt: skip
+        wanted = options.get(limit) or options.get(limit.replace("-", "_"))
+        if wanted is not None and wanted.isdigit():
+            options.pop(limit.replace("-", "_"), None)
+            options[limit] = str(max(1, int(wanted) - before))
         button = 0
         if old is not None and self.night.lineups:
             dealer = self.night.lineups[-1][old.table.button]
             later = [n for n, seat_id in enumerate(lineup) if seat_id >= dealer]
             button = later[0] if later else 0
-        family = self.game.games_family
-        session = family.new_session(
-            self.game.name, players, options=options, rng=self.dealer, button=button
-        )
+        session: TableSession
+        if isinstance(self.game, NightPreset):
+            session = self.game.new_session(players, options=options, rng=self.dealer,
+                                            button=button)  # fmt: skip
+        else:
+            family = self.game.games_family
+            session = family.new_session(
+                self.game.name, players, options=options, rng=self.dealer, button=button
+            )
         for number, seat in enumerate(seats):
             seat.number, seat.held, seat.due = number, 0, 0
         self.night.changed_options = False
@@ -577,11 +645,36 @@ class TableState:
 
     def _start(self) -> list[int]:
         changed = self._fresh(None)
-        self.sessions[-1].start_deal()
+        session = self.sessions[-1]
+        if session.deal_over:  # a night's first chooser chooses before any deal
+            session.start_deal()
         self._update_status()
         return changed
 
-    def _begin(self, session: RecordedSession[Any, Any], lineup: list[int]) -> None:
+    def _reseat_night(self) -> list[int]:
+        """Dealer's choice: between two games, when the seats, their chips or the options
+        must change, the night so far ends and a fresh one begins for the new seating
+        (the chips as they stand, the next dealer first, the games left of
+        ``most-games``); the lobby seats it changed. Nothing happens while a game is
+        played, or if the new seating could not play the night (it waits)."""
+        session = self.session
+        if not isinstance(session, Night) or not self.between_games() or not self.reseat_due():
+            return []
+        players = [(self.seats[i].nickname, 1) for i in self.lineup()]
+        try:
+            self.game.new_session(players, options=self.options)
+        except GutsError:
+            return []
+        self.night.games_before += session.number
+        session.stop(RESEATED)
+        changed = self._release(session)
+        changed += self._fresh(session)
+        fresh = self.sessions[-1]
+        if fresh.deal_over and not fresh.is_over:
+            fresh.start_deal()  # a rotation's next game
+        return changed
+
+    def _begin(self, session: TableSession, lineup: list[int]) -> None:
         self.sessions.append(session)
         self.night.lineups.append(lineup)
         self.policies = {
@@ -590,9 +683,11 @@ class TableState:
             if self.seats[seat_id].kind != "person"
         }
 
-    def _bot(self, kind: str, session: RecordedSession[Any, Any]) -> Policy:
+    def _bot(self, kind: str, session: TableSession) -> Policy | NightPolicy:
         """The bot of ``kind`` for a seat of ``session``; an equilibrium bot whose game the
         host's new options put out of the solver's reach plays as the sensible bot."""
+        if isinstance(session, Night):
+            return NightPolicy(kind, session)
         try:
             return policy_for(kind, self.game.family, session)
         except OptionError:
@@ -604,13 +699,19 @@ class TableState:
         """The bot that chooses for a seat where no action is safe."""
         session = self.session
         assert session is not None
+        if isinstance(session, Night):
+            assert session.session is not None
+            return policy_for("sensible", session.session.game, session.session)
         return policy_for("sensible", self.game.family, session)
 
     def safe(self, decision: Decision) -> str:
         """The safe action of ``decision`` (see :func:`safe_action`); the sensible bot's
-        choice where none is safe (the action is recorded, so a replay needs no bot)."""
+        choice where none is safe (the action is recorded, so a replay needs no bot); a
+        night's choice: :data:`CHOICE_TIMED_OUT`, the night's time-out."""
         session = self.session
         assert session is not None
+        if self.choosing():
+            return CHOICE_TIMED_OUT
         legal = session.legal_actions(decision.seat)
 
         def bots_choice() -> str:
@@ -627,6 +728,9 @@ class TableState:
         session = self.session
         if session is None or not session.is_over:
             self.status = "playing" if session is not None else self.status
+            return
+        if isinstance(session, Night):  # its own rules end it (games played, chips)
+            self.status = "over"
             return
         credit = bool(getattr(session.rules, "credit", False))
         in_night = [
