@@ -100,11 +100,14 @@ class Attacker(Recorder):
         return [as_json(event.to_dict()) for event in events if event.visible_to(self.number)]
 
 
-async def _attack(storage: Storage, preset: str, seed: int) -> int:
+async def _attack(
+    storage: Storage, preset: str, seed: int, options: dict[str, str] | None = None
+) -> int:
     rng = random.Random(seed)
     tables = Tables(storage, FAST)
     bots = 4
-    actor, secret = await bot_table(tables, preset, bots, {"max-deals": "3"}, start=False)
+    wanted = {"max-deals": "3"} if options is None else options
+    actor, secret = await bot_table(tables, preset, bots, wanted, start=False)
     attackers = [Attacker(actor, seat_id) for seat_id in (None, *range(bots))]
     for attacker in attackers:
         sit(actor, attacker, attacker.seat_id)  # every bot's seat has a listener
@@ -124,6 +127,29 @@ def test_no_frame_shows_a_card_its_client_may_not_see(sqlite_url: str, preset: s
     async def run() -> None:
         storage = await Storage.open(sqlite_url)
         assert await _attack(storage, preset, seed=len(preset)) > 20
+        await storage.close()
+
+    asyncio.run(run())
+
+
+NIGHTS = [
+    "two-card-guts,three-five-seven,jacks-or-better,bourre",
+    "simultaneous-guts,three-five-seven-simultaneous,wild-widow,toh,no-peek-guts",
+]
+"""The games of the nights attacked: every family, and the simultaneous ones."""
+
+
+@pytest.mark.parametrize("games", NIGHTS)
+def test_no_frame_of_a_night_shows_a_card_its_client_may_not_see(
+    sqlite_url: str, games: str
+) -> None:
+    """Across every game of a night of dealer's choice, the choices and the games' own
+    deals (a seat's cards of one game are never shown in the next, nor anyone else's)."""
+
+    async def run() -> None:
+        storage = await Storage.open(sqlite_url)
+        options = {"games": games, "cap": "2", "most-games": "6"}
+        assert await _attack(storage, "dealers-choice", len(games), options) > 100
         await storage.close()
 
     asyncio.run(run())
@@ -156,13 +182,18 @@ async def _frames_after(stored: Any, seat_ids: list[int], acting: int, action: s
     return [json.dumps(listener.frames) for listener in others]
 
 
-@pytest.mark.parametrize("preset", SIMULTANEOUS)
+NIGHT_OF_SIMULTANEOUS = {"games": "simultaneous-guts,hi-lo-guts,nuts", "cap": "2",
+                         "most-games": "4"}  # fmt: skip
+
+
+@pytest.mark.parametrize("preset", [*SIMULTANEOUS, "dealers-choice"])
 def test_a_simultaneous_choice_cannot_be_told_apart_by_others(sqlite_url: str, preset: str) -> None:
     async def run() -> None:
         rng = random.Random(preset)
         storage = await Storage.open(sqlite_url)
         tables = Tables(storage, FAST)
-        actor, secret = await tables.create(preset, {"max-deals": "2"}, 50, auto_approve=True)
+        options = NIGHT_OF_SIMULTANEOUS if preset == "dealers-choice" else {"max-deals": "2"}
+        actor, secret = await tables.create(preset, dict(options), 50, auto_approve=True)
         players = [Recorder() for _ in range(4)]
         for number, player in enumerate(players):
             await actor.call(Join(type="join", nickname=f"P{number}"), player)
