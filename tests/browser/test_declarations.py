@@ -160,8 +160,10 @@ def test_openers_are_opened_by_clicking_and_proved(
     shown = events(bob, "draw-openers-shown")[0]
     assert shown["seat"] == ann.seat()
     # everyone hears the proof and reads it in the log, in the terminal's words
-    words = "proves openers" if shown["proved"] else "cannot prove openers"
-    for person in people:
+    for person in people:  # the opener's own page says it in the second person
+        own = person is ann
+        words = ("You prove openers" if own else "proves openers") if shown["proved"] else (
+            "You cannot prove openers" if own else "cannot prove openers")  # fmt: skip
         person.page.wait_for_selector(f"#log li:has-text('{words}')", state="attached")
         person.shot("proved")
     for person in people:
