@@ -57,6 +57,7 @@ __all__ = [
     "ServerMessage",
     "TableCreated",
     "check_nickname",
+    "describe",
     "protocol_document",
     "read_message",
 ]
@@ -673,10 +674,10 @@ def protocol_document() -> str:
         "",
     ]
     for model in CLIENT_MESSAGES:
-        lines += _describe(model)
+        lines += describe(model)
     lines += ["## Server to client", ""]
     for model in SERVER_MESSAGES:
-        lines += _describe(model)
+        lines += describe(model)
     lines += [
         "## HTTP",
         "",
@@ -691,11 +692,15 @@ def protocol_document() -> str:
         "",
     ]
     for model in (CreateTable, TableCreated):
-        lines += _describe(model, f"`{model.__name__}`")
+        lines += describe(model, f"`{model.__name__}`")
+    from guts.server.night_protocol import night_section
+
+    lines += night_section()
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _describe(model: type[_Message], title: str = "") -> list[str]:
+def describe(model: type[BaseModel], title: str = "") -> list[str]:
+    """A model's section of the document: its title, its docstring, its JSON Schema."""
     if not title:
         title = f"`{model.model_fields['type'].annotation.__args__[0]}`"  # type: ignore[union-attr]
     doc = " ".join((model.__doc__ or "").split())
