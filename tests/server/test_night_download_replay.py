@@ -10,7 +10,6 @@ import json
 import random
 import re
 import warnings
-from pathlib import Path
 from typing import Any
 
 import pytest
