@@ -404,3 +404,26 @@ def test_bots_of_a_kind_some_game_of_the_night_lacks_are_refused(sqlite_url: str
         assert not actor.state.seats
 
     on_tables(sqlite_url, body)
+
+
+def test_a_rotation_goes_on_in_turn_across_a_change_of_seats(sqlite_url: str) -> None:
+    async def body(tables: Tables, storage: Storage, clock: Clock) -> None:
+        options = {"games": FAMILIES, "chooser": "rotation", "cap": "1", "most-games": "6"}
+        actor, _, _ = await night_table(tables, [], 4, options)
+        liv = Recorder()
+        actor.attach(liv)
+        await actor.call(Join(type="join", nickname="Liv", buy_in=30), liv)  # during game 1
+        await play_night(actor, [liv], random.Random(4))
+        nights = [night for night in actor.state.sessions if isinstance(night, Night)]
+        assert len(nights) >= 2  # Liv's seat started a fresh night between games
+        played = [result.game for night in nights for result in night.results]
+        games = FAMILIES.split(",")
+        assert played == [games[n % len(games)] for n in range(6)]  # the rotation went on
+        stored = await storage.load(actor.id)
+        assert stored is not None
+        copy = TableActor(stored.table, storage, tables.settings)
+        copy.load(stored)
+        copy.check()
+        assert views(copy) == views(actor)
+
+    on_tables(sqlite_url, body)

@@ -44,6 +44,7 @@ from guts.games.base import Decision
 from guts.games.session import RecordedSession
 from guts.night import Night
 from guts.night.bots import NightPolicy
+from guts.night.rules import Chooser
 from guts.server.commands import (
     ActCommand,
     ApproveCommand,
@@ -595,6 +596,8 @@ class TableState:
         if wanted is not None and wanted.isdigit():
             options.pop(limit.replace("-", "_"), None)
             options[limit] = str(max(1, int(wanted) - before))
+        if self.is_night and before:
+            options = self._rotation_goes_on(options, before)
         button = 0
         if old is not None and self.night.lineups:
             dealer = self.night.lineups[-1][old.table.button]
@@ -614,6 +617,19 @@ class TableState:
         self.night.changed_options = False
         self._begin(session, lineup)
         return lineup
+
+    def _rotation_goes_on(self, options: dict[str, str], before: int) -> dict[str, str]:
+        """A rotation's ``games`` turned so that a fresh night for a new seating plays
+        the game after the ``before`` games played (the rotation goes on in turn)."""
+        assert isinstance(self.game, NightPreset)
+        rules = self.game.rules(options)
+        if rules.chooser is not Chooser.ROTATION:
+            return options
+        entries = rules.entries
+        turn = before % len(entries)
+        turned = [entry.text() for entry in (*entries[turn:], *entries[:turn])]
+        options.pop("games", None)
+        return {**options, "games": ",".join(turned)}
 
     def leftover(self) -> bool:
         """True when the night is over with chips still on the table (a deal limit
