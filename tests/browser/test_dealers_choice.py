@@ -170,6 +170,9 @@ def test_a_night_of_two_games_chosen_by_clicking(
             ".night-games li", "items => items.map(item => item.dataset.game)"
         )
         assert games[:2] == GAMES[:2], games
+        dealt = sum(1 for event in ended if event["deals"] > 0)  # a game chosen, not dealt
+        line = f"The night is over after {dealt} game{'' if dealt == 1 else 's'}"
+        assert person.page.inner_text(".night") == line
         person.shot("ledger")
         no_hidden_card_in_frames(person)
         assert not person.errors, person.errors

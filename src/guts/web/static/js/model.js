@@ -159,7 +159,8 @@ export function nightOf(view) {
   if (!night) return null;
   const names = view.players || [];
   const playing = night.playing;
-  const line = night.over ? `The night is over after ${night.number} game${night.number === 1 ? "" : "s"}` : playing
+  const dealt = (night.played || []).filter((game) => game.deals > 0).length;
+  const line = night.over ? `The night is over after ${dealt} game${dealt === 1 ? "" : "s"}` : playing
     ? `Game ${night.number}: ${playing}`
     : (night.chooser !== null && night.chooser !== undefined
       ? `${names[night.chooser] || "The chooser"} chooses game ${night.number + 1}`
