@@ -28,7 +28,6 @@ from guts.night.events import (
     NightEnded,
     PotRefunded,
 )
-from guts.server.protocol import describe
 
 __all__ = [
     "NIGHT_EVENTS",
@@ -157,14 +156,12 @@ them, and `night-ended` last.
 """
 
 
-def night_section() -> list[str]:
-    """The lines of ``docs/protocol.md``'s section on nights: the prose, then each model
-    and each of the night's events with its JSON Schema."""
-    lines = ["## Dealer's choice nights", "", *_PROSE.splitlines(), ""]
+def night_section() -> tuple[list[str], list[tuple[str, type[BaseModel]]]]:
+    """``docs/protocol.md``'s section on nights: its lines of prose, then each model and
+    each of the night's events with its title (the document adds their JSON Schemas)."""
+    prose = ["## Dealer's choice nights", "", *_PROSE.splitlines(), ""]
     parts: list[tuple[str, type[BaseModel]]] = [
         (f"`{model.__name__}`", model) for model in (NightTable, NightState, GameChoice)
     ]
     parts += [(f"`{kind}` event", model) for kind, model in NIGHT_EVENTS.items()]
-    for title, model in parts:
-        lines += describe(model, title)
-    return lines
+    return prose, parts

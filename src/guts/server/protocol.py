@@ -695,7 +695,10 @@ def protocol_document() -> str:
         lines += describe(model, f"`{model.__name__}`")
     from guts.server.night_protocol import night_section
 
-    lines += night_section()
+    prose, parts = night_section()
+    lines += prose
+    for title, part in parts:
+        lines += describe(part, title)
     return "\n".join(lines).rstrip() + "\n"
 
 
