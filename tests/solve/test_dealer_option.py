@@ -1,0 +1,113 @@
+"""The dealer's option in the solver (``guts.solve.option``): a second chance to challenge
+a dealer who alone stayed in.
+
+Cross-checked against OpenSpiel (tests/solve/spiel_option.py, the same model as a pyspiel
+game): its nash_conv of our strategy equals ours and its CFR+ finds our values; the game
+with a second round nobody takes is the game without the option; the solver converges on
+the real hands, with exact card removal heads-up.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from guts.games.guts import preset
+from guts.solve.cfr import Deal, solve_deal
+from guts.solve.hands import HandClasses
+from guts.solve.model import Model, model_of
+from guts.solve.option import DealerOptionDeal
+
+pyspiel = pytest.importorskip("pyspiel")
+from open_spiel.python import policy as policy_lib  # noqa: E402
+from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
+from open_spiel.python.algorithms.expected_game_score import policy_value  # noqa: E402
+
+from tests.solve.spiel_option import load  # noqa: E402
+
+_INFO = re.compile(r"p(\d+) hand (\d+) (before|second) (\d*)")
+
+
+def model(players: int, **options: str) -> Model:
+    """The model of two-card Guts (in turn) for ``players``; the option is the deal's."""
+    return model_of(preset("two-card-guts", options), players)
+
+
+def as_policy(game: object, strategy: list[np.ndarray]) -> policy_lib.TabularPolicy:
+    tabular = policy_lib.TabularPolicy(game)
+    for info, row in tabular.state_lookup.items():
+        found = _INFO.fullmatch(info)
+        assert found is not None, info
+        player, hand, words = int(found[1]), int(found[2]), found[4]
+        history = sum(int(bit) << q for q, bit in enumerate(words))
+        if found[3] == "second":
+            history += 1 << player
+        p_in = strategy[player][history][hand]
+        tabular.action_probability_array[row] = [1.0 - p_in, p_in]
+    return tabular
+
+
+@pytest.mark.parametrize(("players", "auto_in"), [(2, "no"), (3, "no"), (3, "yes")])
+def test_openspiel_nash_conv_of_our_strategy_is_ours(players: int, auto_in: str) -> None:
+    m = model(players, **{"last-in-when-all-out": auto_in})
+    deal = DealerOptionDeal(m, HandClasses.uniform(4), exact=False)
+    ours = solve_deal(deal, 3000, tolerance=1e-6)
+    spiel = load(m, 4, ours.continuation)
+    measured = exploitability.nash_conv(spiel, as_policy(spiel, ours.strategy))
+    assert measured == pytest.approx(ours.nash_conv, abs=1e-9)
+    assert measured < 1e-3
+    # and a strategy far from equilibrium: the same exploitability, by both
+    rough = deal.force([np.random.default_rng(players).random(s.shape) for s in ours.strategy])
+    mine, best = deal.values(rough, deal.counterfactual(rough, ours.continuation))
+    theirs = exploitability.nash_conv(spiel, as_policy(spiel, rough))
+    assert theirs == pytest.approx(float((best - mine).sum()), abs=1e-9)
+    assert theirs > 0.05
+
+
+def test_openspiel_cfr_finds_our_values() -> None:
+    m = model(2)
+    deal = DealerOptionDeal(m, HandClasses.uniform(4), exact=False)
+    ours = solve_deal(deal, 3000, tolerance=1e-6)
+    spiel = load(m, 4, ours.continuation)
+    solver = cfr.CFRPlusSolver(spiel)
+    for _ in range(150):
+        solver.evaluate_and_update_policy()
+    theirs = solver.average_policy()
+    assert exploitability.nash_conv(spiel, theirs) < 2e-3
+    values = policy_value(spiel.new_initial_state(), [theirs] * 2)
+    assert values == pytest.approx(ours.values, abs=1e-3)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_second_round_nobody_takes_is_the_game_without_the_option(players: int) -> None:
+    m = model(players)
+    classes = HandClasses.of(preset("two-card-guts").hand_ranking)
+    plain, option = Deal(m, classes), DealerOptionDeal(m, classes)
+    rng = np.random.default_rng(7)
+    first = plain.force([rng.random((plain.histories(p), len(classes.level)))
+                         for p in range(players)])  # fmt: skip
+    never = [np.concatenate([s, np.zeros_like(s)]) if p < players - 1 else s
+             for p, s in enumerate(first)]  # fmt: skip
+    v = np.full(players, 1.0 / players)
+    expected = plain.values(first, plain.counterfactual(first, v))[0]
+    assert option.values(never, option.counterfactual(never, v))[0] == pytest.approx(expected)
+    # a second round always taken changes what the lone dealer wins
+    always = [np.concatenate([s, np.ones_like(s)]) if p < players - 1 else s
+              for p, s in enumerate(first)]  # fmt: skip
+    changed = option.values(always, option.counterfactual(always, v))[0]
+    assert np.abs(changed - expected).max() > 1e-3
+
+
+def test_heads_up_the_option_is_solved_exactly_and_costs_the_dealer() -> None:
+    m = model(2)
+    classes = HandClasses.of(preset("two-card-guts").hand_ranking)
+    option = solve_deal(DealerOptionDeal(m, classes), 2000, tolerance=1e-4)
+    plain = solve_deal(Deal(m, classes), 2000, tolerance=1e-4)
+    assert option.exploitability < 2e-4 and option.residual < 1e-3
+    assert option.values.sum() == pytest.approx(1.0)  # the pot goes to someone, in time
+    assert option.values[1] < plain.values[1]  # a lone dealer can be challenged
+    # the dealer's left challenges with some hands it declined in the first round
+    second = option.strategy[0][1]
+    assert second.max() > 0.5 and option.strategy[0][0].min() < 0.5
