@@ -9,16 +9,22 @@ the real hands, with exact card removal heads-up.
 
 from __future__ import annotations
 
+import json
+import random
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from guts.cli import main
 from guts.games.guts import preset
+from guts.solve.bot import EquilibriumPolicy, _information_set, advice
 from guts.solve.cfr import Deal, solve_deal
 from guts.solve.hands import HandClasses
 from guts.solve.model import Model, model_of
 from guts.solve.option import DealerOptionDeal
+from guts.solve.solution import Solution, solve_rules
 
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python import policy as policy_lib  # noqa: E402
@@ -111,3 +117,67 @@ def test_heads_up_the_option_is_solved_exactly_and_costs_the_dealer() -> None:
     # the dealer's left challenges with some hands it declined in the first round
     second = option.strategy[0][1]
     assert second.max() > 0.5 and option.strategy[0][0].min() < 0.5
+
+
+def solved(players: int) -> Solution:
+    return solve_rules(preset("two-card-guts", {"dealer-option": "yes"}), players, cache=False)
+
+
+def test_guts_solve_gives_the_second_chance_by_position(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+    try:
+        main(["solve", "two-card-guts", "-n", "3", "-o", "dealer-option=yes", "--json"])
+    except SystemExit as stop:
+        assert stop.code in (0, None)
+    data = json.loads(capsys.readouterr().out)
+    assert data["exploitability"] < 5e-4 and sum(data["ev"]) == pytest.approx(1.0)
+    rows = {(row["position"], row["before"]) for row in data["strategy"]}
+    assert (0, "dealer alone in; again: -") in rows
+    assert (1, "dealer alone in; again: in") in rows and (1, "out, in") not in rows
+    assert not any(r[0] == 2 and r[1].startswith("dealer alone") for r in rows)
+    assert len(rows) == 2 + 4 + 4  # first round 1, 2, 4 histories; second 1, 2
+
+
+def test_the_bot_and_the_hint_read_the_second_chance_from_the_view() -> None:
+    solution = solved(2)
+    dealer_value = solution.result.values[1]
+    # Bob (seat 1) is the dealer's left, Ann (seat 0) the dealer: Bob went out, Ann in
+    view = {"dealt_in": [1, 0], "seat": 1, "hand": ["As", "Ah"],
+            "declared": {"1": "out", "0": "in"}}  # fmt: skip
+    found = _information_set(solution, view)
+    assert found[:2] == (0, 1)  # the dealer's left, its second chance
+    told = advice(solution, view)
+    assert told.p_in > 0.98
+    # aces against the lone dealer's range win the pot (the loser matches it, and Bob
+    # deals the next pot: worth the dealer's value); out, the dealer takes the pot
+    assert told.ev_in == pytest.approx(1.0 + dealer_value, abs=0.01)
+    assert told.ev_out == pytest.approx(0.0, abs=1e-9)
+    first = advice(solution, {**view, "declared": {}})
+    assert _information_set(solution, {**view, "declared": {}})[:2] == (0, 0)
+    assert first.ev_in != pytest.approx(told.ev_in)
+
+
+def test_equilibrium_bots_play_sessions_with_the_dealers_option() -> None:
+    from guts.catalog import find_game
+
+    rules = preset("two-card-guts", {"dealer-option": "yes"})
+    bot = EquilibriumPolicy(rules)
+    rng = random.Random(3)
+    challenges = 0
+    for seed in range(8):
+        session = find_game("two-card-guts").games_family.new_session(
+            "two-card-guts", [("Ann", 40), ("Bob", 40), ("Cy", 40)],
+            options={"dealer-option": "yes"}, rng=random.Random(seed),
+        )  # fmt: skip
+        while not session.is_over and session.deals_played < 30:
+            if session.deal_over:
+                session.start_deal()
+                continue
+            decision = session.pending()[0]
+            challenges += "challenge" in decision.prompt
+            session.act(decision.seat, bot.choose(session.view(decision.seat), decision, rng))
+        assert sum(seat.stack for seat in session.table.seats) + sum(
+            session.table.places.values()) == 120  # fmt: skip
+    assert challenges > 0

@@ -99,10 +99,22 @@ def _information_set(solution: Solution, view: Mapping[str, Any]) -> tuple[int, 
     history = 0
     if solution.model.in_turn:
         history = sum(1 << q for q in range(position) if declared.get(seats[q]) == "in")
+        if _second_chance(solution, position, seats, declared):
+            history += 1 << position  # the second chance's rows follow the first round's
     if solution.model.no_peek:  # one strategy for every hand, unseen
         return position, history, 0
     cls = solution.classes.class_of([parse_card(code) for code in hand or ()])
     return position, history, cls
+
+
+def _second_chance(
+    solution: Solution, position: int, seats: list[int], declared: Mapping[int, str]
+) -> bool:
+    """True when ``position`` declares again, to challenge a dealer alone in (the dealer,
+    who declares last, has declared: the view's declarations before it are then the
+    second round's)."""
+    dealer = solution.players - 1
+    return solution.model.dealer_option and position < dealer and seats[dealer] in declared
 
 
 def advice(solution: Solution, view: Mapping[str, Any]) -> Advice:
@@ -122,17 +134,30 @@ def advice(solution: Solution, view: Mapping[str, Any]) -> Advice:
 
 
 def _reach(solution: Solution, position: int, history: int, cls: int) -> float:
-    """The chance of the earlier declarations that make ``history`` (what the
-    counterfactual values are weighted by), given this seat's class."""
-    if not solution.model.in_turn or position == 0:
+    """The chance of the others' declarations that make ``history`` (what the
+    counterfactual values are weighted by), given this seat's class: the earlier
+    positions' in the first round; in the second chance, every other position's first
+    round out, the dealer's in and the earlier positions' second declarations."""
+    if not solution.model.in_turn:
         return 1.0
+    strategy = solution.result.strategy
+    if history >> position:  # the second chance
+        second = history - (1 << position)
+        dealer = solution.players - 1
+        weights = [1.0 - strategy[q][0] for q in range(dealer) if q != position]
+        weights.append(strategy[dealer][0])
+        for q in range(position):
+            p_in = strategy[q][(1 << q) + (second & ((1 << q) - 1))]
+            weights[q] = weights[q] * (p_in if second >> q & 1 else 1.0 - p_in)
+    else:
+        weights = []
+        for q in range(position):
+            p_in = strategy[q][history & ((1 << q) - 1)]
+            weights.append(p_in if history >> q & 1 else 1.0 - p_in)
     chance = 1.0
-    for q in range(position):
-        p_in = solution.result.strategy[q][history & ((1 << q) - 1)]
-        said_in = history >> q & 1
-        weights = p_in if said_in else 1.0 - p_in
+    for weight in weights:
         if solution.exact and not solution.model.no_peek:
-            chance *= float(solution.deal.cond[cls] @ weights)
+            chance *= float(solution.deal.cond[cls] @ weight)
         else:
-            chance *= float(weights @ solution.deal.prior)
+            chance *= float(weight @ solution.deal.prior)
     return chance if np.isfinite(chance) else 0.0

@@ -12,8 +12,9 @@ covers one or no player in, and the solver prices two or more from the chances o
 best and the worst hands (:mod:`guts.solve.cfr`).
 
 Rules that make the stakes depend on the pot in chips (pot limit, pot cap, maximum
-loss), cards dealt after the declaration, more than one declaration and Hi-Lo are out
-of reach: :func:`model_of` raises a GutsError naming the rule and why.
+loss), cards dealt after the declaration, a second declaration and Hi-Lo are out of
+reach: :func:`model_of` raises a GutsError naming the rule and why. The dealer's option (a
+second chance to challenge a lone dealer) is solved, by :mod:`guts.solve.option`.
 
 >>> from guts.games.guts import preset
 >>> model = model_of(preset("two-card-guts"), 3)
@@ -52,7 +53,8 @@ class Model:
 
     ``ante_share``: one ante as a share of the pot, for the antes that enter during a
     session (chicken fee, ante every deal, dropouts' ante); the opening pot of one ante
-    each (``1 / players``) unless given.
+    each (``1 / players``) unless given. ``dealer_option``: a dealer alone in may be
+    challenged in a second round (:mod:`guts.solve.option`).
     """
 
     players: int
@@ -70,6 +72,7 @@ class Model:
     ante_share: float
     single_loser: bool = False
     no_peek: bool = False
+    dealer_option: bool = False
 
     def ghost_plays(self, ins: int) -> bool:
         """Whether the ghost (or the deck) plays against ``ins`` players in."""
@@ -128,7 +131,10 @@ def out_of_reach(rules: GutsRules) -> str:
         (rules.low_in_wild > 0, "low-in-wild: face-up cards and wild ranks change per deal"),
         (rules.pass_left, "pass-left: passing a card is a decision before the declaration"),
         (rules.second_declare, "second-declare: a second declaration"),
-        (rules.dealer_option, "dealer-option: a second round of declarations"),
+        (
+            rules.dealer_option and rules.no_peek,
+            "dealer-option with no-peek: the second chance comes after the players looked",
+        ),
         (
             rules.payment is Payment.WORST_DOUBLES,
             "payment=worst-doubles: only match and single-loser are in the model yet",
@@ -182,4 +188,5 @@ def model_of(rules: GutsRules, players: int, ante_share: float | None = None) ->
         ante_share=1.0 / players if ante_share is None else ante_share,
         single_loser=rules.payment is Payment.SINGLE_LOSER,
         no_peek=rules.no_peek,
+        dealer_option=rules.dealer_option,
     )

@@ -23,7 +23,7 @@ the first round with "out" worth its best second round.
 >>> from guts.games.guts import preset
 >>> from guts.solve.hands import HandClasses
 >>> from guts.solve.model import model_of
->>> rules = preset("two-card-guts")   # the model's payoffs; the tree adds the option
+>>> rules = preset("two-card-guts", {"dealer-option": "yes"})
 >>> deal = DealerOptionDeal(model_of(rules, 2), HandClasses.of(rules.hand_ranking))
 >>> [len(s) for s in deal.uniform()]   # dealer's left: first round, second chance
 [2, 2]

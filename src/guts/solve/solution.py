@@ -28,7 +28,7 @@ from guts.solve.cfr import Deal, Result, solve_deal
 from guts.solve.hands import HandClasses
 from guts.solve.model import Model, model_of
 
-__all__ = ["MIXING", "Solution", "cache_dir", "solve", "solve_rules"]
+__all__ = ["MIXING", "Solution", "cache_dir", "deal_of", "solve", "solve_rules"]
 
 FloatArray = NDArray[np.float64]
 
@@ -66,12 +66,16 @@ class Solution:
 
     def histories(self, position: int) -> list[str]:
         """What ``position`` may have seen declared before it, in words: each earlier
-        position's ``in`` or ``out`` (``-`` for none; ``all at once`` if simultaneous)."""
+        position's ``in`` or ``out`` (``-`` for none; ``all at once`` if simultaneous);
+        with the dealer's option, then the second chance's (``dealer alone in; again:``
+        and the earlier positions' second declarations)."""
         if not self.model.in_turn:
             return ["all at once"]
-        if position == 0:
-            return ["-"]
-        return [_history_words(h, position) for h in range(1 << position)]
+        first = [_history_words(h, position) or "-" for h in range(1 << position)]
+        if not self.model.dealer_option or position == self.players - 1:
+            return first
+        again = [_history_words(h, position) for h in range(1 << position)]
+        return [*first, *(f"dealer alone in; again: {words or '-'}" for words in again)]
 
     def history_index(self, position: int, before: str) -> int:
         """The index of a history given in words (see :meth:`histories`)."""
@@ -116,7 +120,7 @@ class Solution:
     @cached_property
     def deal(self) -> Deal:
         """The deal this solution solves (for values of other strategies)."""
-        return Deal(self.model, self.classes, exact=self.exact)
+        return deal_of(self.model, self.classes, self.exact)
 
     @cached_property
     def counterfactual(self) -> list[FloatArray]:
@@ -231,12 +235,21 @@ def solve_rules(
     key = _key(rules, players, iterations, tolerance)
     result = _load(key, players) if cache else None
     if result is None:
-        deal = Deal(model, classes, exact=exact)
+        deal = deal_of(model, classes, exact)
         result = solve_deal(deal, iterations, tolerance=tolerance, progress=progress)
         if cache:
             _store(key, result)
     named = dict(options) if options is not None else rules.to_options()
     return Solution(game or "guts", named, rules, model, classes, exact, result)
+
+
+def deal_of(model: Model, classes: HandClasses, exact: bool) -> Deal:
+    """The deal of ``model``: the plain one, or with the dealer's option its tree."""
+    if model.dealer_option:
+        from guts.solve.option import DealerOptionDeal
+
+        return DealerOptionDeal(model, classes, exact=exact)
+    return Deal(model, classes, exact=exact)
 
 
 _OTHER_FAMILIES = {
