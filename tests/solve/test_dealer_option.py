@@ -181,3 +181,23 @@ def test_equilibrium_bots_play_sessions_with_the_dealers_option() -> None:
         assert sum(seat.stack for seat in session.table.seats) + sum(
             session.table.places.values()) == 120  # fmt: skip
     assert challenges > 0
+
+
+def test_against_itself_each_seat_wins_what_the_model_says_in_the_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seeded engine sessions of equilibrium bots (the engine's own second chance): each
+    seat's net per session is the model's value of its seat, within the 95% interval."""
+    from guts.sim import SimSpec, report, simulate
+
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+    options = {"dealer-option": "yes"}
+    values = solve_rules(preset("two-card-guts", options), 2).result.values
+    predicted = [float(values[1]) * 2 - 1, float(values[0]) * 2 - 1]  # seat 0 deals first
+    spec = SimSpec.make("two-card-guts", players=2, bots="equilibrium", options=options,
+                        seed=5, max_deals=200)  # fmt: skip
+    data = report(spec, simulate(spec, sessions=1000), {"sessions": 1000})
+    for seat, model_net in zip(data["seats"], predicted, strict=True):
+        low, high = seat["net_per_session"]["ci95"]
+        assert low <= model_net <= high
+        assert high - low < 0.5  # chips: tight enough to mean something
