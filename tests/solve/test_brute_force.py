@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from guts.games.guts import preset
-from guts.games.guts.rules import Ghost, GhostTie, GutsRules, Payment
+from guts.games.guts.rules import EveryoneOut, Ghost, GhostTie, GutsRules, Payment
 from guts.games.guts.showdown import contest, payers
 from guts.solve.cfr import Deal
 from guts.solve.hands import HandClasses
@@ -25,7 +25,13 @@ def _settle(rules: GutsRules, hands: tuple[int, ...], ins: list[int], ghost: int
     n = len(hands)
     gains = [0.0] * n
     if not ins:
-        fee = 1.0 / n if rules.everyone_out.value == "chicken-fee" else 0.0
+        rule = rules.everyone_out.value
+        if rule in ("henry", "wimp"):  # the best hands (ties: each) match, or ante for all
+            best = max(hands)
+            top = [p for p in range(n) if hands[p] == best]
+            stake = 1.0 if rule == "henry" else n * (1.0 / n)
+            return [-stake if p in top else 0.0 for p in range(n)] + [1.0 + len(top) * stake]
+        fee = 1.0 / n if rule == "chicken-fee" else 0.0
         return [-fee] * n + [1.0 + n * fee]
     plays = rules.ghost is Ghost.ALWAYS or (rules.ghost is Ghost.LONE and len(ins) == 1)
     result = contest({p: hands[p] for p in ins}, ghost if plays else None, rules.ghost_ties)
@@ -82,6 +88,9 @@ def _brute(deal: Deal, rules: GutsRules, strategy: list[np.ndarray], values: np.
         replace(preset("two-card-guts"), nobody_wins_contested=True),
         replace(preset("single-loser-guts"), ante_every_deal=False),
         replace(preset("simultaneous-guts"), payment=Payment.SINGLE_LOSER),
+        replace(preset("simultaneous-guts"), everyone_out=EveryoneOut.HENRY),
+        replace(preset("two-card-guts"), everyone_out=EveryoneOut.WIMP, last_in_when_all_out=False),
+        replace(preset("ghost-guts"), everyone_out=EveryoneOut.HENRY),
     ],
     ids=lambda r: ",".join(f"{k}={v}" for k, v in r.to_options().items()) or "base",
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -26,3 +28,23 @@ def test_independent_hands_are_close_to_real_deals(game: str) -> None:
     dealt = dealt_values(solve(game, 3), deals=30_000, seed=5)
     assert dealt.values.sum() == pytest.approx(1.0)
     assert dealt.gap < 4 * dealt.errors.max() + 0.01
+
+
+@pytest.mark.parametrize("rule", ["henry", "wimp"])
+def test_the_best_hands_paying_when_nobody_is_in_match_real_deals(rule: str) -> None:
+    """Heads-up at once, the best hand matches the pot (Henry) or antes for both (wimp)
+    when nobody is in: the exact model's values of lopsided strategies (one player
+    rarely in, the other often) against real deals."""
+    solution = solve("simultaneous-guts", 2, {"everyone-out": rule})
+    deal, result = solution.deal, solution.result
+    rng = np.random.default_rng(2)
+    lopsided = [rng.random(s.shape) * scale for s, scale in zip(result.strategy, (0.3, 1.0),
+                                                                strict=True)]  # fmt: skip
+    values = deal.values(lopsided, deal.counterfactual(lopsided, result.continuation))[0]
+    changed = replace(solution, result=replace(result, strategy=lopsided, values=values))
+    dealt = dealt_values(changed, deals=40_000, seed=7)
+    assert abs(values[0] - values[1]) > 0.05  # the test means something
+    assert np.all(np.abs(dealt.values - dealt.model) < 4 * dealt.errors)
+    plain = solve("simultaneous-guts", 2)
+    stay = solution.result.strategy[0][0] @ deal.prior
+    assert stay > plain.result.strategy[0][0] @ deal.prior + 0.01  # out costs more now

@@ -211,7 +211,7 @@ class Deal:
         self, strategy: list[FloatArray], carry: FloatArray, position: int | None
     ) -> list[FloatArray]:
         n = self.players
-        kernel = None if self.exact else _compiled()
+        kernel = None if self.exact or self.model.best_pays else _compiled()
         if kernel is not None:
             padded = np.zeros((n, self.histories(n - 1), len(self.level)))
             for p, s in enumerate(strategy):
@@ -262,6 +262,9 @@ class Deal:
                     else self._in_value(others, count, carry[p])
                 )
                 cv[p][history, 1] += (value * outs)[self.level]
+            elif not members and self.model.best_pays:  # the best hands pay (Henry, wimp)
+                others = [dists[j] for j in range(self.players) if j != p]
+                cv[p][history, 0] += self._all_out_value(others, carry[p])[self.level]
             else:
                 members_dists = list(dists[members])
                 out = (
@@ -270,6 +273,23 @@ class Deal:
                     else self._out_value(dists[members], count, carry[p])
                 )
                 cv[p][history, 0] += out * outs
+
+    def _all_out_value(self, others: list[FloatArray], carry: float) -> FloatArray:
+        """Nobody in, and the best hands pay (Henry, wimp): my gain per strength level
+        of my hand, the others' hands weighted by their chance of going out: alone
+        best I pay, tied for best with ``w`` others all of us pay, below the best the
+        ``w`` best hands pay, and the next pot counts the payers."""
+        poly = _best_counts(others, self.levels)  # [b, w]: all at most b, w of them at b
+        m = self.model
+        pay = np.array([m.everyone_out(k).top + carry * m.everyone_out(k).next
+                        for k in range(len(others) + 2)])  # fmt: skip
+        free = np.array([m.everyone_out(k).out + carry * m.everyone_out(k).next
+                         for k in range(len(others) + 1)])  # fmt: skip
+        alone = poly[:, 0] * pay[1]  # every other hand below mine
+        tied = poly[:, 1:] @ pay[2:]  # w others at my level: w + 1 pay
+        beaten = poly[:, 1:] @ free[1:]  # the best of the others at level b, w of them
+        above = np.cumsum(beaten[::-1])[::-1] - beaten
+        return np.asarray(alone + tied + above)
 
     def _single_terms(self) -> tuple[float, float, float, float]:
         """Single loser: (A0, A1, fee, skip) with the next pot ``A0 + A1 * payers`` when
@@ -362,6 +382,13 @@ class Deal:
             elif members:
                 gain = (self.out_gain[1][:, 0] + c * self.out_next[1][:, 0])[level]
                 cv[p][history, 0] += self.cond @ (other * gain)
+            elif self.model.best_pays:  # nobody in, the best hands pay (Henry, wimp)
+                one, both = self.model.everyone_out(1), self.model.everyone_out(2)
+                cv[p][history, 0] += (
+                    (self.cond_below @ other) * (one.top + c * one.next)
+                    + (self.cond_tie @ other) * (both.top + c * both.next)
+                    + (self.cond_above @ other) * (one.out + c * one.next)
+                )
             else:
                 gain0 = float(self.out_gain[0][0, 0] + c * self.out_next[0][0, 0])
                 cv[p][history, 0] += (self.cond @ other) * gain0

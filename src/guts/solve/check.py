@@ -86,6 +86,15 @@ def _payoffs(
     deals = len(strength)
     members = [p for p in range(n) if ins >> p & 1]
     out = np.zeros((deals, n))
+    if not members and model.best_pays:  # the best hands pay (Henry, wimp)
+        best = strength[:, :n].max(axis=1)
+        paying = strength[:, :n] == best[:, None]
+        for count in np.unique(paying.sum(axis=1)).tolist():
+            rows = paying.sum(axis=1) == count
+            pay = model.everyone_out(count)
+            gain = np.where(paying[rows], pay.top, pay.out)
+            out[rows] = gain + pay.next * carry[None, :]
+        return out
     if not members:
         pay = model.payoff(0, 0, "players")
         return np.tile(pay.out + pay.next * carry, (deals, 1))

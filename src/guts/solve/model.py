@@ -54,7 +54,9 @@ class Model:
     ``ante_share``: one ante as a share of the pot, for the antes that enter during a
     session (chicken fee, ante every deal, dropouts' ante); the opening pot of one ante
     each (``1 / players``) unless given. ``dealer_option``: a dealer alone in may be
-    challenged in a second round (:mod:`guts.solve.option`).
+    challenged in a second round (:mod:`guts.solve.option`). ``best_pays``: when nobody
+    is in, what each best hand pays into the pot (0: nobody pays; the Henry rule: the
+    pot, ``best_matches``; the wimp rule: an ante for every player).
     """
 
     players: int
@@ -73,6 +75,8 @@ class Model:
     single_loser: bool = False
     no_peek: bool = False
     dealer_option: bool = False
+    best_pays: float = 0.0
+    best_matches: bool = False
 
     def ghost_plays(self, ins: int) -> bool:
         """Whether the ghost (or the deck) plays against ``ins`` players in."""
@@ -102,6 +106,14 @@ class Model:
             out = self.players - ins
             base = Payoff(base.top, base.loser, base.out - fee, base.next + out * fee)
         return self._antes(base, paid, top_paid=outcome == "ghost")
+
+    def everyone_out(self, payers: int) -> Payoff:
+        """Nobody in, and ``payers`` best hands pay ``best_pays`` each (Henry, wimp):
+        ``top`` is a payer's gain, ``out`` the others', and the next pot."""
+        stake = self.best_pays
+        base = Payoff(-stake, 0.0, 0.0, 1.0 + payers * stake)
+        paid = payers if self.best_matches else 0
+        return self._antes(base, paid, top_paid=self.best_matches)
 
     def _antes(self, base: Payoff, paid: int, *, top_paid: bool = False) -> Payoff:
         """Ante every deal: everyone antes the next pot, but (usually) who matched."""
@@ -151,9 +163,13 @@ def out_of_reach(rules: GutsRules) -> str:
             "nobody-wins-contested or dropouts-ante",
         ),
         (
-            rules.everyone_out not in (EveryoneOut.POT_STAYS, EveryoneOut.CHICKEN_FEE),
-            f"everyone-out={rules.everyone_out.value}: only pot-stays and chicken-fee are in "
-            "the model yet",
+            rules.everyone_out is EveryoneOut.BEST_AND_WILDS_MATCH and bool(rules.wild),
+            "everyone-out=best-and-wilds-match with wild cards: who holds a wild card is not "
+            "in the hand classes",
+        ),
+        (
+            rules.everyone_out in _BEST_PAYS and rules.payment is not Payment.MATCH,
+            f"everyone-out={rules.everyone_out.value} is solved with payment=match",
         ),
         (rules.pot_limit is not None, "pot-limit: stakes would depend on the pot in chips"),
         (rules.pot_cap is not None, "pot-cap: stakes would depend on the pot in chips"),
@@ -172,6 +188,7 @@ def model_of(rules: GutsRules, players: int, ante_share: float | None = None) ->
     if not 2 <= players <= 8:
         raise GutsError(f"guts solve solves 2 to 8 players, not {players}")
     rules.check_players(players)
+    share = 1.0 / players if ante_share is None else ante_share
     return Model(
         players=players,
         in_turn=rules.declare.value == "in-turn",
@@ -185,8 +202,22 @@ def model_of(rules: GutsRules, players: int, ante_share: float | None = None) ->
         ante_every_deal=rules.ante_every_deal,
         matcher_skips_ante=rules.matcher_skips_ante,
         dropouts_ante=rules.dropouts_ante,
-        ante_share=1.0 / players if ante_share is None else ante_share,
+        ante_share=share,
         single_loser=rules.payment is Payment.SINGLE_LOSER,
         no_peek=rules.no_peek,
         dealer_option=rules.dealer_option,
+        best_pays=_best_pays(rules, players, share),
+        best_matches=rules.everyone_out in (EveryoneOut.HENRY, EveryoneOut.BEST_AND_WILDS_MATCH),
     )
+
+
+_BEST_PAYS = (EveryoneOut.WIMP, EveryoneOut.HENRY, EveryoneOut.BEST_AND_WILDS_MATCH)
+
+
+def _best_pays(rules: GutsRules, players: int, ante_share: float) -> float:
+    """What each best hand pays when nobody is in, in pot units: the pot (Henry;
+    best-and-wilds-match without wild cards is the same), or an ante for every player
+    (wimp: an ante as a share of the pot, as for the other antes during a session)."""
+    if rules.everyone_out is EveryoneOut.WIMP:
+        return players * ante_share
+    return 1.0 if rules.everyone_out in _BEST_PAYS else 0.0
