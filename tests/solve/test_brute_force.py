@@ -37,9 +37,10 @@ def _settle(rules: GutsRules, hands: tuple[int, ...], ins: list[int], ghost: int
     result = contest({p: hands[p] for p in ins}, ghost if plays else None, rules.ghost_ties)
     paying = payers(result.losers, {p: hands[p] for p in ins}, rules.payment)
     takes = bool(result.winners) and not (rules.nobody_wins_contested and len(ins) > 1)
+    stake = 2.0 if rules.payment is Payment.WORST_DOUBLES else 1.0  # settle.contest_result
     for p in paying:
-        gains[p] -= 1.0
-    next_pot = float(len(paying)) + (0.0 if takes else 1.0)
+        gains[p] -= stake
+    next_pot = stake * len(paying) + (0.0 if takes else 1.0)
     if takes:
         prize = 1.0 + (len(paying) if rules.winner_takes_all else 0.0)
         next_pot -= prize - 1.0
@@ -89,6 +90,8 @@ def _brute(deal: Deal, rules: GutsRules, strategy: list[np.ndarray], values: np.
         replace(preset("single-loser-guts"), ante_every_deal=False),
         replace(preset("simultaneous-guts"), payment=Payment.SINGLE_LOSER),
         replace(preset("simultaneous-guts"), everyone_out=EveryoneOut.HENRY),
+        replace(preset("simultaneous-guts"), payment=Payment.WORST_DOUBLES),
+        replace(preset("two-card-guts"), payment=Payment.WORST_DOUBLES),
         replace(preset("two-card-guts"), everyone_out=EveryoneOut.WIMP, last_in_when_all_out=False),
         replace(preset("ghost-guts"), everyone_out=EveryoneOut.HENRY),
     ],

@@ -291,18 +291,19 @@ class Deal:
         above = np.cumsum(beaten[::-1])[::-1] - beaten
         return np.asarray(alone + tied + above)
 
-    def _single_terms(self) -> tuple[float, float, float, float]:
-        """Single loser: (A0, A1, fee, skip) with the next pot ``A0 + A1 * payers`` when
-        the session goes on, and each player's ante ``fee`` (waived for a payer if skip)."""
+    def _single_terms(self) -> tuple[float, float, float, float, float]:
+        """Single loser: (A0, A1, fee, skip, stake) with the next pot ``A0 + A1 *
+        payers`` when the session goes on, each player's ante ``fee`` (waived for a payer
+        if skip) and what each payer pays (worst-doubles: two pots)."""
         m = self.model
         fee = m.ante_share if m.ante_every_deal else 0.0
         skip = 1.0 if m.matcher_skips_ante else 0.0
-        return fee * m.players, 1.0 - fee * skip, fee, skip
+        return fee * m.players, m.stake - fee * skip, fee, skip, m.stake
 
     def _single_in(self, others: list[FloatArray], carry: float) -> FloatArray:
         """Single loser, my hand in with ``others`` in: my expected gain per level (the
         best hands share the pot, only the worst pay, the payers make the next pot)."""
-        a0, a1, fee, skip = self._single_terms()
+        a0, a1, fee, skip, stake = self._single_terms()
         poly = _best_counts(others, self.levels)
         share = (poly / np.arange(1, poly.shape[1] + 1)).sum(axis=1)
         tails = [np.cumsum(d[::-1])[::-1] for d in others]
@@ -318,11 +319,12 @@ class Deal:
             below = np.cumsum(d * rest_tail) - d * rest_tail
             others_pay += below + d * (rest_tail - rest_here)
         next_pot = a0 * goes_on + a1 * (pays + others_pay)
-        return np.asarray(share - pays + carry * next_pot - fee * goes_on + fee * skip * pays)
+        value = share - stake * pays + carry * next_pot - fee * goes_on + fee * skip * pays
+        return np.asarray(value)
 
     def _single_out(self, members: list[FloatArray], carry: float) -> float:
         """Single loser, me out while ``members`` (two or more) are in."""
-        a0, a1, fee, _ = self._single_terms()
+        a0, a1, fee, _, _ = self._single_terms()
         tails = [np.cumsum(d[::-1])[::-1] for d in members]
         total = float(np.prod([d.sum() for d in members]))
         goes_on = total - float(np.prod(members, axis=0).sum())

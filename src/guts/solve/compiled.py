@@ -84,7 +84,7 @@ def _single_in(
 ) -> None:
     """Single loser: ``value[r]``, my gain in with ``others`` at my level r (as the numpy
     path's ``_single_in``)."""
-    a0, a1, fee, skip = single[1], single[2], single[3], single[4]
+    a0, a1, fee, skip, stake = single[1], single[2], single[3], single[4], single[5]
     levels = dists.shape[1]
     n = _best_counts(dists, others, poly)
     total = 1.0
@@ -107,7 +107,7 @@ def _single_in(
             below[i] += dists[j, r] * rest_tail
         goes_on = total - all_here
         next_pot = a0 * goes_on + a1 * (pays + others_pay)
-        value[r] = share - pays + carry * next_pot - fee * goes_on + fee * skip * pays
+        value[r] = share - stake * pays + carry * next_pot - fee * goes_on + fee * skip * pays
 
 
 @_compile
@@ -145,7 +145,7 @@ def counterfactual(
     single: FloatArray,
 ) -> FloatArray:
     """``cv[p, history, action, h]``: as :meth:`Deal.counterfactual` for independent hands;
-    ``single``: (single loser 1 or 0, A0, A1, fee, skip) as ``Deal._single_terms``."""
+    ``single``: (single loser 1 or 0, A0, A1, fee, skip, stake) as ``Deal._single_terms``."""
     players, histories, hands = strategy.shape
     cv = np.zeros((players, histories, 2, hands))
     dists = np.zeros((players, levels))

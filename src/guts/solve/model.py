@@ -56,7 +56,9 @@ class Model:
     each (``1 / players``) unless given. ``dealer_option``: a dealer alone in may be
     challenged in a second round (:mod:`guts.solve.option`). ``best_pays``: when nobody
     is in, what each best hand pays into the pot (0: nobody pays; the Henry rule: the
-    pot, ``best_matches``; the wimp rule: an ante for every player).
+    pot, ``best_matches``; the wimp rule: an ante for every player). ``stake``: what each
+    loser who pays pays when two or more are in, in pots (``payment=worst-doubles``: the
+    single worst hand pays 2).
     """
 
     players: int
@@ -77,6 +79,7 @@ class Model:
     dealer_option: bool = False
     best_pays: float = 0.0
     best_matches: bool = False
+    stake: float = 1.0
 
     def ghost_plays(self, ins: int) -> bool:
         """Whether the ghost (or the deck) plays against ``ins`` players in."""
@@ -100,7 +103,7 @@ class Model:
         elif self.winner_takes_all or losers == 0:
             base, paid = Payoff((1.0 + losers) / top, -1.0, 0.0, 0.0), losers
         else:
-            base, paid = Payoff(1.0 / top, -1.0, 0.0, float(losers)), losers
+            base, paid = Payoff(1.0 / top, -self.stake, 0.0, self.stake * losers), losers
         showdown = ins > 1 or self.ghost_plays(ins)
         if self.dropouts_ante and showdown and not (ins == 1 and base.next == 0):
             out = self.players - ins
@@ -148,18 +151,14 @@ def out_of_reach(rules: GutsRules) -> str:
             "dealer-option with no-peek: the second chance comes after the players looked",
         ),
         (
-            rules.payment is Payment.WORST_DOUBLES,
-            "payment=worst-doubles: only match and single-loser are in the model yet",
-        ),
-        (
-            rules.payment is Payment.SINGLE_LOSER
+            rules.payment is not Payment.MATCH
             and (
                 rules.ghost is not Ghost.NEVER
                 or rules.winner_takes_all
                 or rules.nobody_wins_contested
                 or rules.dropouts_ante
             ),
-            "payment=single-loser is solved without a ghost, winner-takes-all, "
+            f"payment={rules.payment.value} is solved without a ghost, winner-takes-all, "
             "nobody-wins-contested or dropouts-ante",
         ),
         (
@@ -203,7 +202,8 @@ def model_of(rules: GutsRules, players: int, ante_share: float | None = None) ->
         matcher_skips_ante=rules.matcher_skips_ante,
         dropouts_ante=rules.dropouts_ante,
         ante_share=share,
-        single_loser=rules.payment is Payment.SINGLE_LOSER,
+        single_loser=rules.payment is not Payment.MATCH,
+        stake=2.0 if rules.payment is Payment.WORST_DOUBLES else 1.0,
         no_peek=rules.no_peek,
         dealer_option=rules.dealer_option,
         best_pays=_best_pays(rules, players, share),
