@@ -211,7 +211,7 @@ class Deal:
         self, strategy: list[FloatArray], carry: FloatArray, position: int | None
     ) -> list[FloatArray]:
         n = self.players
-        kernel = None if self.exact or self.model.best_pays else _compiled()
+        kernel = _compiled() if self._compiled_fits() else None
         if kernel is not None:
             padded = np.zeros((n, self.histories(n - 1), len(self.level)))
             for p, s in enumerate(strategy):
@@ -224,9 +224,7 @@ class Deal:
             )  # fmt: skip
             return [found[p, : self.histories(p)] for p in range(n)]
         cv = [np.zeros((self.histories(p), 2, len(self.level))) for p in range(n)]
-        for ins in range(1 << n):
-            if self.model.in_turn and self.model.auto_in and ins == 0:
-                continue  # the dealer is in when all others are out
+        for ins in self.leaves():
             chances = [self._chance(strategy, j, ins) for j in range(n)]
             members = [j for j in range(n) if ins >> j & 1]
             if self.exact:
@@ -234,6 +232,17 @@ class Deal:
             else:
                 self._leaf(cv, ins, chances, members, carry)
         return cv
+
+    def leaves(self) -> list[int]:
+        """Every leaf of the deal, as the set of players in (a bit each): all of them
+        but nobody in when the dealer is in automatically then."""
+        auto = self.model.in_turn and self.model.auto_in
+        return [ins for ins in range(1 << self.players) if ins or not auto]
+
+    def _compiled_fits(self) -> bool:
+        """Whether the compiled kernel computes these values (independent hands, the
+        plain tree, nobody paying when everyone is out)."""
+        return not self.exact and not self.model.best_pays
 
     def _chance(self, strategy: list[FloatArray], position: int, ins: int) -> FloatArray:
         p_in: FloatArray = strategy[position][self.history(position, ins)]

@@ -76,27 +76,18 @@ class DealerOptionDeal(Deal):
     def leaves(self) -> list[int]:
         """Every leaf: the first round's (but the dealer alone in, and nobody in when the
         dealer is in automatically), then the second round's."""
-        n = self.players
-        first = [
-            ins for ins in range(1 << n)
-            if ins != self._dealer and not (ins == 0 and self.model.auto_in)
-        ]  # fmt: skip
-        second = [self._second | self._dealer | ins for ins in range(1 << (n - 1))]
+        first = [ins for ins in super().leaves() if ins != self._dealer]
+        second = [self._second | self._dealer | ins for ins in range(1 << (self.players - 1))]
         return [*first, *second]
+
+    def _compiled_fits(self) -> bool:
+        return False  # the kernel knows the plain tree only
 
     def _values(
         self, strategy: list[FloatArray], carry: FloatArray, position: int | None
     ) -> list[FloatArray]:
-        n = self.players
-        cv = [np.zeros((self.histories(p), 2, len(self.level))) for p in range(n)]
-        for ins in self.leaves():
-            chances = [self._chance(strategy, j, ins) for j in range(n)]
-            members = [j for j in range(n) if ins >> j & 1]
-            if self.exact:
-                self._pair_leaf(cv, ins, chances, members, carry, position)
-            else:
-                self._leaf(cv, ins, chances, members, carry)
-        for p in range(n - 1):  # going out first leads to the second round
+        cv = super()._values(strategy, carry, position)
+        for p in range(self.players - 1):  # going out first leads to the second round
             cv[p][0, 0] += self._second_round(strategy[p], cv[p], p)[0].sum(axis=0)
         return cv
 
