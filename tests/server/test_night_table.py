@@ -82,6 +82,22 @@ async def night_table(
     return actor, secret, clients
 
 
+async def rebuilt(actor: TableActor, storage: Storage, tables: Tables) -> TableActor:
+    """The table rebuilt from its stored commands, as a restarted server rebuilds it."""
+    stored = await storage.load(actor.id)
+    assert stored is not None
+    copy = TableActor(stored.table, storage, tables.settings)
+    copy.load(stored)
+    return copy
+
+
+async def check_replays(actor: TableActor, storage: Storage, tables: Tables) -> None:
+    """The stored commands rebuild the table: its checks hold, every view is the same."""
+    copy = await rebuilt(actor, storage, tables)
+    copy.check()
+    assert views(copy) == views(actor)
+
+
 def night_of(actor: TableActor) -> Night:
     session = actor.session
     assert isinstance(session, Night)
@@ -181,12 +197,7 @@ def test_a_night_of_people_and_bots_over_every_family(sqlite_url: str) -> None:
         # the night replays, from its engine record and from the stored commands
         again = Night.replay(json.loads(json.dumps(night.record())))
         assert again.events == night.events
-        stored = await storage.load(actor.id)
-        assert stored is not None
-        copy = TableActor(stored.table, storage, tables.settings)
-        copy.load(stored)
-        copy.check()
-        assert views(copy) == views(actor)
+        await check_replays(actor, storage, tables)
         # the ledger spans the night: the nets add to zero, every chip cashed out
         rows = ledger_rows(actor.state, {}, None)
         assert sum(row["net"] for row in rows) == 0
@@ -274,10 +285,7 @@ def test_a_chooser_out_of_time_gets_the_default_then_the_game_before(sqlite_url:
             if timed_out["how"] == "timeout":  # then the game before
                 assert timed_out["game"] == before["game"]
         assert actor.state.seats[0].bank_ms == 0  # the first time-out spent the bank
-        stored = await storage.load(actor.id)
-        assert stored is not None
-        copy = TableActor(stored.table, storage, tables.settings)
-        copy.load(stored)
+        copy = await rebuilt(actor, storage, tables)
         assert night_events(night_of(copy)) == night_events(night)
 
     on_tables(sqlite_url, body)
@@ -344,12 +352,7 @@ def test_a_seat_that_joins_between_games_is_dealt_in_with_every_chip_kept(
         rows = ledger_rows(actor.state, {}, None)
         assert sum(row["net"] for row in rows) == 0
         assert sum(row["buy_in"] for row in rows) == 60 * 4 + 30
-        stored = await storage.load(actor.id)
-        assert stored is not None
-        copy = TableActor(stored.table, storage, tables.settings)
-        copy.load(stored)
-        copy.check()
-        assert views(copy) == views(actor)
+        await check_replays(actor, storage, tables)
 
     on_tables(sqlite_url, body)
 
@@ -419,11 +422,6 @@ def test_a_rotation_goes_on_in_turn_across_a_change_of_seats(sqlite_url: str) ->
         played = [result.game for night in nights for result in night.results]
         games = FAMILIES.split(",")
         assert played == [games[n % len(games)] for n in range(6)]  # the rotation went on
-        stored = await storage.load(actor.id)
-        assert stored is not None
-        copy = TableActor(stored.table, storage, tables.settings)
-        copy.load(stored)
-        copy.check()
-        assert views(copy) == views(actor)
+        await check_replays(actor, storage, tables)
 
     on_tables(sqlite_url, body)

@@ -23,31 +23,10 @@ OUT, IN = 0, 1
 def load(model: Model, levels: int, values: np.ndarray[Any, Any]) -> pyspiel.Game:
     """The OpenSpiel game of one deal of ``model`` with ``levels`` hands."""
     n = model.players
-    game_type = pyspiel.GameType(
-        short_name=f"guts_solve_deal_{n}_{levels}_{int(model.in_turn)}",
-        long_name="one deal of the guts solve model",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=n,
-        min_num_players=n,
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
-        provides_observation_string=False,
-        provides_observation_tensor=False,
-        provides_factored_observation_string=False,
-    )
-    info = pyspiel.GameInfo(
-        num_distinct_actions=2,
-        max_chance_outcomes=levels,
-        num_players=n,
-        min_utility=-float(n + 2),
-        max_utility=float(n + 2),
-        utility_sum=1.0,
-        max_game_length=2 * n,
-    )
+    game_type, info = shape(
+        f"guts_solve_deal_{n}_{levels}_{int(model.in_turn)}", "one deal of the guts solve model",
+        n, levels, 2 * n,
+    )  # fmt: skip
     carry = np.roll(np.asarray(values, dtype=np.float64), 1)  # p becomes p - 1
 
     class Game(pyspiel.Game):  # type: ignore[misc]
@@ -115,6 +94,39 @@ def load(model: Model, levels: int, values: np.ndarray[Any, Any]) -> pyspiel.Gam
             return f"p{player} hand {hand} before {''.join(map(str, before))}"
 
     return Game()
+
+
+def shape(
+    name: str, long_name: str, n: int, levels: int, length: int
+) -> tuple[pyspiel.GameType, pyspiel.GameInfo]:
+    """The type and info of a one-deal game of ``n`` players on ``levels`` hands: chance
+    deals, then in/out decisions, ``length`` moves at most, returns a pot unit shared."""
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=n,
+        min_num_players=n,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=False,
+        provides_observation_tensor=False,
+        provides_factored_observation_string=False,
+    )
+    info = pyspiel.GameInfo(
+        num_distinct_actions=2,
+        max_chance_outcomes=levels,
+        num_players=n,
+        min_utility=-float(n + 2),
+        max_utility=float(n + 2),
+        utility_sum=1.0,
+        max_game_length=length,
+    )
+    return game_type, info
 
 
 def _returns(

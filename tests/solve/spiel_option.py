@@ -15,37 +15,16 @@ import numpy as np
 import pyspiel
 
 from guts.solve.model import Model
-from tests.solve.spiel_deal import IN, OUT, _returns
+from tests.solve.spiel_deal import IN, OUT, _returns, shape
 
 
 def load(model: Model, levels: int, values: np.ndarray[Any, Any]) -> pyspiel.Game:
     """The OpenSpiel game of one deal of ``model``, dealer's option, ``levels`` hands."""
     n = model.players
-    game_type = pyspiel.GameType(
-        short_name=f"guts_solve_option_{n}_{levels}_{int(model.auto_in)}",
-        long_name="one deal of the guts solve model with the dealer's option",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=n,
-        min_num_players=n,
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
-        provides_observation_string=False,
-        provides_observation_tensor=False,
-        provides_factored_observation_string=False,
-    )
-    info = pyspiel.GameInfo(
-        num_distinct_actions=2,
-        max_chance_outcomes=levels,
-        num_players=n,
-        min_utility=-float(n + 2),
-        max_utility=float(n + 2),
-        utility_sum=1.0,
-        max_game_length=3 * n,
-    )
+    game_type, info = shape(
+        f"guts_solve_option_{n}_{levels}_{int(model.auto_in)}",
+        "one deal of the guts solve model with the dealer's option", n, levels, 3 * n,
+    )  # fmt: skip
     carry = np.roll(np.asarray(values, dtype=np.float64), 1)
     lone_dealer = [OUT] * (n - 1) + [IN]
 
