@@ -201,3 +201,23 @@ def test_against_itself_each_seat_wins_what_the_model_says_in_the_engine(
         low, high = seat["net_per_session"]["ci95"]
         assert low <= model_net <= high
         assert high - low < 0.5  # chips: tight enough to mean something
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"last-in-when-all-out": "no"}, {"payment": "single-loser", "ante-every-deal": "yes"}],
+)
+def test_compiled_and_numpy_values_of_the_option_agree(
+    options: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = preset("two-card-guts", {"dealer-option": "yes", **options})
+    deal = DealerOptionDeal(model_of(rules, 4), HandClasses.of(rules.hand_ranking))
+    assert deal._compiled_fits()
+    rng = np.random.default_rng(3)
+    strategy = deal.force([rng.random(s.shape) for s in deal.uniform()])
+    values = rng.dirichlet(np.ones(4))
+    compiled = deal.counterfactual(strategy, values)
+    monkeypatch.setenv("GUTS_KERNELS", "numpy")
+    plain = deal.counterfactual(strategy, values)
+    for a, b in zip(compiled, plain, strict=True):
+        np.testing.assert_allclose(a, b, atol=1e-12)

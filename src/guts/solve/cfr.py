@@ -28,6 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,6 +39,7 @@ from guts.solve.model import OUTCOMES, Model
 __all__ = ["Deal", "Result", "qualifying_levels", "solve_deal"]
 
 FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
 Progress = Callable[[int, int], None]
 
 _ALPHA, _BETA, _GAMMA = 1.5, 0.0, 2.0
@@ -213,13 +215,13 @@ class Deal:
         n = self.players
         kernel = _compiled() if self._compiled_fits() else None
         if kernel is not None:
-            padded = np.zeros((n, self.histories(n - 1), len(self.level)))
+            padded = np.zeros((n, max(map(len, strategy)), len(self.level)))
             for p, s in enumerate(strategy):
                 padded[p, : len(s)] = s
-            in_turn, auto_in = self.model.in_turn, self.model.auto_in
+            leaves, rows, before = self._leaf_rows
             single = np.array([float(self.model.single_loser), *self._single_terms()])
             found = kernel(
-                padded, in_turn, auto_in, self.level, self.prior, self.levels, carry,
+                padded, leaves, rows, before, self.level, self.prior, self.levels, carry,
                 self.packed, single,
             )  # fmt: skip
             return [found[p, : self.histories(p)] for p in range(n)]
@@ -238,6 +240,23 @@ class Deal:
         but nobody in when the dealer is in automatically then."""
         auto = self.model.in_turn and self.model.auto_in
         return [ins for ins in range(1 << self.players) if ins or not auto]
+
+    @cached_property
+    def _leaf_rows(self) -> tuple[IntArray, IntArray, IntArray]:
+        """For the compiled kernel: the leaves, each player's row on the way to each, and
+        the row where it went out earlier on that way (-1: none)."""
+        leaves = self.leaves()
+        n = self.players
+        rows = [[self.history(j, ins) for j in range(n)] for ins in leaves]
+        before = [[self._went_out(j, ins) for j in range(n)] for ins in leaves]
+        as_ints = (np.array(x, dtype=np.int64) for x in (leaves, rows, before))
+        leaf_array, row_array, before_array = as_ints
+        return leaf_array, row_array, before_array
+
+    def _went_out(self, position: int, ins: int) -> int:
+        """The row where ``position`` went out earlier on the way to leaf ``ins`` (-1:
+        it declares once)."""
+        return -1
 
     def _compiled_fits(self) -> bool:
         """Whether the compiled kernel computes these values (independent hands, the

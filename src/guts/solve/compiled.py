@@ -135,8 +135,9 @@ def _single_out(
 @_compile
 def counterfactual(
     strategy: FloatArray,
-    in_turn: bool,
-    auto_in: bool,
+    leaves: IntArray,
+    rows: IntArray,
+    before: IntArray,
     level: IntArray,
     prior: FloatArray,
     levels: int,
@@ -145,6 +146,9 @@ def counterfactual(
     single: FloatArray,
 ) -> FloatArray:
     """``cv[p, history, action, h]``: as :meth:`Deal.counterfactual` for independent hands;
+    ``leaves[k]``: leaf k as the set of players in (bits below ``players``; higher bits
+    only tell leaves apart), ``rows[k, j]``: player j's strategy row on the way to it, and
+    ``before[k, j]``: a row where j went out earlier on that way (-1: none);
     ``single``: (single loser 1 or 0, A0, A1, fee, skip, stake) as ``Deal._single_terms``."""
     players, histories, hands = strategy.shape
     cv = np.zeros((players, histories, 2, hands))
@@ -154,18 +158,21 @@ def counterfactual(
     value = np.zeros(levels)
     history = np.zeros(players, dtype=np.int64)
     tails = np.zeros((players, levels))
-    for ins in range(1 << players):
-        if in_turn and auto_in and ins == 0:
-            continue
+    for k in range(len(leaves)):
+        ins = leaves[k] & ((1 << players) - 1)
         dists[:, :] = 0.0
         count = 0
         for j in range(players):
-            history[j] = ins & ((1 << j) - 1) if in_turn else 0
+            history[j] = rows[k, j]
             is_in = (ins >> j) & 1
             count += is_in
+            earlier = before[k, j]
             for h in range(hands):
                 p_in = strategy[j, history[j], h]
-                dists[j, level[h]] += prior[h] * (p_in if is_in else 1.0 - p_in)
+                chance = p_in if is_in else 1.0 - p_in
+                if earlier >= 0:
+                    chance *= 1.0 - strategy[j, earlier, h]
+                dists[j, level[h]] += prior[h] * chance
             mass[j] = dists[j].sum()
         members = np.array([j for j in range(players) if (ins >> j) & 1], dtype=np.int64)
         out_base = np.zeros(players)

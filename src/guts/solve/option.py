@@ -68,8 +68,9 @@ class DealerOptionDeal(Deal):
         return ins & ((1 << position) - 1)
 
     def _chance(self, strategy: list[FloatArray], position: int, ins: int) -> FloatArray:
-        if ins & self._second and position != self.players - 1:
-            first_out: FloatArray = 1.0 - strategy[position][0]
+        earlier = self._went_out(position, ins)
+        if earlier >= 0:
+            first_out: FloatArray = 1.0 - strategy[position][earlier]
             return first_out * super()._chance(strategy, position, ins)
         return super()._chance(strategy, position, ins)
 
@@ -80,8 +81,9 @@ class DealerOptionDeal(Deal):
         second = [self._second | self._dealer | ins for ins in range(1 << (self.players - 1))]
         return [*first, *second]
 
-    def _compiled_fits(self) -> bool:
-        return False  # the kernel knows the plain tree only
+    def _went_out(self, position: int, ins: int) -> int:
+        """In the second round, every position but the dealer went out in the first."""
+        return 0 if ins & self._second and position != self.players - 1 else -1
 
     def _values(
         self, strategy: list[FloatArray], carry: FloatArray, position: int | None
