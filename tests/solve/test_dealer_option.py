@@ -205,7 +205,13 @@ def test_against_itself_each_seat_wins_what_the_model_says_in_the_engine(
 
 @pytest.mark.parametrize(
     "options",
-    [{}, {"last-in-when-all-out": "no"}, {"payment": "single-loser", "ante-every-deal": "yes"}],
+    [
+        {},
+        {"last-in-when-all-out": "no"},
+        {"payment": "single-loser", "ante-every-deal": "yes"},
+        {"everyone-out": "henry", "last-in-when-all-out": "no"},
+        {"everyone-out": "wimp", "last-in-when-all-out": "no", "ante-every-deal": "yes"},
+    ],
 )
 def test_compiled_and_numpy_values_of_the_option_agree(
     options: dict[str, str], monkeypatch: pytest.MonkeyPatch

@@ -222,7 +222,7 @@ class Deal:
             single = np.array([float(self.model.single_loser), *self._single_terms()])
             found = kernel(
                 padded, leaves, rows, before, self.level, self.prior, self.levels, carry,
-                self.packed, single,
+                self.packed, single, self._everyone_out,
             )  # fmt: skip
             return [found[p, : self.histories(p)] for p in range(n)]
         cv = [np.zeros((self.histories(p), 2, len(self.level))) for p in range(n)]
@@ -259,9 +259,18 @@ class Deal:
         return -1
 
     def _compiled_fits(self) -> bool:
-        """Whether the compiled kernel computes these values (independent hands, the
-        plain tree, nobody paying when everyone is out)."""
-        return not self.exact and not self.model.best_pays
+        """Whether the compiled kernel computes these values (independent hands)."""
+        return not self.exact
+
+    @cached_property
+    def _everyone_out(self) -> FloatArray:
+        """``[:, k]``: a payer's gain, the others' and the next pot when nobody is in
+        and ``k`` best hands pay (no columns when nobody pays then)."""
+        m = self.model
+        if not m.best_pays:
+            return np.zeros((3, 0))
+        pays = [m.everyone_out(k) for k in range(self.players + 1)]
+        return np.array([[x.top for x in pays], [x.out for x in pays], [x.next for x in pays]])
 
     def _chance(self, strategy: list[FloatArray], position: int, ins: int) -> FloatArray:
         p_in: FloatArray = strategy[position][self.history(position, ins)]
@@ -308,14 +317,11 @@ class Deal:
         best I pay, tied for best with ``w`` others all of us pay, below the best the
         ``w`` best hands pay, and the next pot counts the payers."""
         poly = _best_counts(others, self.levels)  # [b, w]: all at most b, w of them at b
-        m = self.model
-        pay = np.array([m.everyone_out(k).top + carry * m.everyone_out(k).next
-                        for k in range(len(others) + 2)])  # fmt: skip
-        free = np.array([m.everyone_out(k).out + carry * m.everyone_out(k).next
-                         for k in range(len(others) + 1)])  # fmt: skip
+        top, out, following = self._everyone_out
+        pay, free = top + carry * following, out + carry * following
         alone = poly[:, 0] * pay[1]  # every other hand below mine
         tied = poly[:, 1:] @ pay[2:]  # w others at my level: w + 1 pay
-        beaten = poly[:, 1:] @ free[1:]  # the best of the others at level b, w of them
+        beaten = poly[:, 1:] @ free[1 : len(others) + 1]  # the best others at b: w pay
         above = np.cumsum(beaten[::-1])[::-1] - beaten
         return np.asarray(alone + tied + above)
 

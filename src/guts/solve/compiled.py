@@ -133,6 +133,26 @@ def _single_out(
 
 
 @_compile
+def _all_out(
+    dists: FloatArray, others: IntArray, poly: FloatArray, carry: float,
+    everyone: FloatArray, value: FloatArray,
+) -> None:  # fmt: skip
+    """Nobody in, the best hands pay: ``value[r]``, my gain at level r (as the numpy
+    path's ``Deal._all_out_value``)."""
+    levels = dists.shape[1]
+    n = _best_counts(dists, others, poly)
+    above = 0.0
+    for r in range(levels - 1, -1, -1):
+        total = poly[r, 0] * (everyone[0, 1] + carry * everyone[2, 1])
+        beaten = 0.0
+        for w in range(1, n + 1):
+            total += poly[r, w] * (everyone[0, w + 1] + carry * everyone[2, w + 1])
+            beaten += poly[r, w] * (everyone[1, w] + carry * everyone[2, w])
+        value[r] = total + above
+        above += beaten
+
+
+@_compile
 def counterfactual(
     strategy: FloatArray,
     leaves: IntArray,
@@ -144,12 +164,15 @@ def counterfactual(
     carry: FloatArray,
     tables: FloatArray,
     single: FloatArray,
+    everyone: FloatArray,
 ) -> FloatArray:
     """``cv[p, history, action, h]``: as :meth:`Deal.counterfactual` for independent hands;
     ``leaves[k]``: leaf k as the set of players in (bits below ``players``; higher bits
     only tell leaves apart), ``rows[k, j]``: player j's strategy row on the way to it, and
     ``before[k, j]``: a row where j went out earlier on that way (-1: none);
-    ``single``: (single loser 1 or 0, A0, A1, fee, skip, stake) as ``Deal._single_terms``."""
+    ``single``: (single loser 1 or 0, A0, A1, fee, skip, stake) as ``Deal._single_terms``;
+    ``everyone[:, k]``: when nobody is in and the best hands pay (empty when they do not),
+    a payer's gain, the others' and the next pot with ``k`` payers."""
     players, histories, hands = strategy.shape
     cv = np.zeros((players, histories, 2, hands))
     dists = np.zeros((players, levels))
@@ -194,6 +217,12 @@ def counterfactual(
                         total += poly[b, w] * gain
                 out_base[p] = total
         for p in range(players):
+            if count == 0 and everyone.shape[1]:  # the best hands pay (Henry, wimp)
+                others = np.array([j for j in range(players) if j != p], dtype=np.int64)
+                _all_out(dists, others, poly, carry[p], everyone, value)
+                for h in range(hands):
+                    cv[p, history[p], 0, h] += value[level[h]]
+                continue
             outs = 1.0
             for j in range(players):
                 if j != p and not (ins >> j) & 1:
