@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import product
 
@@ -36,12 +37,21 @@ from guts.games.guts.rules import EveryoneOut, Ghost, GutsRules, Qualifier
 from guts.solve.cfr import Result
 from guts.solve.hands import HandClasses
 
-__all__ = ["HiLoDeal", "HiLoModel", "hi_lo_out_of_reach", "settle", "solve_hi_lo"]
+__all__ = [
+    "MOST_CLASSES",
+    "HiLoDeal",
+    "HiLoModel",
+    "hi_lo_model",
+    "hi_lo_out_of_reach",
+    "settle",
+    "solve_hi_lo",
+]
 
 FloatArray = NDArray[np.float64]
 
 _ALPHA, _BETA, _GAMMA = 1.5, 0.0, 2.0
-_MOST_CLASSES = 400
+MOST_CLASSES = 2000
+"""The most hand classes solved (three comparison matrices of this size squared)."""
 
 
 @dataclass(frozen=True)
@@ -57,18 +67,44 @@ class HiLoModel:
     dropout_fee: float
 
 
-def hi_lo_out_of_reach(rules: GutsRules, players: int = 2) -> str:
-    """Why these Hi-Lo rules cannot be solved ('' if they can)."""
+THREE_OR_MORE = (
+    "hi-lo is solved for two players only: with three or more, a showdown holds a high "
+    "and a low contest among different sets of players (and both-ways players who must "
+    "win each), which the many-player solver's sums over the one best hand in do not cover"
+)
+
+
+def hi_lo_out_of_reach(rules: GutsRules, players: int | None = 2) -> str:
+    """Why these Hi-Lo rules cannot be solved, for ``players`` if given ('' if they can)."""
     from guts.solve.model import out_of_reach
 
     reasons = [
-        (players != 2, "hi-lo is solved for two players only (three or more: not yet)"),
+        (players is not None and players != 2, THREE_OR_MORE),
         (rules.ghost is not Ghost.NEVER, "hi-lo with a ghost: its one hand plays both ways"),
         (rules.lone_qualifier is not Qualifier.NONE, "hi-lo with a lone qualifier"),
-        (rules.ante_every_deal, "hi-lo with ante-every-deal"),
+        (rules.ante_every_deal, "hi-lo with ante-every-deal: not in the hi-lo model yet"),
+        (rules.no_peek, "hi-lo with no-peek: declaring unseen is not in the hi-lo model yet"),
     ]
     why = next((text for bad, text in reasons if bad), "")
-    return why or out_of_reach(replace(rules, hi_lo=False))
+    why = why or out_of_reach(replace(rules, hi_lo=False))
+    if not why and rules.final_size == 3 and rules.wild:
+        count = len(HandClasses.of(rules.hand_ranking).count)
+        if count > MOST_CLASSES:
+            why = f"hi-lo with {count:,} hand classes (wild cards that tell suits apart)"
+    return why
+
+
+def hi_lo_model(rules: GutsRules, players: int = 2) -> HiLoModel:
+    """The one-deal model of Hi-Lo ``rules`` (checked by :func:`hi_lo_out_of_reach`)."""
+    ways = ("high", "low", "both", "out") if rules.hi_lo_both else ("high", "low", "out")
+    fee = 1.0 / players
+    return HiLoModel(
+        players=players,
+        in_turn=rules.declare.value == "in-turn",
+        ways=ways,
+        chicken=fee if rules.everyone_out is EveryoneOut.CHICKEN_FEE else 0.0,
+        dropout_fee=fee if rules.dropouts_ante else 0.0,
+    )
 
 
 def settle(model: HiLoModel, actions: tuple[str, ...], levels: list[FloatArray]) -> FloatArray:
@@ -134,25 +170,36 @@ class HiLoDeal:
 
     ``strategy[p][history, way, h]``: position ``p``'s chance of each way (``model.ways``)
     with class ``h``; in turn the dealer (position 1) has one history per way of the
-    dealer's left, simultaneously both positions have one."""
+    dealer's left, simultaneously both positions have one.
+
+    With two players a pair of declarations pays according to how the two hands compare
+    (weaker, equal, stronger) and nothing else, so the deal keeps one matrix of the
+    other's class per comparison (``P(other's class | mine)``, exact card removal) and
+    a table of the payoffs of each pair of ways and comparison: three products of a
+    matrix by the other's strategy per history give every counterfactual value."""
 
     def __init__(self, model: HiLoModel, classes: HandClasses) -> None:
         if model.players != 2:
             raise GutsError("hi-lo is solved for two players only")
-        if len(classes.count) > _MOST_CLASSES:
-            raise GutsError(f"hi-lo is solved for at most {_MOST_CLASSES} hand classes")
+        if len(classes.count) > MOST_CLASSES:
+            raise GutsError(f"hi-lo is solved for at most {MOST_CLASSES:,} hand classes")
         self.model, self.classes = model, classes
         self.players, self.ways = 2, len(model.ways)
         self.prior = classes.prior
-        cond = classes.conditional()
-        level = classes.level.astype(np.float64)
-        self.table: dict[tuple[int, int], FloatArray] = {}
+        self.cond = classes.conditional()
+        level = classes.level
+        below = level[:, None] < level[None, :]
+        equal = level[:, None] == level[None, :]
+        # by comparison of position 0's hand with position 1's: weaker, equal, stronger
+        self.weighed = [
+            [self.cond * m for m in (below, equal, below.T)],  # rows: position 0's class
+            [self.cond * m for m in (below.T, equal, below)],  # rows: position 1's class
+        ]
+        self.pays = np.zeros((3, self.ways, self.ways, 3))  # gain 0, gain 1, next pot
         for a, b in product(range(self.ways), repeat=2):
-            grid = settle(model, (model.ways[a], model.ways[b]), [level[:, None], level[None, :]])
-            # rows: position 0's class; each position's chance of the other's class
-            self.table[a, b] = np.stack(
-                [grid[0] * cond, grid[1] * cond.T, grid[2] * cond, grid[2] * cond.T]
-            )
+            for s, pair in enumerate(((0.0, 1.0), (0.0, 0.0), (1.0, 0.0))):
+                got = settle(model, (model.ways[a], model.ways[b]), [np.array(x) for x in pair])
+                self.pays[:, a, b, s] = got
 
     @classmethod
     def of(cls, rules: GutsRules, players: int = 2) -> HiLoDeal:
@@ -160,16 +207,7 @@ class HiLoDeal:
         why = hi_lo_out_of_reach(rules, players)
         if why:
             raise GutsError(f"guts solve cannot solve these rules: {why}")
-        ways = ("high", "low", "both", "out") if rules.hi_lo_both else ("high", "low", "out")
-        fee = 1.0 / players
-        model = HiLoModel(
-            players=players,
-            in_turn=rules.declare.value == "in-turn",
-            ways=ways,
-            chicken=fee if rules.everyone_out is EveryoneOut.CHICKEN_FEE else 0.0,
-            dropout_fee=fee if rules.dropouts_ante else 0.0,
-        )
-        return cls(model, HandClasses.of(rules.hand_ranking))
+        return cls(hi_lo_model(rules, players), HandClasses.of(rules.hand_ranking))
 
     def histories(self, position: int) -> int:
         """How many public histories ``position`` may face."""
@@ -181,16 +219,25 @@ class HiLoDeal:
         return [np.full((self.histories(p), self.ways, size), 1.0 / self.ways) for p in (0, 1)]
 
     def counterfactual(self, strategy: list[FloatArray], values: FloatArray) -> list[FloatArray]:
-        """``cv[p][history, way, h]``: position ``p``'s expected gain (the next pot worth
-        ``values`` of the position it moves to) weighted by the other's declaration."""
+        """``cv[p][history, way, h]``: position ``p``'s expected gain with class ``h``
+        (the next pot worth ``values`` of the position it moves to) weighted by the
+        chance of the other's class and declaration (and of ``history``)."""
         carry = np.roll(values, 1)
+        gain = [self.pays[p] + carry[p] * self.pays[2] for p in (0, 1)]  # [a, b, comparison]
         cv = [np.zeros_like(s) for s in strategy]
-        for (a, b), grid in self.table.items():
-            h1 = a if self.model.in_turn else 0
-            first = grid[0] + carry[0] * grid[2]  # position 0 declares a, the dealer b
-            cv[0][0, a] += first @ strategy[1][h1, b]
-            second = grid[1] + carry[1] * grid[3]
-            cv[1][h1, b] += second.T @ strategy[0][0, a]
+        first, second = strategy
+        for h in range(len(second)):
+            # against[c, b, s]: the chance that position 1 holds a class comparing s and says b
+            against = np.stack([m @ second[h].T for m in self.weighed[0]], axis=-1)
+            ways = [h] if self.model.in_turn else range(self.ways)
+            for a in ways:
+                cv[0][0, a] += np.einsum("cbs,bs->c", against, gain[0][a])
+        facing = np.stack([m @ first[0].T for m in self.weighed[1]], axis=-1)  # [c, a, s]
+        if self.model.in_turn:
+            for a in range(self.ways):
+                cv[1][a] = np.einsum("cs,bs->bc", facing[:, a], gain[1][a])
+        else:
+            cv[1][0] = np.einsum("cas,abs->bc", facing, gain[1])
         return cv
 
     def values(
@@ -203,21 +250,35 @@ class HiLoDeal:
             best[p] = float((cv[p].max(axis=1) @ self.prior).sum())
         return mine, best
 
-    def fixed_point(self, strategy: list[FloatArray]) -> FloatArray:
-        """The continuation values ``v = (I - E[next] S)^-1 a`` (see ``docs/solve.md``)."""
+    def growth(self, strategy: list[FloatArray]) -> float:
+        """The expected next pot, in units of this one, when both play ``strategy``."""
         zero, one = np.zeros(2), np.ones(2)
         now = self.values(strategy, self.counterfactual(strategy, zero))[0]
-        growth = self.values(strategy, self.counterfactual(strategy, one))[0][0] - now[0]
+        return float(self.values(strategy, self.counterfactual(strategy, one))[0][0] - now[0])
+
+    def fixed_point(self, strategy: list[FloatArray]) -> FloatArray:
+        """The continuation values ``v = (I - E[next] S)^-1 a`` (see ``docs/solve.md``)."""
+        now = self.values(strategy, self.counterfactual(strategy, np.zeros(2)))[0]
         shift = np.roll(np.eye(2), -1, axis=1)
-        return np.asarray(np.linalg.solve(np.eye(2) - growth * shift, now), dtype=np.float64)
+        return np.asarray(
+            np.linalg.solve(np.eye(2) - self.growth(strategy) * shift, now), dtype=np.float64
+        )
 
 
 def solve_hi_lo(
-    deal: HiLoDeal, iterations: int, *, tolerance: float = 0.0, refresh: int = 10
+    deal: HiLoDeal,
+    iterations: int,
+    *,
+    tolerance: float = 0.0,
+    refresh: int = 10,
+    progress: Callable[[int, int], None] | None = None,
+    report: Callable[[int, float, float, float], None] | None = None,
 ) -> Result:
     """Discounted CFR (alternating updates) on ``deal``, the continuation values the
     average strategy's fixed point every ``refresh`` iterations; stops once the
-    exploitability and the fixed-point residual are at most ``tolerance``."""
+    exploitability and the fixed-point residual are at most ``tolerance``.
+    ``progress(done, iterations)`` hears of every iteration, ``report(t,
+    exploitability, residual, seconds)`` of every fixed-point step."""
     start = time.perf_counter()
     v = np.full(2, 0.5)
     strategy = deal.uniform()
@@ -243,9 +304,14 @@ def solve_hi_lo(
         if t % refresh == 0 or t == iterations:
             average = [s / weight for s in total]
             mine, best = deal.values(average, deal.counterfactual(average, v))
-            if max((best - mine).sum() / 2, np.abs(mine - v).max()) <= tolerance:
+            gap, residual = float((best - mine).sum() / 2), float(np.abs(mine - v).max())
+            if report is not None:
+                report(t, gap, residual, time.perf_counter() - start)
+            if max(gap, residual) <= tolerance:
                 break
             v = deal.fixed_point(average)
+        if progress is not None:
+            progress(t, iterations)
     mine, best = deal.values(average, deal.counterfactual(average, v))
     return Result(
         strategy=average,
