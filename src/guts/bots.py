@@ -139,6 +139,7 @@ threshold, sensible, equilibrium
         )
     return maker(rules)
 
+
 BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit")
 """The bots' names at a table, in seat order."""
 
@@ -171,6 +172,10 @@ def policy_for(kind: str, family: str, session: Session) -> Policy:
     family's own bots, behind the one :class:`Policy` interface."""
     check_bot_kind(kind, family)
     rules: Any = getattr(session, "rules", None)
+    if family == "guts" and kind == "equilibrium":
+        from guts.solve.bot import EquilibriumPolicy
+
+        return EquilibriumPolicy(rules, len(session.table.names))  # the seats solved for
     if family == "guts":
         return make_bot(kind, family, rules)
     if family == "bourre":
@@ -185,7 +190,6 @@ def policy_for(kind: str, family: str, session: Session) -> Policy:
     from guts.games.staged.bots import make_bot as staged_bot
 
     return staged_bot(kind, rules)
-
 
 
 def play_out(

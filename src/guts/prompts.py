@@ -692,20 +692,24 @@ def help_lines(
 
 
 def hint_lines(decision: Decision, view: Mapping[str, Any], rules: object) -> list[str]:
-    """What the equilibrium of ``guts solve`` does at an in-or-out declaration of Guts,
-    with the EV of each choice (pot units and chips); [] where no solved strategy applies.
+    """What the equilibrium of ``guts solve`` does at a declaration of Guts (in or out;
+    Hi-Lo's high, low, both or out), with the EV of each choice (pot units and chips); []
+    where no solved strategy applies.
 
     Solving takes a moment the first time for each rules and player count, then the
     solution is read from the disk cache.
     """
     from guts.games.guts.rules import GutsRules
 
-    if not isinstance(rules, GutsRules) or set(decision.actions) != {"in", "out"}:
+    if not isinstance(rules, GutsRules):
+        return []
+    ways = {"high", "low", "both", "out"} if rules.hi_lo else {"in", "out"}
+    if not {"out"} < set(decision.actions) <= ways:
         return []
     from guts.solve.model import out_of_reach
 
-    why = out_of_reach(rules)
     players = len(view.get("dealt_in") or ())
+    why = out_of_reach(rules, players)
     if why or not 2 <= players <= 8 or not (view.get("hand") or rules.no_peek):
         return []
     from guts.solve import solve_rules

@@ -25,8 +25,10 @@ def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_registered_for_guts_only_where_the_rules_can_be_solved() -> None:
     assert "equilibrium" in FAMILY_BOTS["guts"]
     assert isinstance(make_bot("equilibrium", "guts", preset("ghost-guts")), EquilibriumPolicy)
-    with pytest.raises(OptionError, match="hi-lo"):
-        make_bot("equilibrium", "guts", preset("hi-lo-guts"))
+    with pytest.raises(OptionError, match="after the declaration"):
+        make_bot("equilibrium", "guts", preset("two-plus-one"))
+    with pytest.raises(OptionError, match="hi-lo is solved for two players only"):
+        policy_for("equilibrium", "guts", new_session("hi-lo-guts", ["A", "B", "C"]))
     with pytest.raises(OptionError, match="one of random, sensible for bourre"):
         policy_for("equilibrium", "bourre", new_session("two-card-guts", ["A", "B"]))
 

@@ -15,7 +15,8 @@ from guts.commands.common import OptionOpt, console, parse_key_values
 from guts.errors import OptionError
 
 if TYPE_CHECKING:
-    from guts.solve import Solution
+    from guts.solve import AnySolution, Solution
+    from guts.solve.hilo_solution import HiLoSolution
 
 
 def solve_command(
@@ -61,7 +62,12 @@ def solve_command(
     if as_json:
         print(json.dumps(solution.to_json()))
         return
-    render(solution, console)
+    from guts.solve.hilo_solution import HiLoSolution
+
+    if isinstance(solution, HiLoSolution):
+        render_hi_lo(solution, console)
+    else:
+        render(solution, console)
 
 
 def mixing_words(mixed: list[tuple[str, float]]) -> str:
@@ -87,17 +93,52 @@ def render(solution: Solution, out: Console) -> None:
             table.add_row(name, before, weakest, mixing_words(mixed))
         table.add_section()
     out.print(table)
-    ev = Table(title="EV per position (pot units)", title_justify="left")
-    ev.add_column("position")
-    ev.add_column("EV", justify="right")
-    for name, value in zip(solution.position_names, result.values, strict=True):
-        ev.add_row(name, f"{value:.4f}")
-    out.print(ev)
+    render_ev(solution, out)
     removal = "exact card removal" if solution.exact else "hands independent"
     out.print(
         f"exploitability {result.exploitability:.2e} of the pot per player (NashConv "
         f"{result.nash_conv:.2e}); {result.iterations} iterations, {result.seconds:.1f} s; "
         f"{len(solution.classes.count)} hand classes, {removal}; the next pot is "
+        f"{solution.deal.growth(result.strategy):.3f} of this one on average"
+    )
+
+
+def render_ev(solution: AnySolution, out: Console) -> None:
+    """The EV of each position, in pot units."""
+    ev = Table(title="EV per position (pot units)", title_justify="left")
+    ev.add_column("position")
+    ev.add_column("EV", justify="right")
+    for name, value in zip(solution.position_names, solution.result.values, strict=True):
+        ev.add_row(name, f"{value:.4f}")
+    out.print(ev)
+
+
+def render_hi_lo(solution: HiLoSolution, out: Console) -> None:
+    """Hi-Lo: what each stretch of hands declares, by position and what was declared
+    before; the EV per position and the exploitability."""
+    result = solution.result
+    table = Table(
+        title=f"{solution.game}, {solution.players} players: what each hand declares",
+        title_justify="left",
+    )
+    for heading in ("position", "declared before", "declares (weakest hands first)", "mixes"):
+        table.add_column(heading)
+    for p, name in enumerate(solution.position_names):
+        for h, before in enumerate(solution.histories(p)):
+            if solution.reached(p, h) < 1e-3:
+                table.add_row(name, before, f"never reached: nobody declares {before} first", "")
+                continue
+            stretches = "; ".join(f"{way}: {span}" for way, span in solution.ranges(p, h))
+            mixing = solution.mixing(p, h)
+            shown = f"{mixing} hand{'' if mixing == 1 else 's'}" if mixing else ""
+            table.add_row(name, before, stretches, shown)
+        table.add_section()
+    out.print(table)
+    render_ev(solution, out)
+    out.print(
+        f"exploitability {result.exploitability:.2e} of the pot per player (NashConv "
+        f"{result.nash_conv:.2e}); {result.iterations} iterations, {result.seconds:.1f} s; "
+        f"{len(solution.classes.count)} hand classes, exact card removal; the next pot is "
         f"{solution.deal.growth(result.strategy):.3f} of this one on average"
     )
 

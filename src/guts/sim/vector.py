@@ -149,9 +149,9 @@ def _equilibrium_unsupported(rules: GutsRules) -> list[str]:
     why = out_of_reach(rules)
     if why:
         return [f"the equilibrium bot ({why})"]
-    if rules.dealer_option:
-        return ["the equilibrium bot with dealer-option (its second chance is played by the "
-                "engine only)"]  # fmt: skip
+    if rules.dealer_option or rules.hi_lo:
+        rule = "hi-lo" if rules.hi_lo else "dealer-option"
+        return [f"the equilibrium bot with {rule} (played by the engine only)"]
     return []
 
 

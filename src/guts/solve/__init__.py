@@ -4,11 +4,13 @@
 its hand classes (:mod:`guts.solve.hands`), and runs discounted CFR with the pot's
 continuation value as a fixed point (:mod:`guts.solve.cfr`); the :class:`Solution` says
 the strategy by position and history in words, the EV per position and the
-exploitability. ``docs/solve.md`` states the model and its assumptions.
+exploitability (Hi-Lo, heads-up: :mod:`guts.solve.hilo`, a
+:class:`~guts.solve.hilo_solution.HiLoSolution`). ``docs/solve.md`` states the model and
+its assumptions.
 """
 
 from __future__ import annotations
 
-from guts.solve.solution import Solution, cache_dir, solve, solve_rules
+from guts.solve.solution import AnySolution, Solution, cache_dir, solve, solve_rules
 
-__all__ = ["Solution", "cache_dir", "solve", "solve_rules"]
+__all__ = ["AnySolution", "Solution", "cache_dir", "solve", "solve_rules"]

@@ -20,10 +20,11 @@ from guts.cards import parse_card
 from guts.errors import GutsError, OptionError
 from guts.games.base import Decision
 from guts.games.guts.rules import GutsRules
+from guts.solve.hilo_solution import HiLoAdvice, HiLoSolution
 from guts.solve.model import out_of_reach
-from guts.solve.solution import Solution, solve_rules
+from guts.solve.solution import AnySolution, Solution, solve_rules
 
-__all__ = ["Advice", "EquilibriumPolicy", "advice"]
+__all__ = ["Advice", "EquilibriumPolicy", "HiLoAdvice", "advice"]
 
 
 @dataclass(frozen=True)
@@ -56,29 +57,46 @@ class Advice:
 
 
 class EquilibriumPolicy:
-    """Plays the equilibrium of the session's rules (see the module docstring)."""
+    """Plays the equilibrium of the session's rules (see the module docstring); with
+    ``players``, only if the solver reaches the rules for that many (Hi-Lo: two)."""
 
-    def __init__(self, rules: GutsRules) -> None:
-        why = out_of_reach(rules)
+    def __init__(self, rules: GutsRules, players: int | None = None) -> None:
+        why = out_of_reach(rules, players)
         if why:
             raise OptionError(f"equilibrium bots need rules guts solve can solve: {why}")
         self.rules = rules
-        self._solutions: dict[int, Solution] = {}
+        self._solutions: dict[int, AnySolution] = {}
 
-    def solution(self, players: int) -> Solution:
+    def solution(self, players: int) -> AnySolution:
         """The solved deal for ``players`` (solved, or read from the cache, once)."""
         if players not in self._solutions:
             self._solutions[players] = solve_rules(self.rules, players)
         return self._solutions[players]
 
     def choose(self, view: Mapping[str, Any], decision: Decision, rng: Random) -> str:
-        """In with the equilibrium's chance for this position, history and hand."""
+        """In (or the Hi-Lo declaration) with the equilibrium's chance for this position,
+        history and hand."""
+        if self.rules.hi_lo and set(decision.actions) <= {"high", "low", "both", "out"}:
+            found = self.solution(_players(view))
+            assert isinstance(found, HiLoSolution)
+            return _draw(found.chances(view), decision.actions, rng)
         if "in" not in decision.actions or "out" not in decision.actions:
             return rng.choice(decision.actions)
         solution = self.solution(_players(view))
+        assert isinstance(solution, Solution)
         position, history, cls = _information_set(solution, view)
         p_in = float(solution.result.strategy[position][history][cls])
         return "in" if rng.random() < p_in else "out"
+
+
+def _draw(chances: Mapping[str, float], actions: tuple[str, ...], rng: Random) -> str:
+    """One of ``actions`` drawn with ``chances`` (the solver's words for them)."""
+    pick, total = rng.random() * sum(chances.get(a, 0.0) for a in actions), 0.0
+    for action in actions:
+        total += chances.get(action, 0.0)
+        if pick < total:
+            return action
+    return max(actions, key=lambda action: chances.get(action, 0.0))
 
 
 def _players(view: Mapping[str, Any]) -> int:
@@ -117,8 +135,10 @@ def _second_chance(
     return solution.model.dealer_option and position < dealer and seats[dealer] in declared
 
 
-def advice(solution: Solution, view: Mapping[str, Any]) -> Advice:
+def advice(solution: AnySolution, view: Mapping[str, Any]) -> Advice | HiLoAdvice:
     """The equilibrium's advice at the declaration in front of ``view``'s seat."""
+    if isinstance(solution, HiLoSolution):
+        return solution.advice(view)
     position, history, cls = _information_set(solution, view)
     name, words = solution.position_names[position], solution.classes.words[cls]
     if solution.model.no_peek:

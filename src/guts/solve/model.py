@@ -12,8 +12,9 @@ covers one or no player in, and the solver prices two or more from the chances o
 best and the worst hands (:mod:`guts.solve.cfr`).
 
 Rules that make the stakes depend on the pot in chips (pot limit, pot cap, maximum
-loss), cards dealt after the declaration, a second declaration and Hi-Lo are out of
-reach: :func:`model_of` raises a GutsError naming the rule and why. The dealer's option (a
+loss), cards dealt after the declaration and a second declaration are out of reach:
+:func:`model_of` raises a GutsError naming the rule and why (Hi-Lo has a model of its
+own, :mod:`guts.solve.hilo`, for two players). The dealer's option (a
 second chance to challenge a lone dealer) is solved, by :mod:`guts.solve.option`.
 
 >>> from guts.games.guts import preset
@@ -133,10 +134,14 @@ class Model:
         )
 
 
-def out_of_reach(rules: GutsRules) -> str:
-    """Why ``guts solve`` cannot solve these rules ('' if it can)."""
+def out_of_reach(rules: GutsRules, players: int | None = None) -> str:
+    """Why ``guts solve`` cannot solve these rules, for ``players`` if given ('' if it
+    can). Hi-Lo is solved by :mod:`guts.solve.hilo`, for two players."""
+    if rules.hi_lo:
+        from guts.solve.hilo import hi_lo_out_of_reach
+
+        return hi_lo_out_of_reach(rules, players)
     reasons = [
-        (rules.hi_lo, "hi-lo: declaring high, low or both is not in the model yet"),
         (
             rules.has_second_deal,
             "cards dealt after the declaration (draw-to-in, community, "
@@ -180,8 +185,11 @@ def out_of_reach(rules: GutsRules) -> str:
 
 
 def model_of(rules: GutsRules, players: int, ante_share: float | None = None) -> Model:
-    """The model of ``rules`` for ``players`` players (GutsError if out of reach)."""
-    why = out_of_reach(rules)
+    """The model of ``rules`` for ``players`` players (GutsError if out of reach; Hi-Lo
+    has its own model, :func:`guts.solve.hilo.hi_lo_model`)."""
+    why = out_of_reach(rules, players)
+    if not why and rules.hi_lo:
+        why = "hi-lo is solved by its own model (guts.solve.hilo), not this one"
     if why:
         raise GutsError(f"guts solve cannot solve these rules: {why}")
     if not 2 <= players <= 8:

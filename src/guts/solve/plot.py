@@ -10,20 +10,28 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from guts.solve.solution import Solution
+    from guts.solve.hilo_solution import HiLoSolution
+    from guts.solve.solution import AnySolution
 
 __all__ = ["plot_thresholds"]
 
 _MOST_LINES = 8
 
 
-def plot_thresholds(solution: Solution, path: str) -> None:
+def plot_thresholds(solution: AnySolution, path: str) -> None:
     """Draw one panel per position: P(in) per hand (weakest left), a line per history
-    (the first few), into ``path``."""
+    (the first few), into ``path``; Hi-Lo: a panel per information set, the chance of
+    each declaration per hand."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from guts.solve.hilo_solution import HiLoSolution
+
+    if isinstance(solution, HiLoSolution):
+        _plot_hi_lo(solution, path)
+        return
 
     n = solution.players
     words = solution.level_words()
@@ -41,6 +49,29 @@ def plot_thresholds(solution: Solution, path: str) -> None:
     ticks = np.linspace(0, len(words) - 1, min(len(words), 8)).astype(int)
     axes[-1][0].set_xticks(ticks, [words[t] for t in ticks], rotation=30, ha="right", fontsize=7)
     figure.suptitle(f"{solution.game}, {n} players")
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def _plot_hi_lo(solution: HiLoSolution, path: str) -> None:
+    import matplotlib.pyplot as plt
+
+    sets = [(p, h, f"{name}, before: {before}") for p, name in enumerate(solution.position_names)
+            for h, before in enumerate(solution.histories(p))]  # fmt: skip
+    words = solution.level_words()
+    figure, axes = plt.subplots(len(sets), 1, figsize=(9, 1.8 * len(sets)), sharex=True,
+                                squeeze=False)  # fmt: skip
+    x = np.arange(len(words))
+    for (p, h, title), row in zip(sets, axes, strict=True):
+        chances = solution.by_level(p, h)
+        row[0].stackplot(x, chances.T, labels=solution.ways)
+        row[0].set_title(title, fontsize=9)
+        row[0].set_ylim(0, 1)
+        row[0].legend(fontsize=6, loc="upper left")
+    ticks = np.linspace(0, len(words) - 1, min(len(words), 8)).astype(int)
+    axes[-1][0].set_xticks(ticks, [words[t] for t in ticks], rotation=30, ha="right", fontsize=7)
+    figure.suptitle(f"{solution.game}, {solution.players} players: the declarations")
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)

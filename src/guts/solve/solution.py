@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,9 +28,12 @@ from guts.solve.cfr import Deal, Result, solve_deal
 from guts.solve.hands import HandClasses
 from guts.solve.model import Model, model_of
 
-__all__ = ["MIXING", "Solution", "cache_dir", "deal_of", "solve", "solve_rules"]
+__all__ = ["MIXING", "AnySolution", "Solution", "cache_dir", "deal_of", "solve", "solve_rules"]
 
 FloatArray = NDArray[np.float64]
+
+if TYPE_CHECKING:
+    from guts.solve.hilo_solution import HiLoSolution
 
 MODEL_VERSION = 2
 """Bumped whenever the model or the solver changes what a cached solution holds."""
@@ -165,6 +168,10 @@ class Solution:
         }
 
 
+AnySolution: TypeAlias = "Solution | HiLoSolution"
+"""What :func:`solve` gives: an in/out preset's solution, or a Hi-Lo one."""
+
+
 def _unseen(p_in: float) -> str:
     """No Peek: what the one strategy of an information set says, in words."""
     if p_in >= 1 - MIXING:
@@ -203,7 +210,7 @@ def solve(
     tolerance: float = 5e-4,
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
-) -> Solution:
+) -> AnySolution:
     """Solve a Guts preset (with ``options``) for ``players``; GutsError where the rules
     are out of reach. Solutions are kept in :func:`cache_dir` unless ``cache`` is False."""
     from guts.games.guts import preset
@@ -226,9 +233,17 @@ def solve_rules(
     tolerance: float = 5e-4,
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
-) -> Solution:
+) -> AnySolution:
     """Solve ``rules`` for ``players`` (as :func:`solve`; ``game`` and ``options`` only
-    name them: by default the options that differ from two-card Guts)."""
+    name them: by default the options that differ from two-card Guts). Hi-Lo gives a
+    :class:`~guts.solve.hilo_solution.HiLoSolution`."""
+    if rules.hi_lo:
+        from guts.solve.hilo_solution import solve_hi_lo_rules
+
+        return solve_hi_lo_rules(
+            rules, players, game=game, options=options, iterations=iterations,
+            tolerance=tolerance, progress=progress, cache=cache,
+        )  # fmt: skip
     model = model_of(rules, players)
     classes = HandClasses.of(rules.hand_ranking)
     exact = players == 2

@@ -1,0 +1,252 @@
+"""A solved Hi-Lo preset (two players): the declarations by position and what was declared
+before, in words; the JSON of ``guts solve --json``; the advice behind the ``?`` hint.
+
+>>> >>> solution = solve_hi_lo_rules(preset("hi-lo-guts"), 2, cache=False)
+>>> solution.histories(1)          # the dealer hears the dealer's left's declaration
+['high', 'low', 'both', 'out']
+>>> solution.ranges(0, 0)[-1][0]   # the dealer's left's best hands go both ways
+'both'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from guts.errors import GutsError
+from guts.games.guts.rules import GutsRules
+from guts.solve.cfr import Result
+from guts.solve.hands import HandClasses
+from guts.solve.hilo import HiLoDeal, HiLoModel, hi_lo_model, hi_lo_out_of_reach, solve_hi_lo
+
+__all__ = ["HiLoAdvice", "HiLoSolution", "solve_hi_lo_rules"]
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class HiLoSolution:
+    """The equilibrium of Hi-Lo ``game`` (with ``options``) for two players."""
+
+    game: str
+    options: Mapping[str, str]
+    rules: GutsRules
+    model: HiLoModel
+    classes: HandClasses
+    result: Result
+    position_names: tuple[str, ...] = ("dealer's left", "dealer")
+
+    @property
+    def players(self) -> int:
+        """How many players the deal was solved for (two)."""
+        return self.model.players
+
+    @property
+    def ways(self) -> tuple[str, ...]:
+        """The declarations, in the engine's words and order (``out`` last)."""
+        return self.model.ways
+
+    @property
+    def exact(self) -> bool:
+        """Card removal is exact (two players)."""
+        return True
+
+    def histories(self, position: int) -> list[str]:
+        """What ``position`` heard declared before it: the dealer hears the dealer's left's
+        declaration in turn (``-`` for the first to declare; ``all at once`` if
+        simultaneous)."""
+        if not self.model.in_turn:
+            return ["all at once"]
+        return ["-"] if position == 0 else list(self.ways)
+
+    @cached_property
+    def deal(self) -> HiLoDeal:
+        """The deal this solution solves (for values of other strategies)."""
+        return HiLoDeal(self.model, self.classes)
+
+    @cached_property
+    def counterfactual(self) -> list[FloatArray]:
+        """``cv[p][history, way, h]`` of the solved strategy (see :class:`HiLoDeal`)."""
+        return self.deal.counterfactual(self.result.strategy, self.result.continuation)
+
+    def level_words(self) -> list[str]:
+        """The hands of each strength level in words, weakest first."""
+        first = np.unique(self.classes.level, return_index=True)[1]
+        return [self.classes.words[int(c)] for c in first]
+
+    def by_level(self, position: int, history: int) -> FloatArray:
+        """``[level, way]``: the chance of each declaration per strength level (classes
+        weighted by their hands)."""
+        chances = self.result.strategy[position][history].T  # [class, way]
+        count = self.classes.count.astype(np.float64)
+        levels = self.classes.level
+        hands = np.bincount(levels, weights=count)
+        rows = [np.bincount(levels, weights=chances[:, w] * count) for w in range(len(self.ways))]
+        return np.asarray(np.stack(rows, axis=1) / hands[:, None], dtype=np.float64)
+
+    def ranges(self, position: int, history: int) -> list[tuple[str, str]]:
+        """The declaration most hands of each stretch of strengths make, weakest first:
+        ``(way, "three-two high to nine-seven high")`` (one hand alone: its name)."""
+        choice = self.by_level(position, history).argmax(axis=1)
+        words = self.level_words()
+        stretches: list[tuple[str, str]] = []
+        start = 0
+        for level in range(1, len(choice) + 1):
+            if level == len(choice) or choice[level] != choice[start]:
+                low, high = words[start], words[level - 1]
+                span = low if start == level - 1 else f"{low} to {high}"
+                stretches.append((self.ways[int(choice[start])], span))
+                start = level
+        return stretches
+
+    def reached(self, position: int, history: int) -> float:
+        """The chance of ``history`` under the equilibrium (in turn, the dealer's: that the
+        dealer's left declares it); where it is 0 the strategy there is no advice."""
+        if not self.model.in_turn or position == 0:
+            return 1.0
+        return float(self.result.strategy[0][0][history] @ self.deal.prior)
+
+    def mixing(self, position: int, history: int, threshold: float = 0.02) -> int:
+        """How many strength levels mix declarations (no way above ``1 - threshold``)."""
+        return int((self.by_level(position, history).max(axis=1) < 1 - threshold).sum())
+
+    def to_json(self) -> dict[str, Any]:
+        """``guts solve --json``: as for the in/out presets, with each information set's
+        chance of every declaration per hand class (``ways``) and of staying in (``in``:
+        any way but out)."""
+        result, words = self.result, self.level_words()
+        strategy = []
+        for p, name in enumerate(self.position_names):
+            for h, before in enumerate(self.histories(p)):
+                chances = self.by_level(p, h)
+                ways = {way: {w: round(float(x), 6) for w, x in zip(words, chances[:, k],
+                                                                 strict=True)}
+                        for k, way in enumerate(self.ways)}  # fmt: skip
+                stay = 1.0 - chances[:, self.ways.index("out")]
+                strategy.append({
+                    "position": p, "position_name": name, "before": before,
+                    "automatic": False, "reached": round(self.reached(p, h), 6), "ways": ways,
+                    "in": {w: round(float(x), 6) for w, x in zip(words, stay, strict=True)},
+                })  # fmt: skip
+        return {
+            "preset": self.game,
+            "options": dict(self.options),
+            "players": self.players,
+            "declare": "in-turn" if self.model.in_turn else "simultaneous",
+            "positions": list(self.position_names),
+            "ways": list(self.ways),
+            "exploitability": result.exploitability,
+            "nash_conv": result.nash_conv,
+            "fixed_point_residual": result.residual,
+            "expected_next_pot": self.deal.growth(result.strategy),
+            "ev": [float(v) for v in result.values],
+            "iterations": result.iterations,
+            "seconds": round(result.seconds, 3),
+            "card_removal": "exact",
+            "hand_classes": len(self.classes.count),
+            "grouping": self.classes.grouping,
+            "strategy": strategy,
+        }
+
+    def information_set(self, view: Mapping[str, Any]) -> tuple[int, int, int]:
+        """(position from the dealer's left, history, hand class) of ``view``'s seat."""
+        seats = [int(s) for s in view.get("dealt_in") or ()]
+        seat = int(view["seat"])
+        if len(seats) != 2 or seat not in seats:
+            raise GutsError("this Hi-Lo solution is for two players dealt in")
+        hand = view.get("hand")
+        if not hand:
+            raise GutsError("the equilibrium needs the seat's cards")
+        from guts.cards import parse_card
+
+        position = seats.index(seat)
+        history = 0
+        if self.model.in_turn and position == 1:
+            declared = {int(s): str(c) for s, c in dict(view.get("declared") or {}).items()}
+            said = declared.get(seats[0])
+            if said not in self.ways:
+                raise GutsError("the dealer declares after the dealer's left")
+            history = self.ways.index(said)
+        return position, history, self.classes.class_of([parse_card(c) for c in hand])
+
+    def chances(self, view: Mapping[str, Any]) -> dict[str, float]:
+        """The chance of each declaration for ``view``'s seat, hand and history."""
+        position, history, cls = self.information_set(view)
+        row = self.result.strategy[position][history][:, cls]
+        return {way: float(row[k]) for k, way in enumerate(self.ways)}
+
+    def advice(self, view: Mapping[str, Any]) -> HiLoAdvice:
+        """The equilibrium's advice at the declaration in front of ``view``'s seat, with
+        the EV of every declaration (pot units, next pots included)."""
+        position, history, cls = self.information_set(view)
+        cv = self.counterfactual[position][history][:, cls]
+        reach = 1.0
+        if self.model.in_turn and position == 1:  # weighted by the dealer's left's way
+            reach = float(self.deal.cond[cls] @ self.result.strategy[0][0][history])
+        scale = 1.0 / reach if reach > 0 else 1.0
+        return HiLoAdvice(
+            chances=self.chances(view),
+            ev={way: float(cv[k] * scale) for k, way in enumerate(self.ways)},
+            hand=self.classes.words[cls],
+            position=self.position_names[position],
+        )
+
+
+@dataclass(frozen=True)
+class HiLoAdvice:
+    """What the equilibrium does at a Hi-Lo declaration: the chance and the EV (pot
+    units, next pots included) of every declaration, the hand in words, the position."""
+
+    chances: Mapping[str, float]
+    ev: Mapping[str, float]
+    hand: str
+    position: str
+
+    def lines(self, pot: int) -> list[str]:
+        """The advice in words, EVs in pot units and in chips at this pot."""
+        played = [(way, p) for way, p in self.chances.items() if p > 0.02]
+        if len(played) == 1:
+            verdict = f"go {played[0][0]}" if played[0][0] != "out" else "go out"
+        else:
+            verdict = ", ".join(f"{way} {p:.0%}" for way, p in played)
+        evs = ", ".join(f"{way} {ev:+.3f} pot ({ev * pot:+.1f})" for way, ev in self.ev.items())
+        return [
+            f"Equilibrium: {verdict} ({self.hand}, {self.position}).",
+            f"EV {evs}; chips in brackets, next pots included.",
+        ]
+
+
+def solve_hi_lo_rules(
+    rules: GutsRules,
+    players: int,
+    *,
+    game: str = "",
+    options: Mapping[str, str] | None = None,
+    iterations: int = 2000,
+    tolerance: float = 5e-4,
+    progress: Callable[[int, int], None] | None = None,
+    cache: bool = True,
+) -> HiLoSolution:
+    """Solve Hi-Lo ``rules`` for ``players`` (two; GutsError otherwise, naming why), read
+    from or kept in the disk cache as the other presets' solutions are."""
+    from guts.solve.solution import _key, _load, _store
+
+    why = hi_lo_out_of_reach(rules, players)
+    if why:
+        raise GutsError(f"guts solve cannot solve these rules: {why}")
+    model = hi_lo_model(rules, players)
+    classes = HandClasses.of(rules.hand_ranking)
+    key = _key(rules, players, iterations, tolerance)
+    result = _load(key, players) if cache else None
+    if result is None:
+        deal = HiLoDeal(model, classes)
+        result = solve_hi_lo(deal, iterations, tolerance=tolerance, progress=progress)
+        if cache:
+            _store(key, result)
+    named = dict(options) if options is not None else rules.to_options()
+    return HiLoSolution(game or "guts", named, rules, model, classes, result)
