@@ -1,11 +1,12 @@
 """A solved Hi-Lo preset (two players): the declarations by position and what was declared
 before, in words; the JSON of ``guts solve --json``; the advice behind the ``?`` hint.
 
->>> >>> solution = solve_hi_lo_rules(preset("hi-lo-guts"), 2, cache=False)
+>>> from guts.games.guts import preset
+>>> solution = solve_hi_lo_rules(preset("hi-lo-guts", {"declare": "in-turn"}), 2, cache=False)
 >>> solution.histories(1)          # the dealer hears the dealer's left's declaration
 ['high', 'low', 'both', 'out']
->>> solution.ranges(0, 0)[-1][0]   # the dealer's left's best hands go both ways
-'both'
+>>> [way for way, _ in solution.ranges(1, 0)]   # after a high: low, then both ways
+['low', 'both']
 """
 
 from __future__ import annotations
