@@ -1,6 +1,7 @@
 """``guts solve``: time and exploitability against iterations.
 
-For two-card and three-card Guts, declared in turn and simultaneously, 2 to 8 players:
+For two-card and three-card Guts, declared in turn and simultaneously, with the dealer's
+option and the Henry rule, 2 to 8 players, and Hi-Lo heads-up:
 discounted CFR's exploitability (NashConv per player, pot units) and the seconds taken
 at each fixed-point step (every 10 iterations), until ``--iterations``. Then what
 ignoring card removal between three or more players costs: each position's value over
@@ -19,14 +20,22 @@ from typing import Any
 from guts.games.guts import preset
 from guts.solve.cfr import Deal, solve_deal
 from guts.solve.hands import HandClasses
+from guts.solve.hilo import HiLoDeal, hi_lo_model, solve_hi_lo
 from guts.solve.model import model_of
+from guts.solve.solution import deal_of
 
 GAMES = {
     "two-card, in turn": ("two-card-guts", {}),
     "two-card, simultaneous": ("simultaneous-guts", {}),
     "three-card, in turn": ("three-card-guts", {}),
     "three-card, simultaneous": ("three-card-guts", {"declare": "simultaneous"}),
+    "two-card, dealer's option": ("two-card-guts", {"dealer-option": "yes"}),
+    "simultaneous, henry": ("simultaneous-guts", {"everyone-out": "henry"}),
+    "hi-lo, at once": ("hi-lo-guts", {}),
+    "hi-lo, in turn": ("hi-lo-guts", {"declare": "in-turn"}),
+    "hi-lo, three-card": ("hi-lo-guts", {"cards": "3"}),
 }
+"""Each game's label: its preset and options (Hi-Lo is solved for two players only)."""
 MARKS = (10, 30, 100, 300, 1000)
 
 
@@ -34,7 +43,11 @@ def run_one(game: str, options: dict[str, str], players: int, iterations: int) -
     """Solve one game for ``players``, recording each fixed-point step."""
     rules = preset(game, options)
     started = time.perf_counter()
-    deal = Deal(model_of(rules, players), HandClasses.of(rules.hand_ranking))
+    classes = HandClasses.of(rules.hand_ranking)
+    deal: Deal | HiLoDeal = (
+        HiLoDeal(hi_lo_model(rules, players), classes) if rules.hi_lo
+        else deal_of(model_of(rules, players), classes, players == 2)
+    )  # fmt: skip
     setup = time.perf_counter() - started
     steps: list[dict[str, float]] = []
 
@@ -42,7 +55,10 @@ def run_one(game: str, options: dict[str, str], players: int, iterations: int) -
         steps.append({"iterations": t, "exploitability": gap, "residual": residual,
                       "seconds": round(setup + seconds, 3)})  # fmt: skip
 
-    result = solve_deal(deal, iterations, report=report)
+    if isinstance(deal, HiLoDeal):
+        result = solve_hi_lo(deal, iterations, report=report)
+    else:
+        result = solve_deal(deal, iterations, report=report)
     return {
         "players": players,
         "setup_seconds": round(setup, 3),
@@ -84,6 +100,8 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--deals", type=int, default=200_000)
     parser.add_argument("--out", default="benchmarks/results-solve.json")
+    parser.add_argument("--only", default="", help="the games whose label has this text")
+    parser.add_argument("--no-removal", action="store_true", help="skip the real-deals check")
     args = parser.parse_args()
     counts = (2, 4) if args.quick else tuple(range(2, 9))
     iterations = 30 if args.quick else args.iterations
@@ -93,8 +111,10 @@ def main() -> None:
     print(f"{'game':26} {'n':>2} {marks} {'<1e-3 at':>14} {'<1e-2 at':>14}")
     runs: dict[str, list[dict[str, Any]]] = {}
     for label, (game, options) in GAMES.items():
-        for players in counts:
-            three = game.startswith("three")
+        if args.only not in label:
+            continue
+        for players in counts if not game.startswith("hi-lo") else (2,):
+            three = game.startswith("three") or options.get("cards") == "3"
             most = min(iterations, 100) if three and players >= 6 else iterations
             run = run_one(game, options, players, most)
             runs.setdefault(label, []).append(run)
@@ -110,7 +130,7 @@ def main() -> None:
                     for b in below]  # fmt: skip
             print(f"{label:26} {players:>2} " + " ".join(f"{c:>17}" for c in cells)
                   + f" {ends[0]:>14} {ends[1]:>14}", flush=True)  # fmt: skip
-    checks = removal(20_000 if args.quick else args.deals)
+    checks = [] if args.no_removal else removal(20_000 if args.quick else args.deals)
     print("card removal (3+ players): model vs real deals, pot units")
     for row in checks:
         print(f"  {row['game']} {row['players']}p: gap {row['gap']:.4f} "
