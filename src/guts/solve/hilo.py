@@ -218,20 +218,25 @@ class HiLoDeal:
         size = len(self.prior)
         return [np.full((self.histories(p), self.ways, size), 1.0 / self.ways) for p in (0, 1)]
 
-    def counterfactual(self, strategy: list[FloatArray], values: FloatArray) -> list[FloatArray]:
+    def counterfactual(
+        self, strategy: list[FloatArray], values: FloatArray, only: int | None = None
+    ) -> list[FloatArray]:
         """``cv[p][history, way, h]``: position ``p``'s expected gain with class ``h``
         (the next pot worth ``values`` of the position it moves to) weighted by the
-        chance of the other's class and declaration (and of ``history``)."""
+        chance of the other's class and declaration (and of ``history``); with ``only``,
+        that position's alone (the other's left at zero)."""
         carry = np.roll(values, 1)
         gain = [self.pays[p] + carry[p] * self.pays[2] for p in (0, 1)]  # [a, b, comparison]
         cv = [np.zeros_like(s) for s in strategy]
         first, second = strategy
-        for h in range(len(second)):
+        for h in range(len(second) if only != 1 else 0):
             # against[c, b, s]: the chance that position 1 holds a class comparing s and says b
             against = np.stack([m @ second[h].T for m in self.weighed[0]], axis=-1)
             ways = [h] if self.model.in_turn else range(self.ways)
             for a in ways:
                 cv[0][0, a] += np.einsum("cbs,bs->c", against, gain[0][a])
+        if only == 0:
+            return cv
         facing = np.stack([m @ first[0].T for m in self.weighed[1]], axis=-1)  # [c, a, s]
         if self.model.in_turn:
             for a in range(self.ways):
@@ -291,7 +296,7 @@ def solve_hi_lo(
         scale = ((t - 1) / t) ** _GAMMA
         weight = weight * scale + 1.0
         for p in (0, 1):
-            cv = deal.counterfactual(strategy, v)[p]
+            cv = deal.counterfactual(strategy, v, only=p)[p]
             total[p] = total[p] * scale + strategy[p]
             played = (strategy[p] * cv).sum(axis=1, keepdims=True)
             positive = (t - 1) ** _ALPHA / ((t - 1) ** _ALPHA + 1.0)
