@@ -1,5 +1,5 @@
-"""Hi-Lo Guts, two players: the settlement against the engine's own Hi-Lo contests, and
-the solved deal (exploitability, the pot shared out, the rules that change it)."""
+"""Hi-Lo Guts, two players: the settlement against the engine's own Hi-Lo contests and
+against whole engine deals played with stacked hands, and the solved deal (exploitability, the pot shared out, the rules that change it)."""
 
 from __future__ import annotations
 
@@ -108,3 +108,45 @@ def test_out_of_reach_rules_are_refused() -> None:
         HiLoDeal.of(preset("hi-lo-guts", {"ghost": "always"}))
     with pytest.raises(GutsError, match="two players"):
         HiLoDeal.of(preset("hi-lo-guts"), 3)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"declare": "in-turn"},
+        {"everyone-out": "chicken-fee"},
+        {"hi-lo-both": "no", "dropouts-ante": "yes"},
+        {"cards": "3", "declare": "in-turn"},
+    ],
+)
+def test_settle_pays_as_engine_deals(options: dict[str, str]) -> None:
+    """Whole engine deals, hands stacked and every pair of declarations made at the table:
+    the chips each seat wins and the pot left equal hilo.settle's pot units times the pot."""
+    from guts.cards import parse_card
+    from guts.games.guts import new_session
+
+    rules = preset("hi-lo-guts", options)
+    model = HiLoDeal.of(rules).model
+    rng = random.Random(len(options))
+    codes = [f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs"]
+    for ways in itertools.product(model.ways, repeat=2):
+        for _ in range(6):
+            cards = rng.sample(codes, 2 * rules.cards)
+            session = new_session("hi-lo-guts", ["Ann", "Bob"], buy_in=50, options=options)
+            hands = {1: " ".join(cards[: rules.cards]), 0: " ".join(cards[rules.cards :])}
+            session.start_deal(session.stacked(hands))
+            pot = session.table.pot
+            before = [seat.stack for seat in session.table.seats]
+            order = [int(s) for s in session.view(1)["dealt_in"]]  # positions: 1 then 0
+            for position, seat in enumerate(order):
+                session.act(seat, ways[position])
+            gained = [session.table.seats[s].stack - before[s] for s in order]
+            levels = [
+                np.array(
+                    float(rules.hand_ranking.strength([parse_card(c) for c in hands[s].split()]))
+                )
+                for s in order
+            ]
+            want = settle(model, ways, levels) * pot
+            assert [*gained, session.table.pot] == pytest.approx(want.tolist()), (ways, hands)
