@@ -37,7 +37,8 @@ from typing import Any, TypeVar
 
 from guts.bots import BOT_NAMES
 from guts.errors import GutsError
-from guts.server.barrier import disclose
+from guts.games.base import Event
+from guts.server.barrier import disclose, disclose_each
 from guts.server.commands import (
     ActCommand,
     ApproveCommand,
@@ -829,15 +830,17 @@ class TableActor:
             return
         if state.session is None:
             return
-        frames: dict[int | None, dict[str, Any]] = {}
+        ready = [client for client in self.clients if client.ready]
+        seats = {self._number(client) for client in ready}
+        happened = self._happened([entry])
+        head = {"type": "event", "seq": state.seq, "status": state.status}
         clocks = self.clock_list()
-        for client in self.clients:
-            if not client.ready:
-                continue
-            seat = self._number(client)
-            if seat not in frames:
-                frames[seat] = self._event_frame(client, [entry], clocks)
-            client.send(frames[seat])
+        frames = {
+            seat: {**head, **update, "clocks": clocks}
+            for seat, update in disclose_each(state.session, seats, happened).items()
+        }
+        for client in ready:  # one frame per seat, shared by that seat's clients
+            client.send(frames[self._number(client)])
 
     def seat_list(self) -> list[dict[str, Any]]:
         """Every seat as everyone sees it, with whether a person's client is connected."""
@@ -867,11 +870,7 @@ class TableActor:
     ) -> dict[str, Any]:
         state = self.state
         assert state.session is not None
-        happened = [
-            event
-            for entry in entries
-            for event in state.sessions[entry.session].events[entry.start : entry.end]
-        ]
+        happened = self._happened(entries)
         return {
             "type": "event",
             "seq": state.seq,
@@ -879,6 +878,15 @@ class TableActor:
             **disclose(state.session, self._number(client), happened),
             "clocks": self.clock_list() if clocks is None else clocks,
         }
+
+    def _happened(self, entries: Iterable[Logged]) -> list[Event]:
+        """The engine events (hidden ones included) that ``entries`` made."""
+        sessions = self.state.sessions
+        return [
+            event
+            for entry in entries
+            for event in sessions[entry.session].events[entry.start : entry.end]
+        ]
 
     def snapshot(self, client: Client | None) -> dict[str, Any]:
         """Everything ``client`` (None: a spectator) may see now."""

@@ -27,16 +27,28 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from guts.games.base import Event, Session
 
-__all__ = ["disclose", "disclose_record"]
+__all__ = ["disclose", "disclose_each", "disclose_record"]
+
+
+def disclose_each(
+    session: Session, seats: Iterable[int | None], events: Sequence[Event]
+) -> dict[int | None, dict[str, Any]]:
+    """:func:`disclose` of ``events`` for each of ``seats`` at once, each event turned
+    into JSON once for all of them (the dicts are shared between the updates: read-only)."""
+    made: list[dict[str, Any] | None] = [None] * len(events)
+    return {seat: disclose(session, seat, events, made) for seat in seats}
 
 
 def disclose(
-    session: Session, seat: int | None, events: Sequence[Event] | None = None
+    session: Session,
+    seat: int | None,
+    events: Sequence[Event] | None = None,
+    _made: list[dict[str, Any] | None] | None = None,
 ) -> dict[str, Any]:
     """What ``seat`` (None: a spectator, or anyone not dealt into ``session``) may
     receive of ``session``.
@@ -57,13 +69,29 @@ def disclose(
     own = [decision.to_dict() for decision in pending if decision.seat == seat]
     table = session.table
     return {
-        "events": [event.to_dict() for event in events if event.visible_to(seat)],
+        "events": _visible(events, seat, _made),
         "to_act": [decision.seat for decision in pending],
         "decision": own[0] if own else None,
         "stacks": [table.stack(number) for number in range(len(table.names))],
         "pot": table.pot,
         "game": {key: value for key, value in view.items() if key != "events"},
     }
+
+
+def _visible(
+    events: Sequence[Event], seat: int | None, made: list[dict[str, Any] | None] | None
+) -> list[dict[str, Any]]:
+    """The JSON of the events ``seat`` may see (from ``made`` where made already)."""
+    if made is None:
+        return [event.to_dict() for event in events if event.visible_to(seat)]
+    shown = []
+    for number, event in enumerate(events):
+        if event.visible_to(seat):
+            data = made[number]
+            if data is None:
+                data = made[number] = event.to_dict()
+            shown.append(data)
+    return shown
 
 
 def disclose_record(session: Session, seat: int | None) -> dict[str, Any]:
