@@ -1,5 +1,6 @@
 """Hi-Lo Guts, two players: the settlement against the engine's own Hi-Lo contests and
-against whole engine deals played with stacked hands, and the solved deal (exploitability, the pot shared out, the rules that change it)."""
+against whole engine deals played with stacked hands, and the solved deal
+(exploitability, the pot shared out, the rules that change it)."""
 
 from __future__ import annotations
 
