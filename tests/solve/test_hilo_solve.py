@@ -142,3 +142,13 @@ def test_no_worse_than_its_seats_value_against_the_other_bots(rival: str) -> Non
     predicted = float(values[1]) * 2 - 1  # seat 0 deals first
     high = _nets(f"equilibrium,{rival}", 400, 9)[0][2]
     assert high > predicted  # its edge over its own seat's value is not negative
+
+
+@pytest.mark.slow
+def test_beats_the_threshold_bot() -> None:
+    """Against the threshold bot the equilibrium wins more than its seat is worth against
+    itself, beyond the 95% interval (2,000 seeded sessions)."""
+    values = solve("hi-lo-guts", 2, IN_TURN).result.values
+    predicted = float(values[1]) * 2 - 1  # seat 0 deals first
+    low = _nets("equilibrium,threshold", 2000, 11)[0][1]
+    assert low > predicted
