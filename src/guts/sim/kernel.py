@@ -351,10 +351,13 @@ def run_sessions(
     losers = np.zeros(n, dtype=np.bool_)
     skip = np.zeros(n, dtype=np.bool_)
     matched = np.zeros(n, dtype=np.bool_)
-    cached_ratio = np.full(n + 1, -1.0)
-    cached_class = np.zeros(n + 1, dtype=np.int64)
-    cached_blind = np.zeros(n + 1, dtype=np.bool_)
-    cached_low = np.zeros(n + 1, dtype=np.int64)
+    # the threshold bot's bars, kept per pot (a row per pot below POT_BINS, the last row
+    # for the current larger pot) and per live opponents (column 0: the dealer's option)
+    cached_known = np.zeros((POT_BINS + 1, n + 1), dtype=np.bool_)
+    cached_class = np.zeros((POT_BINS + 1, n + 1), dtype=np.int32)
+    cached_blind = np.zeros((POT_BINS + 1, n + 1), dtype=np.bool_)
+    cached_low = np.zeros((POT_BINS + 1, n + 1), dtype=np.int32)
+    row = POT_BINS
     ways = np.zeros(n, dtype=np.int64)  # Hi-Lo: 0 out, 1 high, 2 low, 3 both
     high_in = np.zeros(n, dtype=np.bool_)
     low_in = np.zeros(n, dtype=np.bool_)
@@ -433,8 +436,10 @@ def run_sessions(
                 loss = max(_capped(loss, max_loss), 1)
                 win = 0.5 * float(pot) if hi_lo else float(pot)  # a half in Hi-Lo
                 ratio = float(loss) / (win + float(loss))
-                for j in range(n + 1):
-                    cached_ratio[j] = -1.0
+                row = pot if pot < POT_BINS else POT_BINS
+                if row == POT_BINS:
+                    for j in range(n + 1):
+                        cached_known[row, j] = False
             outs = 0
             taken = 0
             bits = 0
@@ -449,20 +454,20 @@ def run_sessions(
                 if kind == BOT_THRESHOLD:
                     opponents = m - 1 if simultaneous else m - 1 - outs
                     o = max(opponents, 1)
-                    if cached_ratio[o] < 0.0:  # bots.threshold: (L / (W + L)) ** (1 / m)
-                        cached_ratio[o] = ratio
+                    if not cached_known[row, o]:  # bots.threshold: (L / (W + L)) ** (1 / m)
+                        cached_known[row, o] = True
                         bar = ratio ** (1.0 / o)
                         # quantiles grow with the class: in from the first class at the bar
                         # (Hi-Lo: high from max(X, 1/2), low up to min(1 - X, 1/2))
-                        cached_class[o] = np.searchsorted(quantile, max(bar, 0.5) if hi_lo
-                                                          else bar)  # fmt: skip
-                        cached_low[o] = np.searchsorted(quantile, min(1.0 - bar, 0.5),
-                                                        side="right")  # fmt: skip
-                        cached_blind[o] = bar <= 0.5
-                    stays = cached_blind[o] if no_peek else power[p] >= cached_class[o]
+                        cached_class[row, o] = np.searchsorted(quantile, max(bar, 0.5)
+                                                               if hi_lo else bar)  # fmt: skip
+                        cached_low[row, o] = np.searchsorted(quantile, min(1.0 - bar, 0.5),
+                                                             side="right")  # fmt: skip
+                        cached_blind[row, o] = bar <= 0.5
+                    stays = cached_blind[row, o] if no_peek else power[p] >= cached_class[row, o]
                     if hi_lo:  # high first; a hand unseen (quantile 1/2) is never low
                         ways[p] = 1 if stays else 0
-                        if not stays and not no_peek and power[p] < cached_low[o]:
+                        if not stays and not no_peek and power[p] < cached_low[row, o]:
                             ways[p] = 2
                             stays = True
                 elif kind == BOT_RANDOM_WAYS:  # RandomPolicy: any action, evenly
@@ -492,14 +497,15 @@ def run_sessions(
             if challenged:
                 # GutsDeal._after_declare: the others may challenge the lone dealer, in
                 # turn; the threshold bot sees one live opponent (the dealer)
-                if cached_ratio[1] < 0.0:
-                    cached_ratio[1] = ratio
-                    cached_class[1] = np.searchsorted(quantile, ratio)
-                    cached_blind[1] = ratio <= 0.5
+                if not cached_known[row, 0]:
+                    cached_known[row, 0] = True
+                    cached_class[row, 0] = np.searchsorted(quantile, ratio)
+                    cached_blind[row, 0] = ratio <= 0.5
                 for p in range(m - 1):
                     seat = seat_of[p]
                     if kinds[seat] == BOT_THRESHOLD:
-                        stays = cached_blind[1] if no_peek else power[p] >= cached_class[1]
+                        bar_class = cached_class[row, 0]
+                        stays = cached_blind[row, 0] if no_peek else power[p] >= bar_class
                     else:
                         grade = 0 if no_peek else policy_class[hand[p]]
                         chance = stay[seat, p, 0, grade]
@@ -638,8 +644,9 @@ def run_sessions(
                 amount = _capped(2 * pot if payment == 2 else pot, max_loss)
                 # the pot to the winners (Table.split: nearest the dealer's left first),
                 # then each paying loser matches it (all, or the worst hands)
-                share = pot // winning if takes else 0
-                extra = 0 if leave_odd or not takes else pot % winning
+                # (one winner, the usual case, needs no division)
+                share = (pot if winning == 1 else pot // winning) if takes else 0
+                extra = 0 if leave_odd or not takes or winning == 1 else pot % winning
                 if takes:
                     most = max(most, pot)
                 paid = 0
@@ -718,10 +725,10 @@ def run_sessions(
                     trace_stacks[s, deals, seat] = stacks[seat]
             deals += 1
             # -- GutsSession._after_step: the deal passes left, to a player with chips -------
-            button = (button + 1) % n
+            button = button + 1 if button + 1 < n else 0
             if not credit and with_chips >= 2:
                 while stacks[button] <= 0:
-                    button = (button + 1) % n
+                    button = button + 1 if button + 1 < n else 0
             empty = pot == 0 and reserve == 0 and aside == 0
             if empty and not play_on:
                 break
