@@ -109,6 +109,9 @@ def test_out_of_reach_rules_are_refused() -> None:
         HiLoDeal.of(preset("hi-lo-guts", {"ghost": "always"}))
     with pytest.raises(GutsError, match="two players"):
         HiLoDeal.of(preset("hi-lo-guts"), 3)
+    for rule in ("henry", "wimp"):  # everyone out, the best hands pay: not in this model
+        with pytest.raises(GutsError, match=f"everyone-out={rule}"):
+            HiLoDeal.of(preset("hi-lo-guts", {"everyone-out": rule}))
 
 
 @pytest.mark.parametrize(

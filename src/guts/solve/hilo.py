@@ -84,6 +84,11 @@ def hi_lo_out_of_reach(rules: GutsRules, players: int | None = 2) -> str:
         (rules.lone_qualifier is not Qualifier.NONE, "hi-lo with a lone qualifier"),
         (rules.ante_every_deal, "hi-lo with ante-every-deal: not in the hi-lo model yet"),
         (rules.no_peek, "hi-lo with no-peek: declaring unseen is not in the hi-lo model yet"),
+        (
+            rules.everyone_out not in (EveryoneOut.POT_STAYS, EveryoneOut.CHICKEN_FEE),
+            f"hi-lo with everyone-out={rules.everyone_out.value}: only pot-stays and "
+            "chicken-fee are in the hi-lo model yet",
+        ),
     ]
     why = next((text for bad, text in reasons if bad), "")
     why = why or out_of_reach(replace(rules, hi_lo=False))
