@@ -64,7 +64,7 @@ def test_plot_draws_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
 @pytest.mark.parametrize(
     ("game", "says"),
     [
-        ("hi-lo-guts", "hi-lo"),
+        ("batey-guts", "batey"),
         ("four-two-two", "after the declaration"),
         ("three-five-seven", "staged game"),
         ("bourre", "trick-taking"),

@@ -63,6 +63,17 @@ def test_the_table_names_what_each_stretch_of_hands_declares(
     assert "exploitability" in out and "exact card removal" in out
 
 
+def test_hi_lo_is_solved_heads_up_unless_told_otherwise(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "solve", "hi-lo-guts", "--json")
+    assert code == 0, err
+    assert json.loads(out)["players"] == 2
+    code, out, err = run(capsys, "solve", "two-card-guts", "--json", "--iterations", "20")
+    assert code == 0, err
+    assert json.loads(out)["players"] == 4
+
+
 def test_three_or_more_players_are_refused_saying_why(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -21,7 +21,10 @@ if TYPE_CHECKING:
 
 def solve_command(
     game: Annotated[str, typer.Argument(help="A Guts preset from `guts games`.")],
-    players: Annotated[int, typer.Option("--players", "-n", help="Players (2 to 8).")] = 4,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-n", help="Players (2 to 8; default 4, Hi-Lo 2)."),
+    ] = None,
     option: OptionOpt = None,
     iterations: Annotated[int, typer.Option("--iterations", help="Most CFR iterations.")] = 2000,
     tolerance: Annotated[
@@ -39,6 +42,10 @@ def solve_command(
     declared before; EV per position and exploitability in units of the pot."""
     from guts.solve import solve
 
+    if players is None:
+        from guts.solve.solution import default_players
+
+        players = default_players(game, parse_key_values(option or []))
     if iterations < 1:
         raise OptionError(f"--iterations must be at least 1, not {iterations}")
     show = sys.stderr.isatty() and not as_json

@@ -28,7 +28,16 @@ from guts.solve.cfr import Deal, Result, solve_deal
 from guts.solve.hands import HandClasses
 from guts.solve.model import Model, model_of
 
-__all__ = ["MIXING", "AnySolution", "Solution", "cache_dir", "deal_of", "solve", "solve_rules"]
+__all__ = [
+    "MIXING",
+    "AnySolution",
+    "Solution",
+    "cache_dir",
+    "deal_of",
+    "default_players",
+    "solve",
+    "solve_rules",
+]
 
 FloatArray = NDArray[np.float64]
 
@@ -221,6 +230,15 @@ def solve(
         rules, players, game=game, options=options, iterations=iterations,
         tolerance=tolerance, progress=progress, cache=cache,
     )  # fmt: skip
+
+
+def default_players(game: str, options: Mapping[str, str]) -> int:
+    """How many players ``guts solve`` solves ``game`` for when not told: four, or two
+    for Hi-Lo (solved heads-up only); GutsError for a bad game or option."""
+    from guts.games.guts import preset
+
+    _check_family(game)
+    return 2 if preset(game, dict(options)).hi_lo else 4
 
 
 def solve_rules(
