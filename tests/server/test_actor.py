@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -100,7 +101,7 @@ def test_nothing_is_told_before_it_is_committed_and_a_failed_commit_changes_noth
         await settle(actor)
         # every commit began before the frames of its command were sent
         counts = [*watched.told_at_commit, sum(len(c.frames) for c in (watcher, player))]
-        assert all(a < b for a, b in zip(counts, counts[1:], strict=False))
+        assert all(a < b for a, b in pairwise(counts))
         session = actor.session
         assert session is not None
         (seat,) = (d.seat for d in session.pending())
@@ -303,7 +304,7 @@ def test_the_night_goes_on_with_a_new_session_when_one_ends(
         await settle(actor)
         sessions = actor.state.sessions
         assert len(sessions) >= 3 and actor.status == "over"
-        for earlier, later in zip(sessions, sessions[1:], strict=False):
+        for earlier, later in pairwise(sessions):
             assert earlier.is_over and later.table.names == earlier.table.names
             if later.table is not earlier.table:  # a fresh table begins with what was left
                 assert not any(earlier.table.places.values())

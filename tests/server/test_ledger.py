@@ -20,7 +20,7 @@ def test_the_ledger_of_a_night_adds_up(sqlite_url: str) -> None:
     async def run() -> None:
         storage = await Storage.open(sqlite_url)
         tables = Tables(storage, Settings(0, 0))
-        actor, secret = await bot_table(tables, "two-card-guts", options={"max-deals": "4"})
+        actor, _secret = await bot_table(tables, "two-card-guts", options={"max-deals": "4"})
         await settle(actor)
         joined, ended = await storage.times(actor.id)
         rows = ledger_rows(actor.state, joined, ended)
