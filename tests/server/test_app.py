@@ -263,6 +263,7 @@ def test_equilibrium_bots_take_seats_where_guts_solve_reaches(client: TestClient
     kinds = [seat.kind for seat in in_loop(client, actor, lambda: list(actor.state.seats.values()))]
     assert kinds.count("equilibrium") == 2
     refused = client.post("/api/tables", json={"preset": "hi-lo-guts", "bots": 2,
+                                                "options": {"everyone-out": "henry"},
                                                 "bot": "equilibrium"})  # fmt: skip
     assert refused.status_code == 400
     assert "guts solve" in refused.json()["message"]
