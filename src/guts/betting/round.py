@@ -108,6 +108,7 @@ class BettingRound:
     ) -> None:
         self._table, self._structure = table, structure
         self._order = _check_order(table, order)
+        self._stacks = table._stacks  # the table's own list: every seat of order is checked
         self._stakes: Stakes = structure.stakes(round_index, min_bet=min_bet)
         if table.chips_in(hold):
             raise OptionError(f"the {hold} hold must be empty when a betting round starts")
@@ -258,23 +259,23 @@ class BettingRound:
         return f"seat {seat} ({self._table.names[seat]})"
 
     def _stack(self, seat: int) -> int:
-        stack = self._table.stack(seat)
+        stack = self._stacks[seat]  # the table's stack(seat), read quicker (seats checked)
         return stack if stack > 0 else 0
 
     def _others_can_act(self, seat: int) -> bool:
-        stack, folded = self._table.stack, self._folded
+        stacks, folded = self._stacks, self._folded
         for other in self._order:
-            if other != seat and other not in folded and stack(other) > 0:
+            if other != seat and other not in folded and stacks[other] > 0:
                 return True
         return False
 
     def _others_can_answer(self, seat: int) -> bool:
         """True if another seat in the hand could put in more than the current bet, so
         that a bet or raise by ``seat`` could be called (at least in part) beyond it."""
-        stack, folded, bets, current = self._table.stack, self._folded, self._bets, self._current
+        stacks, folded, bets, current = self._stacks, self._folded, self._bets, self._current
         for other in self._order:
             if other != seat and other not in folded:
-                chips = stack(other)
+                chips = stacks[other]
                 if bets[other] + (chips if chips > 0 else 0) > current:
                     return True
         return False
@@ -291,12 +292,12 @@ class BettingRound:
         :meth:`_needs_to_act` says, with what is the same for every seat read once)."""
         if len(self.in_hand) < 2:
             return None
-        order, folded, stack = self._order, self._folded, self._table.stack
+        order, folded, stacks = self._order, self._folded, self._stacks
         bets, current, faced = self._bets, self._current, self._faced
         n = len(order)
         for k in range(n):
             seat = order[(index + k) % n]
-            if seat in folded or stack(seat) <= 0:
+            if seat in folded or stacks[seat] <= 0:
                 continue
             if bets[seat] < current or (faced[seat] is None and self._others_can_act(seat)):
                 return seat

@@ -89,11 +89,15 @@ class GutsDeal:
         self.round: ChoiceRound | None = None
         self.ins: list[int] = []
         self.ways: dict[int, str] = {}
+        self.over = True
+        """True when the deal has been paid out (or not started): the phase is DONE and no
+        round is under way (an attribute, set where those change, since it is read often)."""
 
     # -- the state machine ------------------------------------------------------------------
 
     def start(self) -> None:
         """Antes, shuffle record, the deal, then the first decisions."""
+        self.over = False
         self.emit(DealStarted(deal=self.number, dealer=self.dealer, seats=self.seats))
         self._antes()
         self.emit(Shuffled(deck=self.deck.codes, audience=()))
@@ -122,11 +126,6 @@ class GutsDeal:
         if self.round.done:
             finished, self.round = self.round, None
             self._round_done(finished)
-
-    @property
-    def over(self) -> bool:
-        """True when the deal has been paid out."""
-        return self.phase is Phase.DONE and self.round is None
 
     def _note(self, event: Event) -> None:
         if isinstance(event, Declared):
@@ -367,6 +366,7 @@ class GutsDeal:
         settle.normalize_pot(self)
         table = self.table
         self.phase = Phase.DONE
+        self.over = self.round is None
         self.emit(
             DealEnded(
                 deal=self.number,
