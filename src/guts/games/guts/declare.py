@@ -39,8 +39,13 @@ class ChoiceRound:
 
     def waiting(self) -> tuple[int, ...]:
         """The seats that must choose now."""
-        undecided = tuple(s for s in self.seats if s not in self.choices)
-        return undecided if self.simultaneous else undecided[:1]
+        choices = self.choices
+        if self.simultaneous:
+            return tuple(s for s in self.seats if s not in choices)
+        for seat in self.seats:  # in turn: the first undecided seat only
+            if seat not in choices:
+                return (seat,)
+        return ()
 
     def pending(self) -> tuple[Decision, ...]:
         """One decision per seat that must choose now."""
@@ -90,12 +95,10 @@ class DeclareRound(ChoiceRound):
 
     def _made(self, seat: int) -> list[Event]:
         events: list[Event] = [Declared(seat=seat, choice=self.choices[seat], round=self.number)]
+        if not self.auto_last:
+            return events
         undecided = [s for s in self.seats if s not in self.choices]
-        if (
-            self.auto_last
-            and len(undecided) == 1
-            and all(choice == "out" for choice in self.choices.values())
-        ):
+        if len(undecided) == 1 and all(choice == "out" for choice in self.choices.values()):
             last = undecided[0]
             self.choices[last] = "in"
             events.append(Declared(seat=last, choice="in", round=self.number, automatic=True))
