@@ -26,16 +26,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import product
 
 import numpy as np
 from numpy.typing import NDArray
 
 from guts.errors import GutsError
-from guts.games.guts.rules import EveryoneOut, Ghost, GutsRules, Qualifier
+from guts.games.guts.rules import EveryoneOut, GutsRules
 from guts.solve.cfr import Result
 from guts.solve.hands import HandClasses
+from guts.solve.model import MOST_HI_LO_CLASSES, out_of_reach
 
 __all__ = [
     "MOST_CLASSES",
@@ -50,8 +51,7 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 
 _ALPHA, _BETA, _GAMMA = 1.5, 0.0, 2.0
-MOST_CLASSES = 2000
-"""The most hand classes solved (three comparison matrices of this size squared)."""
+MOST_CLASSES = MOST_HI_LO_CLASSES
 
 
 @dataclass(frozen=True)
@@ -67,36 +67,10 @@ class HiLoModel:
     dropout_fee: float
 
 
-THREE_OR_MORE = (
-    "hi-lo is solved for two players only: with three or more, a showdown holds a high "
-    "and a low contest among different sets of players (and both-ways players who must "
-    "win each), which the many-player solver's sums over the one best hand in do not cover"
-)
-
-
 def hi_lo_out_of_reach(rules: GutsRules, players: int | None = 2) -> str:
-    """Why these Hi-Lo rules cannot be solved, for ``players`` if given ('' if they can)."""
-    from guts.solve.model import out_of_reach
-
-    reasons = [
-        (players is not None and players != 2, THREE_OR_MORE),
-        (rules.ghost is not Ghost.NEVER, "hi-lo with a ghost: its one hand plays both ways"),
-        (rules.lone_qualifier is not Qualifier.NONE, "hi-lo with a lone qualifier"),
-        (rules.ante_every_deal, "hi-lo with ante-every-deal: not in the hi-lo model yet"),
-        (rules.no_peek, "hi-lo with no-peek: declaring unseen is not in the hi-lo model yet"),
-        (
-            rules.everyone_out not in (EveryoneOut.POT_STAYS, EveryoneOut.CHICKEN_FEE),
-            f"hi-lo with everyone-out={rules.everyone_out.value}: only pot-stays and "
-            "chicken-fee are in the hi-lo model yet",
-        ),
-    ]
-    why = next((text for bad, text in reasons if bad), "")
-    why = why or out_of_reach(replace(rules, hi_lo=False))
-    if not why and rules.final_size == 3 and rules.wild:
-        count = len(HandClasses.of(rules.hand_ranking).count)
-        if count > MOST_CLASSES:
-            why = f"hi-lo with {count:,} hand classes (wild cards that tell suits apart)"
-    return why
+    """Why these Hi-Lo rules cannot be solved, for ``players`` if given ('' if they can):
+    :func:`guts.solve.model.out_of_reach` says."""
+    return out_of_reach(rules, players)
 
 
 def hi_lo_model(rules: GutsRules, players: int = 2) -> HiLoModel:

@@ -21,6 +21,8 @@ from numpy.typing import NDArray
 
 from guts.errors import GutsError
 from guts.games.guts.rules import GutsRules
+from guts.solve.cache import key as cache_key
+from guts.solve.cache import load, store
 from guts.solve.cfr import Result
 from guts.solve.hands import HandClasses
 from guts.solve.hilo import HiLoDeal, HiLoModel, hi_lo_model, hi_lo_out_of_reach, solve_hi_lo
@@ -235,19 +237,17 @@ def solve_hi_lo_rules(
 ) -> HiLoSolution:
     """Solve Hi-Lo ``rules`` for ``players`` (two; GutsError otherwise, naming why), read
     from or kept in the disk cache as the other presets' solutions are."""
-    from guts.solve.solution import _key, _load, _store
-
     why = hi_lo_out_of_reach(rules, players)
     if why:
         raise GutsError(f"guts solve cannot solve these rules: {why}")
     model = hi_lo_model(rules, players)
     classes = HandClasses.of(rules.hand_ranking)
-    key = _key(rules, players, iterations, tolerance)
-    result = _load(key, players) if cache else None
+    key = cache_key(rules, players, iterations, tolerance)
+    result = load(key, players) if cache else None
     if result is None:
         deal = HiLoDeal(model, classes)
         result = solve_hi_lo(deal, iterations, tolerance=tolerance, progress=progress)
         if cache:
-            _store(key, result)
+            store(key, result)
     named = dict(options) if options is not None else rules.to_options()
     return HiLoSolution(game or "guts", named, rules, model, classes, result)

@@ -25,12 +25,20 @@ Payoff(top=1.0, loser=-1.0, out=0.0, next=1.0)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from guts.errors import GutsError
 from guts.games.guts.rules import EveryoneOut, Ghost, GhostTie, GutsRules, Payment, Qualifier
 
-__all__ = ["OUTCOMES", "Model", "Payoff", "model_of", "out_of_reach"]
+__all__ = [
+    "MOST_HI_LO_CLASSES",
+    "OUTCOMES",
+    "THREE_OR_MORE",
+    "Model",
+    "Payoff",
+    "model_of",
+    "out_of_reach",
+]
 
 OUTCOMES = ("players", "ghost", "push")
 """How the best hand in fares against the ghost: beats it (or no ghost), loses, ties and
@@ -138,9 +146,7 @@ def out_of_reach(rules: GutsRules, players: int | None = None) -> str:
     """Why ``guts solve`` cannot solve these rules, for ``players`` if given ('' if it
     can). Hi-Lo is solved by :mod:`guts.solve.hilo`, for two players."""
     if rules.hi_lo:
-        from guts.solve.hilo import hi_lo_out_of_reach
-
-        return hi_lo_out_of_reach(rules, players)
+        return _hi_lo_out_of_reach(rules, players)
     reasons = [
         (
             rules.has_second_deal,
@@ -182,6 +188,42 @@ def out_of_reach(rules: GutsRules, players: int | None = None) -> str:
         (rules.final_size not in (2, 3), "only two- and three-card hands are solved"),
     ]
     return next((why for bad, why in reasons if bad), "")
+
+
+MOST_HI_LO_CLASSES = 2000
+"""The most hand classes Hi-Lo is solved for (three comparison matrices of this size
+squared)."""
+
+THREE_OR_MORE = (
+    "hi-lo is solved for two players only: with three or more, a showdown holds a high "
+    "and a low contest among different sets of players (and both-ways players who must "
+    "win each), which the many-player solver's sums over the one best hand in do not cover"
+)
+
+
+def _hi_lo_out_of_reach(rules: GutsRules, players: int | None) -> str:
+    """Why these Hi-Lo rules cannot be solved, for ``players`` if given ('' if they can)."""
+    reasons = [
+        (players is not None and players != 2, THREE_OR_MORE),
+        (rules.ghost is not Ghost.NEVER, "hi-lo with a ghost: its one hand plays both ways"),
+        (rules.lone_qualifier is not Qualifier.NONE, "hi-lo with a lone qualifier"),
+        (rules.ante_every_deal, "hi-lo with ante-every-deal: not in the hi-lo model yet"),
+        (rules.no_peek, "hi-lo with no-peek: declaring unseen is not in the hi-lo model yet"),
+        (
+            rules.everyone_out not in (EveryoneOut.POT_STAYS, EveryoneOut.CHICKEN_FEE),
+            f"hi-lo with everyone-out={rules.everyone_out.value}: only pot-stays and "
+            "chicken-fee are in the hi-lo model yet",
+        ),
+    ]
+    why = next((text for bad, text in reasons if bad), "")
+    why = why or out_of_reach(replace(rules, hi_lo=False))
+    if not why and rules.final_size == 3 and rules.wild:
+        from guts.solve.hands import HandClasses
+
+        count = len(HandClasses.of(rules.hand_ranking).count)
+        if count > MOST_HI_LO_CLASSES:
+            why = f"hi-lo with {count:,} hand classes (wild cards that tell suits apart)"
+    return why
 
 
 def model_of(rules: GutsRules, players: int, ante_share: float | None = None) -> Model:

@@ -10,13 +10,9 @@ the JSON of ``guts solve --json``, and the disk cache.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
@@ -24,6 +20,8 @@ from numpy.typing import NDArray
 
 from guts.errors import GutsError
 from guts.games.guts.rules import GutsRules
+from guts.solve.cache import cache_dir, load, store
+from guts.solve.cache import key as cache_key
 from guts.solve.cfr import Deal, Result, solve_deal
 from guts.solve.hands import HandClasses
 from guts.solve.model import Model, model_of
@@ -43,9 +41,6 @@ FloatArray = NDArray[np.float64]
 
 if TYPE_CHECKING:
     from guts.solve.hilo_solution import HiLoSolution
-
-MODEL_VERSION = 2
-"""Bumped whenever the model or the solver changes what a cached solution holds."""
 
 MIXING = 0.02
 """A probability of staying in between this and ``1 - MIXING`` is shown as mixing."""
@@ -199,17 +194,6 @@ def _history_words(history: int, position: int) -> str:
     return ", ".join("in" if history >> q & 1 else "out" for q in range(position))
 
 
-def cache_dir() -> Path:
-    """Where solved strategies are kept: ``$GUTS_CACHE_DIR/solve`` or the user cache
-    directory (platformdirs)."""
-    base = os.environ.get("GUTS_CACHE_DIR")
-    if not base:
-        import platformdirs
-
-        base = platformdirs.user_cache_dir("guts")
-    return Path(base) / "solve"
-
-
 def solve(
     game: str,
     players: int,
@@ -265,13 +249,13 @@ def solve_rules(
     model = model_of(rules, players)
     classes = HandClasses.of(rules.hand_ranking)
     exact = players == 2
-    key = _key(rules, players, iterations, tolerance)
-    result = _load(key, players) if cache else None
+    key = cache_key(rules, players, iterations, tolerance)
+    result = load(key, players) if cache else None
     if result is None:
         deal = deal_of(model, classes, exact)
         result = solve_deal(deal, iterations, tolerance=tolerance, progress=progress)
         if cache:
-            _store(key, result)
+            store(key, result)
     named = dict(options) if options is not None else rules.to_options()
     return Solution(game or "guts", named, rules, model, classes, exact, result)
 
@@ -300,43 +284,3 @@ def _check_family(game: str) -> None:
     if family != "guts":
         why = _OTHER_FAMILIES.get(family, f"a {family} game")
         raise GutsError(f"guts solve solves Guts declarations; {game} is {why}")
-
-
-def _key(rules: GutsRules, players: int, iterations: int, tolerance: float) -> str:
-    text = json.dumps(
-        [MODEL_VERSION, rules.to_options(), players, iterations, tolerance], sort_keys=True
-    )
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
-
-
-def _load(key: str, players: int) -> Result | None:
-    path = cache_dir() / f"{key}.npz"
-    try:
-        with np.load(path) as data:
-            return Result(
-                strategy=[np.asarray(data[f"strategy{p}"]) for p in range(players)],
-                values=np.asarray(data["values"]),
-                continuation=np.asarray(data["continuation"]),
-                nash_conv=float(data["nash_conv"]),
-                residual=float(data["residual"]),
-                iterations=int(data["iterations"]),
-                seconds=float(data["seconds"]),
-            )
-    except (OSError, KeyError, ValueError):
-        return None
-
-
-def _store(key: str, result: Result) -> None:
-    folder = cache_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        arrays = {f"strategy{p}": s for p, s in enumerate(result.strategy)}
-        partial = folder / f"{key}.{os.getpid()}.tmp.npz"
-        arrays["values"] = result.values
-        arrays["continuation"] = result.continuation
-        for name in ("nash_conv", "residual", "iterations", "seconds"):
-            arrays[name] = np.asarray(getattr(result, name))
-        np.savez_compressed(partial, allow_pickle=False, **arrays)
-        partial.replace(folder / f"{key}.npz")
-    except OSError:
-        pass  # a cache that cannot be written is no cache
