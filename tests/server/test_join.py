@@ -66,6 +66,17 @@ def host(server: Server, table_id: str, *messages: dict[str, Any]) -> None:
             time.sleep(0.2)
 
 
+def read_until(process: subprocess.Popen[str], words: str) -> str:
+    """The process's output up to the line with ``words`` (or to its end)."""
+    assert process.stdout is not None
+    lines = []
+    for line in process.stdout:
+        lines.append(line)
+        if words in line:
+            break
+    return "".join(lines)
+
+
 def output(process: subprocess.Popen[str]) -> str:
     try:
         text, _ = process.communicate(timeout=WAIT)
@@ -81,6 +92,7 @@ def test_a_terminal_player_waits_for_approval_plays_and_a_watcher_watches(
                                           "options": {"max-deals": "2"}})  # fmt: skip
     table_id, secret = created["table_id"], created["host_secret"]
     watcher = join(server, created["join_url"], "--watch")
+    watching = read_until(watcher, "You are watching.")  # connected before the game starts
     jo = join(server, created["join_url"], "--name", "Jo", "--buy-in", "60",
               answers="maybe\nh\n" + "o\n" * 20)  # fmt: skip
     wait_for(lambda: any(s["nickname"] == "Jo" for s in seats(server, table_id)), "Jo asks")
@@ -88,7 +100,7 @@ def test_a_terminal_player_waits_for_approval_plays_and_a_watcher_watches(
     assert asked["status"] == "requested"
     host(server, table_id, {"type": "approve", "secret": secret, "seat_id": asked["seat_id"]},
          {"type": "start", "secret": secret})  # fmt: skip
-    played, watched = output(jo), output(watcher)
+    played, watched = output(jo), watching + output(watcher)
     assert jo.returncode == 0, played
     assert "Waiting for the host to approve your seat" in played
     assert "Your turn" in played and "choose> " in played
