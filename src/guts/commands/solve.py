@@ -87,7 +87,6 @@ def mixing_words(mixed: list[tuple[str, float]]) -> str:
 
 def render(solution: Solution, out: Console) -> None:
     """The strategy table, the EV per position and the exploitability."""
-    result = solution.result
     table = Table(
         title=f"{solution.game}, {solution.players} players: the weakest hand that stays in",
         title_justify="left",
@@ -100,7 +99,18 @@ def render(solution: Solution, out: Console) -> None:
             table.add_row(name, before, weakest, mixing_words(mixed))
         table.add_section()
     out.print(table)
-    render_ev(solution, out)
+    render_footer(solution, out)
+
+
+def render_footer(solution: AnySolution, out: Console) -> None:
+    """The EV of each position (pot units), then the exploitability and how it was found."""
+    result = solution.result
+    ev = Table(title="EV per position (pot units)", title_justify="left")
+    ev.add_column("position")
+    ev.add_column("EV", justify="right")
+    for name, value in zip(solution.position_names, result.values, strict=True):
+        ev.add_row(name, f"{value:.4f}")
+    out.print(ev)
     removal = "exact card removal" if solution.exact else "hands independent"
     out.print(
         f"exploitability {result.exploitability:.2e} of the pot per player (NashConv "
@@ -110,20 +120,9 @@ def render(solution: Solution, out: Console) -> None:
     )
 
 
-def render_ev(solution: AnySolution, out: Console) -> None:
-    """The EV of each position, in pot units."""
-    ev = Table(title="EV per position (pot units)", title_justify="left")
-    ev.add_column("position")
-    ev.add_column("EV", justify="right")
-    for name, value in zip(solution.position_names, solution.result.values, strict=True):
-        ev.add_row(name, f"{value:.4f}")
-    out.print(ev)
-
-
 def render_hi_lo(solution: HiLoSolution, out: Console) -> None:
     """Hi-Lo: what each stretch of hands declares, by position and what was declared
     before; the EV per position and the exploitability."""
-    result = solution.result
     table = Table(
         title=f"{solution.game}, {solution.players} players: what each hand declares",
         title_justify="left",
@@ -141,13 +140,7 @@ def render_hi_lo(solution: HiLoSolution, out: Console) -> None:
             table.add_row(name, before, stretches, shown)
         table.add_section()
     out.print(table)
-    render_ev(solution, out)
-    out.print(
-        f"exploitability {result.exploitability:.2e} of the pot per player (NashConv "
-        f"{result.nash_conv:.2e}); {result.iterations} iterations, {result.seconds:.1f} s; "
-        f"{len(solution.classes.count)} hand classes, exact card removal; the next pot is "
-        f"{solution.deal.growth(result.strategy):.3f} of this one on average"
-    )
+    render_footer(solution, out)
 
 
 def register(app: typer.Typer) -> None:

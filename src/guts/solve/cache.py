@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ import numpy as np
 from guts.games.guts.rules import GutsRules
 from guts.solve.cfr import Result
 
-__all__ = ["MODEL_VERSION", "cache_dir", "key", "load", "store"]
+__all__ = ["MODEL_VERSION", "cache_dir", "cached", "key", "load", "store"]
 
 MODEL_VERSION = 2
 """Bumped whenever the model or the solver changes what a cached solution holds."""
@@ -71,3 +72,18 @@ def store(key: str, result: Result) -> None:
         partial.replace(folder / f"{key}.npz")
     except OSError:
         pass  # a cache that cannot be written is no cache
+
+
+def cached(
+    rules: GutsRules, players: int, iterations: int, tolerance: float, use: bool,
+    solve: Callable[[], Result],
+) -> Result:  # fmt: skip
+    """The result of ``solve()`` for these rules, players and budget: read from the cache
+    (when ``use``), else solved and kept."""
+    name = key(rules, players, iterations, tolerance)
+    result = load(name, players) if use else None
+    if result is None:
+        result = solve()
+        if use:
+            store(name, result)
+    return result

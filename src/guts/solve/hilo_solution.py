@@ -21,8 +21,7 @@ from numpy.typing import NDArray
 
 from guts.errors import GutsError
 from guts.games.guts.rules import GutsRules
-from guts.solve.cache import key as cache_key
-from guts.solve.cache import load, store
+from guts.solve.cache import cached
 from guts.solve.cfr import Result
 from guts.solve.hands import HandClasses
 from guts.solve.hilo import HiLoDeal, HiLoModel, hi_lo_model, hi_lo_out_of_reach, solve_hi_lo
@@ -242,12 +241,15 @@ def solve_hi_lo_rules(
         raise GutsError(f"guts solve cannot solve these rules: {why}")
     model = hi_lo_model(rules, players)
     classes = HandClasses.of(rules.hand_ranking)
-    key = cache_key(rules, players, iterations, tolerance)
-    result = load(key, players) if cache else None
-    if result is None:
-        deal = HiLoDeal(model, classes)
-        result = solve_hi_lo(deal, iterations, tolerance=tolerance, progress=progress)
-        if cache:
-            store(key, result)
+    result = cached(
+        rules,
+        players,
+        iterations,
+        tolerance,
+        cache,
+        lambda: solve_hi_lo(
+            HiLoDeal(model, classes), iterations, tolerance=tolerance, progress=progress
+        ),
+    )
     named = dict(options) if options is not None else rules.to_options()
     return HiLoSolution(game or "guts", named, rules, model, classes, result)

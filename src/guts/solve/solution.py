@@ -20,8 +20,7 @@ from numpy.typing import NDArray
 
 from guts.errors import GutsError
 from guts.games.guts.rules import GutsRules
-from guts.solve.cache import cache_dir, load, store
-from guts.solve.cache import key as cache_key
+from guts.solve.cache import cache_dir, cached
 from guts.solve.cfr import Deal, Result, solve_deal
 from guts.solve.hands import HandClasses
 from guts.solve.model import Model, model_of
@@ -249,13 +248,16 @@ def solve_rules(
     model = model_of(rules, players)
     classes = HandClasses.of(rules.hand_ranking)
     exact = players == 2
-    key = cache_key(rules, players, iterations, tolerance)
-    result = load(key, players) if cache else None
-    if result is None:
-        deal = deal_of(model, classes, exact)
-        result = solve_deal(deal, iterations, tolerance=tolerance, progress=progress)
-        if cache:
-            store(key, result)
+    result = cached(
+        rules,
+        players,
+        iterations,
+        tolerance,
+        cache,
+        lambda: solve_deal(
+            deal_of(model, classes, exact), iterations, tolerance=tolerance, progress=progress
+        ),
+    )
     named = dict(options) if options is not None else rules.to_options()
     return Solution(game or "guts", named, rules, model, classes, exact, result)
 
