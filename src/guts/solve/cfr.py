@@ -456,14 +456,23 @@ class Deal:
         n = self.players
         mine, best = np.zeros(n), np.zeros(n)
         for p in range(n):
-            s, out, inn = strategy[p], cv[p][:, 0], cv[p][:, 1]
+            s, out, inn, best_out = self._choices(strategy, cv, p)
             played = s * inn + (1.0 - s) * out
-            top = np.maximum(inn, out)
+            top = np.maximum(inn, best_out)
             if self.forced(p, 0):
                 played[0] = top[0] = inn[0]
             mine[p] = float((played @ self.prior).sum())
             best[p] = float((top @ self.prior).sum())
         return mine, best
+
+    def _choices(
+        self, strategy: list[FloatArray], cv: list[FloatArray], position: int
+    ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """The information sets a best response of ``position`` chooses at: the strategy
+        there, the values of out and in, and of out for a best response (each position
+        declares once: all of its sets, out the same)."""
+        out = cv[position][:, 0]
+        return strategy[position], out, cv[position][:, 1], out
 
 
 def qualifying_levels(classes: HandClasses) -> FloatArray:

@@ -101,23 +101,15 @@ class DealerOptionDeal(Deal):
         inn, out = cv[rows, 1], cv[rows, 0]
         return s[rows] * inn + (1.0 - s[rows]) * out, np.maximum(inn, out)
 
-    def values(
-        self, strategy: list[FloatArray], cv: list[FloatArray]
-    ) -> tuple[FloatArray, FloatArray]:
-        """(each position's expected gain under ``strategy``, its best response's), the
-        best response chosen from the second round back."""
-        n = self.players
-        mine, best = np.zeros(n), np.zeros(n)
-        for p in range(n):
-            first = 1 << p
-            s, out, inn = strategy[p][:first], cv[p][:first, 0].copy(), cv[p][:first, 1]
-            played = s * inn + (1.0 - s) * out
-            if p < n - 1:
-                earned, could = self._second_round(strategy[p], cv[p], p)
-                out[0] += could.sum(axis=0) - earned.sum(axis=0)
-            top = np.maximum(inn, out)
-            if self.forced(p, 0):
-                played[0] = top[0] = inn[0]
-            mine[p] = float((played @ self.prior).sum())
-            best[p] = float((top @ self.prior).sum())
-        return mine, best
+    def _choices(
+        self, strategy: list[FloatArray], cv: list[FloatArray], position: int
+    ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """The first round's information sets; for a best response "out" is worth the
+        best second round after it (chosen from the second round back)."""
+        first = 1 << position
+        s, out, inn = strategy[position][:first], cv[position][:first, 0], cv[position][:first, 1]
+        best_out = out.copy()
+        if position < self.players - 1:
+            earned, could = self._second_round(strategy[position], cv[position], position)
+            best_out[0] += could.sum(axis=0) - earned.sum(axis=0)
+        return s, out, inn, best_out
