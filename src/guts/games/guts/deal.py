@@ -22,14 +22,15 @@ from guts.games.guts.events import (
     CardsDealt,
     CardsShown,
     CommunityDealt,
-    DealEnded,
-    DealStarted,
     Declared,
     GhostDealt,
     Looked,
     Passed,
     Shuffled,
     WildRanks,
+    deal_ended,
+    deal_started,
+    declared,
 )
 from guts.games.guts.rules import Declare, Ghost, GutsRules, Qualifier
 from guts.games.guts.showdown import contest
@@ -98,7 +99,7 @@ class GutsDeal:
     def start(self) -> None:
         """Antes, shuffle record, the deal, then the first decisions."""
         self.over = False
-        self.emit(DealStarted(deal=self.number, dealer=self.dealer, seats=self.seats))
+        self.emit(deal_started(self.number, self.dealer, self.seats))
         self._antes()
         self.emit(Shuffled(deck=self.deck.codes, audience=()))
         self._deal_hands()
@@ -198,7 +199,7 @@ class GutsDeal:
         self.emit(WildRanks(ranks=self.extra_wild, forced_in=self.forced_in))
         for seat in self.forced_in:
             self.declared[seat] = "in"
-            self.emit(Declared(seat=seat, choice="in", automatic=True))
+            self.emit(declared(seat, "in", automatic=True))
 
     def _deal_community(self, count: int) -> None:
         cards = self.deck.deal(count)
@@ -367,11 +368,5 @@ class GutsDeal:
         table = self.table
         self.phase = Phase.DONE
         self.over = self.round is None
-        self.emit(
-            DealEnded(
-                deal=self.number,
-                pot=table.pot,
-                reserve=table.reserve,
-                aside=table.chips_in(settle.ASIDE),
-            )
-        )
+        aside = table.chips_in(settle.ASIDE)
+        self.emit(deal_ended(self.number, table.pot, table.reserve, aside))

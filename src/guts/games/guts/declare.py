@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from guts.games.base import Decision, Event
-from guts.games.guts.events import Acted, Chose, Declared
+from guts.games.guts.events import Chose, acted, declared
 
 __all__ = ["ChoiceRound", "DeclareRound"]
 
@@ -58,8 +58,8 @@ class ChoiceRound:
         """Record a (checked) choice; return the events it makes."""
         self.choices[seat] = action
         if not self.simultaneous:
-            return [Acted(seat=seat, action=action), *self._made(seat)]
-        events: list[Event] = [Acted(seat=seat, action=action, audience=(seat,)), Chose(seat=seat)]
+            return [acted(seat, action), *self._made(seat)]
+        events: list[Event] = [acted(seat, action, (seat,)), Chose(seat=seat)]
         if self.done:
             events += self._reveal()
         return events
@@ -94,15 +94,15 @@ class DeclareRound(ChoiceRound):
         self.number = number
 
     def _made(self, seat: int) -> list[Event]:
-        events: list[Event] = [Declared(seat=seat, choice=self.choices[seat], round=self.number)]
+        events: list[Event] = [declared(seat, self.choices[seat], self.number)]
         if not self.auto_last:
             return events
         undecided = [s for s in self.seats if s not in self.choices]
         if len(undecided) == 1 and all(choice == "out" for choice in self.choices.values()):
             last = undecided[0]
             self.choices[last] = "in"
-            events.append(Declared(seat=last, choice="in", round=self.number, automatic=True))
+            events.append(declared(last, "in", self.number, automatic=True))
         return events
 
     def _reveal(self) -> list[Event]:
-        return [Declared(seat=s, choice=self.choices[s], round=self.number) for s in self.seats]
+        return [declared(s, self.choices[s], self.number) for s in self.seats]
