@@ -43,20 +43,25 @@ PLAIN = "GUTS_SIM_PLAIN"
 installed: the same code, interpreted, so the same deals and results (and far slower)."""
 
 
-def _compiler() -> tuple[Callable[[Function], Function], bool]:
+def _compiler(inline: bool = False) -> tuple[Callable[[Function], Function], bool]:
     """numba's ``njit`` where numba is installed (and :data:`PLAIN` is not set), else
-    nothing: the functions run as written, on numpy scalars."""
+    nothing: the functions run as written, on numpy scalars. ``inline``: the function is
+    inlined into its callers (numba does not always inline small loops by itself, and a
+    call in the loop's inner steps costs more than the work)."""
     if os.environ.get(PLAIN, "") not in ("", "0"):
         return (lambda function: function), False
     try:
         import numba
     except ImportError:
         return (lambda function: function), False
-    jit = numba.njit(cache=True, nogil=True, error_model="numpy")
+    jit = numba.njit(
+        cache=True, nogil=True, error_model="numpy", inline="always" if inline else "never"
+    )
     return cast(Callable[[Function], Function], jit), True
 
 
 _compile, COMPILED = _compiler()
+_inline, _ = _compiler(inline=True)
 
 # -- the rules, as integer parameters ---------------------------------------------------------
 P_PLAYERS = 0
@@ -169,7 +174,7 @@ def _unit(counter: np.uint64) -> float:
     return float(_mix(counter) >> _S11) * _UNIT
 
 
-@_compile
+@_inline
 def _index(cards: NDArray[np.int64], start: int, stride: int, size: int) -> int:
     """The table index of the hand ``cards[start], cards[start + stride], ...``."""
     index = 0
