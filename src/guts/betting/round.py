@@ -19,6 +19,7 @@ an uncalled bet goes back to its bettor and the rest moves to the pot, so after 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from guts.betting.actions import Action, Bet, Call, Check, Fold, Legal, Raise
@@ -108,6 +109,7 @@ class BettingRound:
     ) -> None:
         self._table, self._structure = table, structure
         self._order = _check_order(table, order)
+        self._rotations = _rotations(self._order)
         self._stacks = table._stacks  # the table's own list: every seat of order is checked
         self._stakes: Stakes = structure.stakes(round_index, min_bet=min_bet)
         if table.chips_in(hold):
@@ -242,9 +244,16 @@ class BettingRound:
 
     def act(self, seat: int, action: Action) -> None:
         """Apply ``seat``'s ``action``; an illegal one raises IllegalAction, changing nothing."""
-        problem = self._problem(seat, action)
-        if problem is not None:
-            raise IllegalAction(problem)
+        usual = (  # the seat to act, an action of its choices: what _problem passes at once
+            type(seat) is int
+            and seat == self._turn
+            and type(action) in _ACTION_TYPES
+            and self._legal(seat).allows(action)
+        )
+        if not usual:
+            problem = self._problem(seat, action)
+            if problem is not None:
+                raise IllegalAction(problem)
         self._changes += 1
         self._apply(seat, action)
         self._actions.append((seat, action))
@@ -290,13 +299,12 @@ class BettingRound:
     def _next_from(self, index: int) -> int | None:
         """The first seat from ``index`` in ``order`` on that needs to act (as
         :meth:`_needs_to_act` says, with what is the same for every seat read once)."""
-        if len(self.in_hand) < 2:
+        live = self._in_hand
+        if len(self.in_hand if live is None else live) < 2:
             return None
-        order, folded, stacks = self._order, self._folded, self._stacks
+        folded, stacks = self._folded, self._stacks
         bets, current, faced = self._bets, self._current, self._faced
-        n = len(order)
-        for k in range(n):
-            seat = order[(index + k) % n]
+        for seat in self._rotations[index]:  # order from index on, then from its start
             if seat in folded or stacks[seat] <= 0:
                 continue
             if bets[seat] < current or (faced[seat] is None and self._others_can_act(seat)):
@@ -304,26 +312,29 @@ class BettingRound:
         return None
 
     def _capped(self) -> bool:
-        cap = self._structure.raise_cap
-        if cap is None or (not self._structure.cap_heads_up and len(self.in_hand) == 2):
+        structure = self._structure
+        cap = structure.raise_cap
+        if cap is None or self._made < 1 + cap:
             return False
-        return self._made >= 1 + cap
+        return structure.cap_heads_up or len(self.in_hand) != 2
 
     def _no_raise_why(self, seat: int) -> str | None:
         """Why ``seat`` may not bet or raise now, or None if it may."""
-        owe = self._current - self._bets[seat]
-        faced = self._faced[seat]
-        if self._stack(seat) <= owe:
+        current = self._current
+        owe = current - self._bets[seat]
+        stack = self._stacks[seat]
+        if (stack if stack > 0 else 0) <= owe:  # _stack(seat), read quicker
             return "it has no chips beyond the call"
         if not self._others_can_answer(seat):
             return "no one else could call more than the bet"
-        if self._current == 0 and self._openers is not None and seat not in self._openers:
+        if current == 0 and self._openers is not None and seat not in self._openers:
             return f"{self._who(seat)} may not open"
         if self._capped():
             return f"the betting is capped at a bet and {self._structure.raise_cap} raises"
         if not self._structure.check_raise and seat in self._checked:
             return "check-raise is not allowed"
-        if faced is not None and self._current - faced < self._min_raise:
+        faced = self._faced[seat]
+        if faced is not None and current - faced < self._min_raise:
             return "the betting was not reopened by a full raise"
         return None
 
@@ -331,7 +342,8 @@ class BettingRound:
         """The least and most the seat's bet or raise may make its bet in this round."""
         stakes, kind = self._stakes, self._structure.kind
         owe = self._current - self._bets[seat]
-        all_in = self._bets[seat] + self._stack(seat)
+        chips = self._stacks[seat]
+        all_in = self._bets[seat] + (chips if chips > 0 else 0)  # (bets + _stack(seat))
         if self._current == 0:
             low = stakes.bet
             if kind is Limit.FIXED:
@@ -357,7 +369,7 @@ class BettingRound:
     def _legal(self, seat: int) -> Legal:
         """What ``seat`` may do now: kept until the round or the table changes (a Legal is
         immutable), since a turn asks for it several times."""
-        stamp = (seat, self._changes, self._table.ledger_size)
+        stamp = (seat, self._changes, len(self._table._ledger))  # (the ledger_size)
         if stamp == self._legal_for and self._legal_kept is not None:
             return self._legal_kept
         legal = self._legal_kept = self._work_out_legal(seat)
@@ -365,14 +377,17 @@ class BettingRound:
         return legal
 
     def _work_out_legal(self, seat: int) -> Legal:
-        owe = self._current - self._bets[seat]
-        call = min(owe, self._stack(seat))
+        current = self._current
+        owe = current - self._bets[seat]
+        stack = self._stacks[seat]
+        call = owe if owe < stack else stack  # what a call puts in: max(min(owe, stack), 0)
+        call = call if call > 0 else 0
         if self._no_raise_why(seat) is not None:
-            return _legal(seat, True, owe <= 0, max(call, 0), None, None, None, None)
+            return _legal(seat, True, owe <= 0, call, None, None, None, None)
         low, high = self._range(seat)
-        if self._current == 0:
+        if current == 0:
             return _legal(seat, True, True, 0, low, high, None, None)
-        return _legal(seat, True, owe <= 0, max(call, 0), None, None, low, high)
+        return _legal(seat, True, owe <= 0, call, None, None, low, high)
 
     def _problem(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not take ``action`` now, or None if it may."""
@@ -438,19 +453,20 @@ class BettingRound:
     def _apply(self, seat: int, action: Action) -> None:
         word = _EVENT_WORDS.get(type(action)) or str(action).split()[0]
         event: dict[str, Any] = {"event": word, "seat": seat}
-        if isinstance(action, Fold):
+        kind = _KIND_OF.get(type(action)) or next(k for k in _ACTIONS if isinstance(action, k))
+        if kind is Fold:
             self._folded.add(seat)
             self._in_hand = None
-        elif isinstance(action, Check):
+        elif kind is Check:
             self._checked.add(seat)
-        elif isinstance(action, Call):
+        elif kind is Call:
             chips = min(self._current - self._bets[seat], self._stack(seat))
             event.update(self._put_in(seat, chips, Reason.CALL))
         else:
-            to = action.amount if isinstance(action, Bet) else action.to
-            reason = Reason.BET if isinstance(action, Bet) else Reason.RAISE
+            to = action.amount if isinstance(action, Bet) else action.to  # type: ignore[union-attr]
+            reason = Reason.BET if kind is Bet else Reason.RAISE
             event.update(self._put_in(seat, to - self._bets[seat], reason))
-            if isinstance(action, Raise):
+            if kind is Raise:
                 event["to"] = to
             self._raise_to(seat, to)
         self._faced[seat] = self._current
@@ -459,7 +475,7 @@ class BettingRound:
     def _put_in(self, seat: int, chips: int, reason: Reason) -> dict[str, Any]:
         self._table.pay(seat, self._hold, chips, reason)
         self._bets[seat] += chips
-        return {"chips": chips, "all_in": self._stack(seat) == 0}
+        return {"chips": chips, "all_in": self._stacks[seat] <= 0}  # (_stack(seat) == 0)
 
     def _raise_to(self, seat: int, to: int) -> None:
         if to - self._full_level >= self._min_raise:  # a full bet or raise
@@ -488,6 +504,9 @@ class BettingRound:
 
 
 _ACTIONS = (Fold, Check, Call, Bet, Raise)
+_ACTION_TYPES = frozenset(_ACTIONS)
+_KIND_OF: dict[type, type] = {kind: kind for kind in _ACTIONS}
+"""Each kind of action by its exact type (a subclass is found by isinstance)."""
 _EVENT_WORDS: dict[type, str] = {Fold: "fold", Check: "check", Call: "call", Bet: "bet",
                                   Raise: "raise"}  # fmt: skip
 """The first word of each action's text, the kind of its event."""
@@ -520,7 +539,15 @@ def _check_order(table: Table, order: Sequence[int]) -> tuple[int, ...]:
     seats = tuple(order)
     if not seats or len(set(seats)) != len(seats):
         raise SeatError(f"a betting round needs distinct seats in acting order, not {seats}")
+    count = len(table.names)
     for seat in seats:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.names):
-            raise SeatError(f"no seat {seat!r}: seats are 0 to {len(table.names) - 1}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
+            raise SeatError(f"no seat {seat!r}: seats are 0 to {count - 1}")
     return seats
+
+
+@lru_cache(maxsize=1 << 10)
+def _rotations(order: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """``order`` from each index on, round to the index before it (and from ``len(order)``
+    on, which is from 0): the order in which a round looks for the next seat to act."""
+    return (*(order[i:] + order[:i] for i in range(len(order))), order)

@@ -82,6 +82,8 @@ class DrawDeal:
         self.kept_apart: list[Card] = []
         self.widow: Card | None = None
         self.phase = Phase.BETTING
+        self.over = False
+        """True once the deal has ended (its phase is over)."""
         self.game = "high"
         self.dead = table.pot
         self.totals: dict[int, int] = {}
@@ -98,6 +100,7 @@ class DrawDeal:
         self.draw_start: int | None = None
         self.stop_drawing = False
         self.offer: tuple[Card, Card] | None = None
+        self._offered: Decision | None = None  # the drawer's decision, until it draws
         self.at_draw: tuple[int, ...] = ()
         self.showdown: Showdown | None = None
         self.result = ""
@@ -138,11 +141,6 @@ class DrawDeal:
             return None
         spare = len(self.seats) - (len(blinds.amounts) - blinds.straddles)
         return Blinds(blinds.big, small=blinds.small, straddles=min(blinds.straddles, spare))
-
-    @property
-    def over(self) -> bool:
-        """True once the deal has ended."""
-        return self.phase is Phase.OVER
 
     @property
     def in_hand(self) -> tuple[int, ...]:
@@ -249,6 +247,7 @@ class DrawDeal:
             first = self.seats[0]
         self.draw_order = [s for s in self.order_from(first) if s not in self.folded]
         self.drawn, self.stood_pat = {}, set()
+        self._offered = None
 
     def _after_big_blind(self) -> int:
         blinds = self.blinds()
@@ -307,9 +306,20 @@ class DrawDeal:
     def _need(self, count: int) -> int:
         return count + 1 if self.rules.bosnian and count == 4 else count
 
+    def _draw_decision(self, seat: int) -> Decision:
+        """``seat``'s draw: kept from when it was offered until the seat draws (nothing
+        else changes while a seat is to draw)."""
+        offered = self._offered
+        if offered is None or offered.seat != seat:
+            offered = self._offered = Decision(seat, self.draw_options(seat))
+        return offered
+
     def _discard(self, seat: int, text: str) -> None:
         hand = self.hands[seat]
-        cards = _pick(hand, self.draw_options(seat).cards(text))
+        options = self._draw_decision(seat).options
+        assert isinstance(options, Discard)
+        self._offered = None
+        cards = _pick(hand, options.cards(text))
         self.emit(Acted(seat=seat, action=discard_text(cards), audience=(seat,)))
         before = tuple(hand)
         for card in cards:
@@ -429,6 +439,7 @@ class DrawDeal:
 
     def _end(self, result: str, won: dict[int, int], reason: str) -> None:
         self.phase, self.result, self.reason, self.won = Phase.OVER, result, reason, won
+        self.over = True
         if not self.at_draw:
             self.at_draw = self.in_hand
         self.emit(DealEnded(result=result, won=tuple(sorted(won.items())), reason=reason))
@@ -445,8 +456,7 @@ class DrawDeal:
             stack = self.table.stack(legal.seat)
             return (Decision.wager(legal, stack),)
         if self.phase is Phase.DRAWING:
-            seat = self.draw_order[0]
-            return (Decision(seat, self.draw_options(seat)),)
+            return (self._draw_decision(self.draw_order[0]),)
         if self.phase is Phase.EXCHANGE:
             assert self.offer is not None
             prompt = f"take the face-up {self.offer[0]} or the face-down card"
@@ -474,6 +484,9 @@ class DrawDeal:
 
 def _pick(hand: Sequence[Card], codes: Sequence[str]) -> tuple[Card, ...]:
     """The cards of ``hand`` that ``codes`` name, in hand order (two jokers share a code)."""
+    if len(set(codes)) == len(codes) and "Jk" not in codes:  # each card once: no counting
+        chosen = set(codes)
+        return tuple(card for card in hand if card.ascii in chosen)
     wanted = Counter(codes)
     picked = []
     for card in hand:

@@ -286,7 +286,18 @@ class DrawRules(RuleOptions):
         return (DeckKind.STANDARD, DeckKind.ONE_JOKER, DeckKind.TWO_JOKERS)[self.jokers]
 
     def structure(self, *, check_raise: bool | None = None) -> Structure:
-        """The betting structure (``check_raise`` overrides it, for Jacks Back's lowball)."""
+        """The betting structure (``check_raise`` overrides it, for Jacks Back's lowball);
+        structures are immutable: one per override is made and kept."""
+        kept = self._structures.get(check_raise)
+        if kept is None:
+            kept = self._structures[check_raise] = self._new_structure(check_raise)
+        return kept
+
+    @cached_property
+    def _structures(self) -> dict[bool | None, Structure]:
+        return {}
+
+    def _new_structure(self, check_raise: bool | None) -> Structure:
         spread = self.limit is Limit.SPREAD
         return Structure(
             self.limit,
