@@ -27,8 +27,9 @@ def test_registered_for_guts_only_where_the_rules_can_be_solved() -> None:
     assert isinstance(make_bot("equilibrium", "guts", preset("ghost-guts")), EquilibriumPolicy)
     with pytest.raises(OptionError, match="after the declaration"):
         make_bot("equilibrium", "guts", preset("two-plus-one"))
-    with pytest.raises(OptionError, match="hi-lo is solved for two players only"):
-        policy_for("equilibrium", "guts", new_session("hi-lo-guts", ["A", "B", "C"]))
+    henry = {"everyone-out": "henry"}
+    with pytest.raises(OptionError, match="hi-lo with everyone-out=henry"):
+        policy_for("equilibrium", "guts", new_session("hi-lo-guts", ["A", "B", "C"], options=henry))
     with pytest.raises(OptionError, match="one of random, sensible for bourre"):
         policy_for("equilibrium", "bourre", new_session("two-card-guts", ["A", "B"]))
 

@@ -1,4 +1,4 @@
-"""Hi-Lo Guts, two players: the settlement against the engine's own Hi-Lo contests and
+"""Hi-Lo Guts: the settlement against the engine's own Hi-Lo contests and
 against whole engine deals played with stacked hands, and the solved deal
 (exploitability, the pot shared out, the rules that change it)."""
 
@@ -14,7 +14,7 @@ from guts.errors import GutsError
 from guts.games.guts import preset
 from guts.games.guts.rules import GhostTie
 from guts.games.guts.showdown import hi_lo_contests
-from guts.solve.hilo import HiLoDeal, HiLoModel, settle, solve_hi_lo
+from guts.solve.hilo import HiLoDeal, HiLoModel, hi_lo_model, settle, solve_hi_lo
 
 WAYS = ("high", "low", "both", "out")
 
@@ -107,13 +107,16 @@ def test_best_hands_go_their_way() -> None:
 def test_out_of_reach_rules_are_refused() -> None:
     with pytest.raises(GutsError, match="ghost"):
         HiLoDeal.of(preset("hi-lo-guts", {"ghost": "always"}))
-    with pytest.raises(GutsError, match="two players"):
+    with pytest.raises(GutsError, match="2 to 8 players"):
+        HiLoDeal.of(preset("hi-lo-guts"), 9)
+    with pytest.raises(GutsError, match="two-player deal"):
         HiLoDeal.of(preset("hi-lo-guts"), 3)
     for rule in ("henry", "wimp"):  # everyone out, the best hands pay: not in this model
         with pytest.raises(GutsError, match=f"everyone-out={rule}"):
             HiLoDeal.of(preset("hi-lo-guts", {"everyone-out": rule}))
 
 
+@pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize(
     "options",
     [
@@ -124,25 +127,29 @@ def test_out_of_reach_rules_are_refused() -> None:
         {"cards": "3", "declare": "in-turn"},
     ],
 )
-def test_settle_pays_as_engine_deals(options: dict[str, str]) -> None:
-    """Whole engine deals, hands stacked and every pair of declarations made at the table:
-    the chips each seat wins and the pot left equal hilo.settle's pot units times the pot."""
+def test_settle_pays_as_engine_deals(options: dict[str, str], players: int) -> None:
+    """Whole engine deals, hands stacked and every combination of declarations made at
+    the table (two and three players): the chips each seat wins and the pot left equal
+    hilo.settle's pot units times the pot."""
     from guts.cards import parse_card
     from guts.games.guts import new_session
 
+    options = {**options, "ante": "4"}  # a pot of 12 for three: every split is whole
     rules = preset("hi-lo-guts", options)
-    model = HiLoDeal.of(rules).model
-    rng = random.Random(len(options))
+    model = hi_lo_model(rules, players)
+    rng = random.Random(len(options) + players)
     codes = [f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs"]
-    for ways in itertools.product(model.ways, repeat=2):
-        for _ in range(6):
-            cards = rng.sample(codes, 2 * rules.cards)
-            session = new_session("hi-lo-guts", ["Ann", "Bob"], buy_in=50, options=options)
-            hands = {1: " ".join(cards[: rules.cards]), 0: " ".join(cards[rules.cards :])}
+    names = ["Ann", "Bob", "Cy"][:players]
+    for ways in itertools.product(model.ways, repeat=players):
+        for _ in range(6 if players == 2 else 2):
+            cards = rng.sample(codes, players * rules.cards)
+            session = new_session("hi-lo-guts", names, buy_in=50, options=options)
+            hands = {s: " ".join(cards[s * rules.cards : (s + 1) * rules.cards])
+                     for s in range(players)}  # fmt: skip
             session.start_deal(session.stacked(hands))
             pot = session.table.pot
             before = [seat.stack for seat in session.table.seats]
-            order = [int(s) for s in session.view(1)["dealt_in"]]  # positions: 1 then 0
+            order = [int(s) for s in session.view(0)["dealt_in"]]  # from the dealer's left
             for position, seat in enumerate(order):
                 session.act(seat, ways[position])
             gained = [session.table.seats[s].stack - before[s] for s in order]

@@ -1,7 +1,7 @@
 """Hi-Lo Guts heads-up through ``guts solve``, the equilibrium bot and the ``?`` hint:
-the table in words, --json with every declaration's chance, --plot, the cache, clear
-refusals for three or more players, and advice whose EVs are exact where the rules make
-them so."""
+the table in words, --json with every declaration's chance, --plot, the cache, a clear
+refusal for more players than it solves, and advice whose EVs are exact where the rules
+make them so."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from random import Random
 
 import pytest
 
-from guts.bots import policy_for
-from guts.errors import GutsError, OptionError
+from guts.errors import GutsError
 from guts.games.guts import new_session, preset
 from guts.prompts import hint_lines
 from guts.sim import SimSpec, report, simulate
@@ -74,14 +73,12 @@ def test_hi_lo_is_solved_heads_up_unless_told_otherwise(
     assert json.loads(out)["players"] == 4
 
 
-def test_three_or_more_players_are_refused_saying_why(
+def test_more_than_eight_players_are_refused_saying_why(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, out, err = run(capsys, "solve", "hi-lo-guts", "-n", "3")
+    code, out, err = run(capsys, "solve", "hi-lo-guts", "-n", "9")
     assert code == 2 and not out
-    assert "two players only" in err and len(err.strip().splitlines()) == 1
-    with pytest.raises(OptionError, match="two players only"):
-        policy_for("equilibrium", "guts", new_session("hi-lo-guts", ["A", "B", "C"]))
+    assert "2 to 8 players" in err and len(err.strip().splitlines()) == 1
 
 
 def test_plot_draws_the_declarations(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

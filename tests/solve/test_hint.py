@@ -23,8 +23,8 @@ def _evs(line: str) -> tuple[float, float]:
     return float(found[1]), float(found[2])
 
 
-def _dealt(game: str, hands: dict[int, str]) -> object:
-    session = new_session(game, ["Ann", "Bob", "Cy"], buy_in=50)
+def _dealt(game: str, hands: dict[int, str], options: dict[str, str] | None = None) -> object:
+    session = new_session(game, ["Ann", "Bob", "Cy"], buy_in=50, options=options)
     session.start_deal(session.stacked(hands))
     return session
 
@@ -52,7 +52,8 @@ def test_the_prompt_gets_the_hint_from_the_session_that_asks() -> None:
 
 
 def test_no_hint_where_no_solved_strategy_applies() -> None:
-    session = _dealt("hi-lo-guts", {0: "As Ad", 1: "3c 2d", 2: "7h 2s"})
+    henry = {"everyone-out": "henry"}  # Hi-Lo with the best hands paying: out of reach
+    session = _dealt("hi-lo-guts", {0: "As Ad", 1: "3c 2d", 2: "7h 2s"}, henry)
     decision = session.pending()[0]  # type: ignore[attr-defined]
     view = session.view(decision.seat)  # type: ignore[attr-defined]
     assert hint_lines(decision, view, session.rules) == []  # type: ignore[attr-defined]

@@ -132,7 +132,9 @@ def render_hi_lo(solution: HiLoSolution, out: Console) -> None:
     for p, name in enumerate(solution.position_names):
         for h, before in enumerate(solution.histories(p)):
             if solution.reached(p, h) < 1e-3:
-                table.add_row(name, before, f"never reached: nobody declares {before} first", "")
+                table.add_row(
+                    name, before, "never reached: the equilibrium never declares this", ""
+                )
                 continue
             stretches = "; ".join(f"{way}: {span}" for way, span in solution.ranges(p, h))
             mixing = solution.mixing(p, h)

@@ -7,20 +7,27 @@ ghost's, from one shuffled pack), and for each one sums, over every set of playe
 may stay in, the chance of that set under the solved strategy times each position's
 payoff with the solved continuation values. Its means, with their standard errors, are
 each position's value when cards are really removed; the gap to the model's values is
-the error of ignoring removal (``docs/solve.md`` records it).
+the error of ignoring removal (``docs/solve.md`` records it). :func:`hi_lo_dealt_values`
+does the same for Hi-Lo.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
+from guts.solve.hands import HandClasses
 from guts.solve.model import Model
 from guts.solve.solution import Solution
 
-__all__ = ["DealtValues", "dealt_values"]
+if TYPE_CHECKING:
+    from guts.solve.hilo_solution import HiLoSolution
+
+__all__ = ["DealtValues", "dealt_values", "hi_lo_dealt_values"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -44,14 +51,8 @@ class DealtValues:
 def dealt_values(solution: Solution, deals: int = 20_000, seed: int = 1) -> DealtValues:
     """Each position's value over ``deals`` real deals (see the module docstring)."""
     model, classes = solution.model, solution.classes
-    n, size = model.players, classes.size
-    rng = np.random.default_rng(seed)
-    deck = np.unique(classes.hands)
-    order = deck[np.argsort(rng.random((deals, len(deck))), axis=1)]
-    lookup = _hand_lookup(classes.hands)
-    hands = classes.of_hand[
-        np.stack([_hand_of(order[:, p * size : (p + 1) * size], lookup) for p in range(n + 1)], 1)
-    ]  # hand classes; the last column is the ghost's
+    n = model.players
+    hands = _dealt(classes, n + 1, deals, seed)  # the last column is the ghost's
     strength = classes.level[hands]
     carry = np.roll(solution.result.continuation, 1)
     total = np.zeros((deals, n))
@@ -67,6 +68,43 @@ def dealt_values(solution: Solution, deals: int = 20_000, seed: int = 1) -> Deal
     values = total.mean(axis=0)
     errors = total.std(axis=0, ddof=1) / np.sqrt(deals)
     return DealtValues(values, errors, solution.result.values.copy(), deals)
+
+
+def hi_lo_dealt_values(solution: HiLoSolution, deals: int = 20_000, seed: int = 1) -> DealtValues:
+    """Each position's value over ``deals`` real Hi-Lo deals (as :func:`dealt_values`:
+    every leaf of declarations, its chance under the solved strategy, settled by
+    :func:`guts.solve.hilo.settle`)."""
+    from guts.solve.hilo import settle
+
+    model, classes = solution.model, solution.classes
+    n, base = model.players, len(model.ways)
+    hands = _dealt(classes, n, deals, seed)
+    levels = [classes.level[hands[:, p]].astype(np.float64) for p in range(n)]
+    carry = np.roll(solution.result.continuation, 1)
+    total = np.zeros((deals, n))
+    for leaf in product(range(base), repeat=n):
+        chance = np.ones(deals)
+        for p in range(n):
+            history = sum(leaf[q] * base**q for q in range(p)) if model.in_turn else 0
+            chance *= solution.result.strategy[p][history][leaf[p]][hands[:, p]]
+        if chance.any():
+            pays = settle(model, tuple(model.ways[a] for a in leaf), levels)
+            total += chance[:, None] * (pays[:n] + pays[n] * carry[:, None]).T
+    values = total.mean(axis=0)
+    errors = total.std(axis=0, ddof=1) / np.sqrt(deals)
+    return DealtValues(values, errors, solution.result.values.copy(), deals)
+
+
+def _dealt(classes: HandClasses, hands: int, deals: int, seed: int) -> IntArray:
+    """The classes of ``hands`` hands a deal, dealt from one shuffled pack ``deals``
+    times (a row a deal)."""
+    size = classes.size
+    rng = np.random.default_rng(seed)
+    deck = np.unique(classes.hands)
+    order = deck[np.argsort(rng.random((deals, len(deck))), axis=1)]
+    lookup = _hand_lookup(classes.hands)
+    columns = [_hand_of(order[:, p * size : (p + 1) * size], lookup) for p in range(hands)]
+    return np.asarray(classes.of_hand[np.stack(columns, 1)], dtype=np.int64)
 
 
 def _hand_lookup(hands: IntArray) -> dict[tuple[int, ...], int]:

@@ -1,4 +1,4 @@
-"""Hi-Lo Guts for two players: declarations high, low, both or out, solved exactly.
+"""Hi-Lo Guts: declarations high, low, both or out; heads-up solved exactly.
 
 The engine's Hi-Lo (``guts.games.guts.settle.hi_lo_result``): nobody in, the pot stays
 (with ``everyone-out=chicken-fee`` everyone antes again); one player in takes the pot,
@@ -14,7 +14,8 @@ With two players the deal's leaves are the pairs of declarations; counterfactual
 are exact sums over the pairs of hand classes with exact card removal
 (:meth:`HandClasses.conditional`), and the solver is discounted CFR over (position, the
 earlier declaration in turn, hand class) with NashConv from an exact best response.
-Three or more players are not solved yet (``docs/solve.md`` says how they would be).
+Three or more players have their own deal (:mod:`guts.solve.hilo_many`, hands
+independent) behind the same solver; :func:`hi_lo_deal` picks it.
 
 >>> from guts.games.guts import preset
 >>> result = solve_hi_lo(HiLoDeal.of(preset("hi-lo-guts")), 200)
@@ -28,6 +29,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -41,7 +43,9 @@ from guts.solve.model import MOST_HI_LO_CLASSES, out_of_reach
 __all__ = [
     "MOST_CLASSES",
     "HiLoDeal",
+    "HiLoGame",
     "HiLoModel",
+    "hi_lo_deal",
     "hi_lo_model",
     "hi_lo_out_of_reach",
     "settle",
@@ -84,6 +88,43 @@ def hi_lo_model(rules: GutsRules, players: int = 2) -> HiLoModel:
         chicken=fee if rules.everyone_out is EveryoneOut.CHICKEN_FEE else 0.0,
         dropout_fee=fee if rules.dropouts_ante else 0.0,
     )
+
+
+class HiLoGame(Protocol):
+    """What the solver asks of a Hi-Lo deal (:class:`HiLoDeal` heads-up,
+    :class:`guts.solve.hilo_many.HiLoManyDeal` for three or more)."""
+
+    model: HiLoModel
+    players: int
+    ways: int
+    prior: FloatArray
+    exact: bool
+
+    def histories(self, position: int) -> int: ...
+
+    def uniform(self) -> list[FloatArray]: ...
+
+    def counterfactual(
+        self, strategy: list[FloatArray], values: FloatArray, only: int | None = None
+    ) -> list[FloatArray]: ...
+
+    def values(
+        self, strategy: list[FloatArray], cv: list[FloatArray]
+    ) -> tuple[FloatArray, FloatArray]: ...
+
+    def growth(self, strategy: list[FloatArray]) -> float: ...
+
+    def fixed_point(self, strategy: list[FloatArray]) -> FloatArray: ...
+
+
+def hi_lo_deal(model: HiLoModel, classes: HandClasses) -> HiLoGame:
+    """The deal of ``model``: exact card removal heads-up, hands independent for three
+    or more (:mod:`guts.solve.hilo_many`)."""
+    if model.players == 2:
+        return HiLoDeal(model, classes)
+    from guts.solve.hilo_many import HiLoManyDeal
+
+    return HiLoManyDeal(model, classes)
 
 
 def settle(model: HiLoModel, actions: tuple[str, ...], levels: list[FloatArray]) -> FloatArray:
@@ -157,9 +198,11 @@ class HiLoDeal:
     a table of the payoffs of each pair of ways and comparison: three products of a
     matrix by the other's strategy per history give every counterfactual value."""
 
+    exact = True
+
     def __init__(self, model: HiLoModel, classes: HandClasses) -> None:
         if model.players != 2:
-            raise GutsError("hi-lo is solved for two players only")
+            raise GutsError("HiLoDeal is the two-player deal (three or more: hi_lo_deal)")
         if len(classes.count) > MOST_CLASSES:
             raise GutsError(f"hi-lo is solved for at most {MOST_CLASSES:,} hand classes")
         self.model, self.classes = model, classes
@@ -250,7 +293,7 @@ class HiLoDeal:
 
 
 def solve_hi_lo(
-    deal: HiLoDeal,
+    deal: HiLoGame,
     iterations: int,
     *,
     tolerance: float = 0.0,
@@ -264,7 +307,8 @@ def solve_hi_lo(
     ``progress(done, iterations)`` hears of every iteration, ``report(t,
     exploitability, residual, seconds)`` of every fixed-point step."""
     start = time.perf_counter()
-    v = np.full(2, 0.5)
+    n = deal.players
+    v = np.full(n, 1.0 / n)
     strategy = deal.uniform()
     regret = [np.zeros_like(s) for s in strategy]
     total = [np.zeros_like(s) for s in strategy]
@@ -274,7 +318,7 @@ def solve_hi_lo(
         done = t
         scale = ((t - 1) / t) ** _GAMMA
         weight = weight * scale + 1.0
-        for p in (0, 1):
+        for p in range(n):
             cv = deal.counterfactual(strategy, v, only=p)[p]
             total[p] = total[p] * scale + strategy[p]
             played = (strategy[p] * cv).sum(axis=1, keepdims=True)
@@ -288,7 +332,7 @@ def solve_hi_lo(
         if t % refresh == 0 or t == iterations:
             average = [s / weight for s in total]
             mine, best = deal.values(average, deal.counterfactual(average, v))
-            gap, residual = float((best - mine).sum() / 2), float(np.abs(mine - v).max())
+            gap, residual = float((best - mine).sum() / n), float(np.abs(mine - v).max())
             if report is not None:
                 report(t, gap, residual, time.perf_counter() - start)
             if max(gap, residual) <= tolerance:

@@ -1,4 +1,4 @@
-"""A solved Hi-Lo preset (two players): the declarations by position and what was declared
+"""A solved Hi-Lo preset: the declarations by position and what was declared
 before, in words; the JSON of ``guts solve --json``; the advice behind the ``?`` hint.
 
 >>> from guts.games.guts import preset
@@ -24,7 +24,15 @@ from guts.games.guts.rules import GutsRules
 from guts.solve.cache import cached
 from guts.solve.cfr import Result
 from guts.solve.hands import HandClasses
-from guts.solve.hilo import HiLoDeal, HiLoModel, hi_lo_model, hi_lo_out_of_reach, solve_hi_lo
+from guts.solve.hilo import (
+    HiLoGame,
+    HiLoModel,
+    hi_lo_deal,
+    hi_lo_model,
+    hi_lo_out_of_reach,
+    solve_hi_lo,
+)
+from guts.solve.solution import position_names
 
 __all__ = ["HiLoAdvice", "HiLoSolution", "solve_hi_lo_rules"]
 
@@ -33,7 +41,7 @@ FloatArray = NDArray[np.float64]
 
 @dataclass(frozen=True, eq=False)
 class HiLoSolution:
-    """The equilibrium of Hi-Lo ``game`` (with ``options``) for two players."""
+    """The equilibrium of Hi-Lo ``game`` (with ``options``) for ``model.players``."""
 
     game: str
     options: Mapping[str, str]
@@ -41,12 +49,16 @@ class HiLoSolution:
     model: HiLoModel
     classes: HandClasses
     result: Result
-    position_names: tuple[str, ...] = ("dealer's left", "dealer")
 
     @property
     def players(self) -> int:
-        """How many players the deal was solved for (two)."""
+        """How many players the deal was solved for."""
         return self.model.players
+
+    @property
+    def position_names(self) -> tuple[str, ...]:
+        """Positions from the dealer's left (who declares first in turn) to the dealer."""
+        return position_names(self.players)
 
     @property
     def ways(self) -> tuple[str, ...]:
@@ -55,25 +67,35 @@ class HiLoSolution:
 
     @property
     def exact(self) -> bool:
-        """Card removal is exact (two players)."""
-        return True
+        """Card removal is exact (two players; three or more: hands independent)."""
+        return self.players == 2
 
     def histories(self, position: int) -> list[str]:
-        """What ``position`` heard declared before it: the dealer hears the dealer's left's
-        declaration in turn (``-`` for the first to declare; ``all at once`` if
-        simultaneous)."""
+        """What ``position`` heard declared before it in turn, every earlier position's
+        way in order (``-`` for the first to declare; ``all at once`` if simultaneous).
+        History ``h`` holds position ``q``'s way as its ``q``-th digit in base
+        ``len(ways)``."""
         if not self.model.in_turn:
             return ["all at once"]
-        return ["-"] if position == 0 else list(self.ways)
+        if position == 0:
+            return ["-"]
+        return [", ".join(self.ways[a] for a in self._digits(h, position))
+                for h in range(len(self.ways) ** position)]  # fmt: skip
+
+    def _digits(self, history: int, position: int) -> list[int]:
+        """The ways (indices) of the positions before ``position`` in ``history``."""
+        base = len(self.ways)
+        return [history // base**q % base for q in range(position)]
 
     @cached_property
-    def deal(self) -> HiLoDeal:
+    def deal(self) -> HiLoGame:
         """The deal this solution solves (for values of other strategies)."""
-        return HiLoDeal(self.model, self.classes)
+        return hi_lo_deal(self.model, self.classes)
 
     @cached_property
     def counterfactual(self) -> list[FloatArray]:
-        """``cv[p][history, way, h]`` of the solved strategy (see :class:`HiLoDeal`)."""
+        """``cv[p][history, way, h]`` of the solved strategy (see
+        :class:`~guts.solve.hilo.HiLoDeal`)."""
         return self.deal.counterfactual(self.result.strategy, self.result.continuation)
 
     def level_words(self) -> list[str]:
@@ -106,12 +128,18 @@ class HiLoSolution:
                 start = level
         return stretches
 
-    def reached(self, position: int, history: int) -> float:
-        """The chance of ``history`` under the equilibrium (in turn, the dealer's: that the
-        dealer's left declares it); where it is 0 the strategy there is no advice."""
+    def reached(self, position: int, history: int, weights: FloatArray | None = None) -> float:
+        """The chance of ``history`` under the equilibrium (in turn: that the earlier
+        positions declare it; hands independent, each dealt with ``weights``, the prior
+        when None); where it is 0 the strategy there is no advice."""
         if not self.model.in_turn or position == 0:
             return 1.0
-        return float(self.result.strategy[0][0][history] @ self.deal.prior)
+        prior = self.deal.prior if weights is None else weights
+        chance, row, base = 1.0, 0, len(self.ways)
+        for q, way in enumerate(self._digits(history, position)):
+            chance *= float(self.result.strategy[q][row][way] @ prior)
+            row += way * base**q
+        return chance
 
     def mixing(self, position: int, history: int, threshold: float = 0.02) -> int:
         """How many strength levels mix declarations (no way above ``1 - threshold``)."""
@@ -149,7 +177,7 @@ class HiLoSolution:
             "ev": [float(v) for v in result.values],
             "iterations": result.iterations,
             "seconds": round(result.seconds, 3),
-            "card_removal": "exact",
+            "card_removal": "exact" if self.exact else "independent hands",
             "hand_classes": len(self.classes.count),
             "grouping": self.classes.grouping,
             "strategy": strategy,
@@ -159,8 +187,8 @@ class HiLoSolution:
         """(position from the dealer's left, history, hand class) of ``view``'s seat."""
         seats = [int(s) for s in view.get("dealt_in") or ()]
         seat = int(view["seat"])
-        if len(seats) != 2 or seat not in seats:
-            raise GutsError("this Hi-Lo solution is for two players dealt in")
+        if len(seats) != self.players or seat not in seats:
+            raise GutsError(f"this Hi-Lo solution is for {self.players} players dealt in")
         hand = view.get("hand")
         if not hand:
             raise GutsError("the equilibrium needs the seat's cards")
@@ -168,12 +196,14 @@ class HiLoSolution:
 
         position = seats.index(seat)
         history = 0
-        if self.model.in_turn and position == 1:
+        if self.model.in_turn:
             declared = {int(s): str(c) for s, c in dict(view.get("declared") or {}).items()}
-            said = declared.get(seats[0])
-            if said not in self.ways:
-                raise GutsError("the dealer declares after the dealer's left")
-            history = self.ways.index(said)
+            for q in range(position):
+                said = declared.get(seats[q])
+                if said not in self.ways:
+                    raise GutsError(f"the {self.position_names[position]} declares after "
+                                    f"the {self.position_names[q]}")  # fmt: skip
+                history += self.ways.index(said) * len(self.ways) ** q
         return position, history, self.classes.class_of([parse_card(c) for c in hand])
 
     def chances(self, view: Mapping[str, Any]) -> dict[str, float]:
@@ -187,9 +217,9 @@ class HiLoSolution:
         the EV of every declaration (pot units, next pots included)."""
         position, history, cls = self.information_set(view)
         cv = self.counterfactual[position][history][:, cls]
-        reach = 1.0
-        if self.model.in_turn and position == 1:  # weighted by the dealer's left's way
-            reach = float(self.deal.cond[cls] @ self.result.strategy[0][0][history])
+        # the values are weighted by the earlier positions' ways (heads-up: given my hand)
+        given = self.classes.conditional()[cls] if self.exact else None
+        reach = self.reached(position, history, given)
         scale = 1.0 / reach if reach > 0 else 1.0
         return HiLoAdvice(
             chances=self.chances(view),
@@ -234,8 +264,8 @@ def solve_hi_lo_rules(
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
 ) -> HiLoSolution:
-    """Solve Hi-Lo ``rules`` for ``players`` (two; GutsError otherwise, naming why), read
-    from or kept in the disk cache as the other presets' solutions are."""
+    """Solve Hi-Lo ``rules`` for ``players`` (GutsError where out of reach, naming why),
+    read from or kept in the disk cache as the other presets' solutions are."""
     why = hi_lo_out_of_reach(rules, players)
     if why:
         raise GutsError(f"guts solve cannot solve these rules: {why}")
@@ -248,7 +278,7 @@ def solve_hi_lo_rules(
         tolerance,
         cache,
         lambda: solve_hi_lo(
-            HiLoDeal(model, classes), iterations, tolerance=tolerance, progress=progress
+            hi_lo_deal(model, classes), iterations, tolerance=tolerance, progress=progress
         ),
     )
     named = dict(options) if options is not None else rules.to_options()

@@ -14,7 +14,7 @@ best and the worst hands (:mod:`guts.solve.cfr`).
 Rules that make the stakes depend on the pot in chips (pot limit, pot cap, maximum
 loss), cards dealt after the declaration and a second declaration are out of reach:
 :func:`model_of` raises a GutsError naming the rule and why (Hi-Lo has a model of its
-own, :mod:`guts.solve.hilo`, for two players). The dealer's option (a
+own, :mod:`guts.solve.hilo`). The dealer's option (a
 second chance to challenge a lone dealer) is solved, by :mod:`guts.solve.option`.
 
 >>> from guts.games.guts import preset
@@ -32,8 +32,8 @@ from guts.games.guts.rules import EveryoneOut, Ghost, GhostTie, GutsRules, Payme
 
 __all__ = [
     "MOST_HI_LO_CLASSES",
+    "MOST_HI_LO_PLAYERS",
     "OUTCOMES",
-    "THREE_OR_MORE",
     "Model",
     "Payoff",
     "model_of",
@@ -144,7 +144,7 @@ class Model:
 
 def out_of_reach(rules: GutsRules, players: int | None = None) -> str:
     """Why ``guts solve`` cannot solve these rules, for ``players`` if given ('' if it
-    can). Hi-Lo is solved by :mod:`guts.solve.hilo`, for two players."""
+    can). Hi-Lo is solved by :mod:`guts.solve.hilo`."""
     if rules.hi_lo:
         return _hi_lo_out_of_reach(rules, players)
     reasons = [
@@ -190,21 +190,21 @@ def out_of_reach(rules: GutsRules, players: int | None = None) -> str:
     return next((why for bad, why in reasons if bad), "")
 
 
+MOST_HI_LO_PLAYERS = 8
+"""The most players Hi-Lo is solved for (``ways ** players`` leaves a deal)."""
+
 MOST_HI_LO_CLASSES = 2000
 """The most hand classes Hi-Lo is solved for (three comparison matrices of this size
 squared)."""
-
-THREE_OR_MORE = (
-    "hi-lo is solved for two players only: with three or more, a showdown holds a high "
-    "and a low contest among different sets of players (and both-ways players who must "
-    "win each), which the many-player solver's sums over the one best hand in do not cover"
-)
 
 
 def _hi_lo_out_of_reach(rules: GutsRules, players: int | None) -> str:
     """Why these Hi-Lo rules cannot be solved, for ``players`` if given ('' if they can)."""
     reasons = [
-        (players is not None and players != 2, THREE_OR_MORE),
+        (
+            players is not None and not 2 <= players <= MOST_HI_LO_PLAYERS,
+            f"hi-lo is solved for 2 to {MOST_HI_LO_PLAYERS} players",
+        ),
         (rules.ghost is not Ghost.NEVER, "hi-lo with a ghost: its one hand plays both ways"),
         (rules.lone_qualifier is not Qualifier.NONE, "hi-lo with a lone qualifier"),
         (rules.ante_every_deal, "hi-lo with ante-every-deal: not in the hi-lo model yet"),

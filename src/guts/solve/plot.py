@@ -16,12 +16,14 @@ if TYPE_CHECKING:
 __all__ = ["plot_thresholds"]
 
 _MOST_LINES = 8
+_MOST_PANELS = 12
+"""Hi-Lo: the most information sets drawn (those the equilibrium reaches, in order)."""
 
 
 def plot_thresholds(solution: AnySolution, path: str) -> None:
     """Draw one panel per position: P(in) per hand (weakest left), a line per history
-    (the first few), into ``path``; Hi-Lo: a panel per information set, the chance of
-    each declaration per hand."""
+    (the first few), into ``path``; Hi-Lo: a panel per information set the equilibrium
+    reaches (the first few), the chance of each declaration per hand."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -58,7 +60,8 @@ def _plot_hi_lo(solution: HiLoSolution, path: str) -> None:
     import matplotlib.pyplot as plt
 
     sets = [(p, h, f"{name}, before: {before}") for p, name in enumerate(solution.position_names)
-            for h, before in enumerate(solution.histories(p))]  # fmt: skip
+            for h, before in enumerate(solution.histories(p))
+            if solution.reached(p, h) >= 1e-3][:_MOST_PANELS]  # fmt: skip
     words = solution.level_words()
     figure, axes = plt.subplots(len(sets), 1, figsize=(9, 1.8 * len(sets)), sharex=True,
                                 squeeze=False)  # fmt: skip

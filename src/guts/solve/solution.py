@@ -32,6 +32,7 @@ __all__ = [
     "cache_dir",
     "deal_of",
     "default_players",
+    "position_names",
     "solve",
     "solve_rules",
 ]
@@ -65,10 +66,7 @@ class Solution:
     @property
     def position_names(self) -> tuple[str, ...]:
         """Positions from the dealer's left (who declares first in turn) to the dealer."""
-        n = self.players
-        names = ["dealer's left", *(f"{_ordinal(p + 1)} from the dealer's left" for p in
-                                    range(1, n - 1))]  # fmt: skip
-        return (*names[: n - 1], "dealer")
+        return position_names(self.players)
 
     def histories(self, position: int) -> list[str]:
         """What ``position`` may have seen declared before it, in words: each earlier
@@ -175,6 +173,14 @@ AnySolution: TypeAlias = "Solution | HiLoSolution"
 """What :func:`solve` gives: an in/out preset's solution, or a Hi-Lo one."""
 
 
+def position_names(players: int) -> tuple[str, ...]:
+    """The positions of a deal for ``players``, from the dealer's left (who declares
+    first in turn) to the dealer."""
+    names = ["dealer's left", *(f"{_ordinal(p + 1)} from the dealer's left" for p in
+                                range(1, players - 1))]  # fmt: skip
+    return (*names[: players - 1], "dealer")
+
+
 def _unseen(p_in: float) -> str:
     """No Peek: what the one strategy of an information set says, in words."""
     if p_in >= 1 - MIXING:
@@ -217,7 +223,8 @@ def solve(
 
 def default_players(game: str, options: Mapping[str, str]) -> int:
     """How many players ``guts solve`` solves ``game`` for when not told: four, or two
-    for Hi-Lo (solved heads-up only); GutsError for a bad game or option."""
+    for Hi-Lo (three or more take longer: ``ways ** players`` leaves a deal); GutsError
+    for a bad game or option."""
     from guts.games.guts import preset
 
     _check_family(game)
