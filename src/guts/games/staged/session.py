@@ -272,7 +272,7 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
     def _prepare_replay(self, events: list[Event]) -> None:
         """Note each deal's deck: the order its ``Shuffled`` event records, if one follows
         its ``DealStarted`` (a Toh hand that deals on from the stock has none)."""
-        following = [*events[1:], None]
+        following = [*events[1:], None][: len(events)]  # no events: nothing follows
         for event, after in zip(events, following, strict=True):
             if isinstance(event, DealStarted):
                 deck = Deck.stacked(after.deck) if isinstance(after, Shuffled) else None
