@@ -22,6 +22,7 @@ from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Event
 from guts.games.guts.deal import GutsDeal
 from guts.games.guts.events import Acted, Moved, Outcome, SessionEnded, Shuffled, Stopped
+from guts.games.guts.quick import QuickDeal, covers
 from guts.games.guts.rules import GutsRules
 from guts.games.guts.settle import ASIDE
 from guts.games.session import RecordedSession
@@ -31,6 +32,10 @@ __all__ = ["SHORT_OF_PLAYERS", "GutsSession"]
 
 SHORT_OF_PLAYERS = "fewer than two players have chips"
 """Why a session at table stakes ends when it cannot go on."""
+
+QUICK = True
+"""Deal with :class:`~guts.games.guts.quick.QuickDeal` where its rules allow (False: the
+general deal everywhere, which the tests compare it with)."""
 
 
 class GutsSession(RecordedSession[GutsRules, GutsDeal]):
@@ -95,7 +100,8 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             deck = Deck.shuffled(self.rules.hand_ranking.deck, self._rng)
         self._button_to_a_player()
         self._deals += 1
-        self._deal = GutsDeal(
+        deal = QuickDeal if QUICK and covers(self.rules) else GutsDeal
+        self._deal = deal(
             self.rules, self._table, self._emit, deck, self._deals, seats, self._skip_ante
         )
         self._deal.start()

@@ -1,0 +1,114 @@
+"""A quicker Guts deal for the common rules, playing exactly as the general one.
+
+Where nothing comes between the deal and a single declaration in turn (no card passed,
+no No Peek, no face-up, community or ghost card dealt first), a deal is: antes, the
+face-down cards, each seat in turn saying in or out (the dealer in automatically when
+all the others are out), then what the declaration comes to. :class:`QuickDeal` plays
+the first part directly, the seat to choose a counter instead of a round of choices and
+the events shared values, and hands the rest to the general :class:`GutsDeal` it is.
+``tests/test_guts_quick_deal.py`` holds the two equal, step by step, on every preset.
+
+>>> import random
+>>> from guts.games.guts.rules import GutsRules
+>>> from guts.games.guts.session import GutsSession
+>>> session = GutsSession(GutsRules(), ["Ann", "Bob"], buy_in=10, rng=random.Random(2))
+>>> session.start_deal()
+>>> type(session.deal).__name__, [d.actions for d in session.pending()]
+('QuickDeal', [('in', 'out')])
+"""
+
+from __future__ import annotations
+
+from guts.cards import card_codes
+from guts.games.base import Decision
+from guts.games.guts.deal import GutsDeal, Phase
+from guts.games.guts.events import CardsDealt, Shuffled, acted, deal_started, declared
+from guts.games.guts.rules import Declare, Ghost, GutsRules
+from guts.table import POT, Reason
+
+__all__ = ["QuickDeal", "covers"]
+
+
+def covers(rules: GutsRules) -> bool:
+    """True if a deal of ``rules`` starts with one declaration in turn, right after the
+    face-down cards (what :class:`QuickDeal` plays itself)."""
+    return (
+        rules.declare is Declare.IN_TURN
+        and not rules.pass_left
+        and not rules.no_peek
+        and not rules.low_in_wild
+        and not rules.batey
+        and rules.ghost is not Ghost.ALWAYS
+        and rules.ghost is not Ghost.LONE
+    )
+
+
+_ASKED: dict[tuple[int, tuple[str, ...], str], tuple[Decision, ...]] = {}
+"""The pending decisions of a seat to declare, by seat, choices and prompt (immutable)."""
+
+
+class QuickDeal(GutsDeal):
+    """A :class:`GutsDeal` of rules that :func:`covers` accepts."""
+
+    def start(self) -> None:
+        """Antes, shuffle record, the face-down cards, then the first seat to declare."""
+        self.over = False
+        emit, rules, table, seats = self.emit, self.rules, self.table, self.seats
+        emit(deal_started(self.number, self.dealer, seats))
+        if not table.pot or rules.ante_every_deal:
+            skip = self.skip_ante if rules.ante_every_deal and rules.matcher_skips_ante else ()
+            ante, pay = rules.ante, table.pay
+            for seat in seats:
+                if seat not in skip:
+                    pay(seat, POT, ante, Reason.ANTE)
+        emit(Shuffled(deck=self.deck.codes, audience=()))
+        size, down = rules.down_cards, self.down
+        if len(self.deck) < size * len(seats):
+            self._deal_hands()  # it runs out on the card that is not there
+        else:
+            for seat, cards in zip(seats, self.deck.deal_around(size, len(seats)), strict=True):
+                down[seat] = cards
+                self.peeked.add(seat)
+                emit(CardsDealt(seat=seat, cards=card_codes(cards), audience=(seat,)))
+        self.phase = Phase.DECLARE
+        self._choices: dict[int, str] = {}
+        self._turn = 0  # the number of seats that have declared
+        self._outs = 0
+        self._words = self._actions()
+        self._asking = "declare " + self._prompt()
+        self._auto_last = rules.auto_in and len(seats) > 1
+
+    def pending(self) -> tuple[Decision, ...]:
+        """The decision of the seat to declare now (or of the general round after it)."""
+        if self.round is not None:
+            return self.round.pending()
+        if self.phase is not Phase.DECLARE or self._turn == len(self.seats):
+            return ()
+        seat = self.seats[self._turn]
+        key = (seat, self._words, self._asking)
+        asked = _ASKED.get(key)
+        if asked is None:
+            asked = _ASKED[key] = (Decision.choose(seat, self._words, self._asking),)
+        return asked
+
+    def act(self, seat: int, action: str) -> None:
+        """Apply a legal action (the session checked it against :meth:`pending`)."""
+        if self.round is not None:
+            super().act(seat, action)
+            return
+        emit, choices, seats = self.emit, self._choices, self.seats
+        choices[seat] = action
+        emit(acted(seat, action))
+        self.declared[seat] = action
+        if action == "out":
+            self.dropped.add(seat)
+            self._outs += 1
+        emit(declared(seat, action))
+        self._turn += 1
+        if self._auto_last and self._turn == len(seats) - 1 and self._outs == self._turn:
+            last = seats[-1]  # every other seat is out: the last to declare is in
+            choices[last] = self.declared[last] = "in"
+            emit(declared(last, "in", automatic=True))
+            self._turn += 1
+        if self._turn == len(seats):
+            self._after_declare(choices)
