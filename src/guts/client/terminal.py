@@ -293,7 +293,8 @@ class TableClient:
 
     def _decide(self) -> bool:
         """Ask the person for the pending decision and send it; True if input ended."""
-        self._refresh_view()  # the hand, stacks and pot for the panel, and the decision
+        if self._refresh_view():  # the hand, stacks and pot for the panel, and the decision
+            return True  # the night ended (or the seat went) while the snapshot was on its way
         data, self.decision = self.decision, None
         if data is None:
             return False  # decided already (a clock ran out, or the host set us away)
@@ -313,15 +314,17 @@ class TableClient:
                    "client_seq": self.client_seq})  # fmt: skip
         return False
 
-    def _refresh_view(self) -> None:
-        """A fresh snapshot of the seat's view (for the panel: hand, stacks, pot)."""
+    def _refresh_view(self) -> bool:
+        """A fresh snapshot of the seat's view (for the panel: hand, stacks, pot); True
+        if a frame on the way said the client is done (the night is over)."""
         self.send({"type": "resume", "token": self.token})
         while True:
             frame = self.receive()
             if frame.get("type") == "snapshot":
                 self._snapshot(frame)
-                return
-            self._frame(frame)
+                return False
+            if self._frame(frame):
+                return True
 
     def _ask(self, decision: Decision) -> str:
         console = self.console
