@@ -40,10 +40,19 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).parent))
 from machine import cpu_model
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """A message as a websocket's text (orjson: the clients share the server's cores)."""
+    return orjson.dumps(message).decode()
+
+
+loads = orjson.loads
 
 
 def free_port() -> int:
@@ -137,25 +146,28 @@ class Server:
 
 @dataclass
 class Measures:
-    """What the clients saw while measuring. Each ``event`` frame's arrival is noted per
-    (table, seq) and client; the acting client's ``ack`` (which follows its own event
-    frame) says which command was its own and when it sent it."""
+    """What the clients saw while measuring. Each command's arrival is noted per (table,
+    seq) and client (an ``event`` frame covers every command after the one its client
+    saw before, up to its ``seq``); the acting client's ``ack`` (which follows the event
+    frame of its own command) says which command was its own and when it sent it."""
 
     measuring: bool = False
     acks: int = 0
+    errors: int = 0
     echo: list[float] = field(default_factory=list)
     others: list[float] = field(default_factory=list)
     sent: dict[tuple[str, int], tuple[float, str]] = field(default_factory=dict)
     arrived: dict[tuple[str, int], list[tuple[str, float]]] = field(default_factory=dict)
 
-    def received(self, table: str, seq: int, client: str, now: float) -> None:
+    def received(self, table: str, seqs: range, client: str, now: float) -> None:
         if not self.measuring:
             return
-        sent = self.sent.get((table, seq))
-        if sent is None:
-            self.arrived.setdefault((table, seq), []).append((client, now))
-        elif sent[1] != client:
-            self.others.append(now - sent[0])
+        for seq in seqs:
+            sent = self.sent.get((table, seq))
+            if sent is None:
+                self.arrived.setdefault((table, seq), []).append((client, now))
+            elif sent[1] != client:
+                self.others.append(now - sent[0])
 
     def acked(self, table: str, seq: int, client: str, sent: float, now: float) -> None:
         if not self.measuring:
@@ -167,37 +179,55 @@ class Measures:
 
 
 class BotClient:
-    """One seat of one table: joins, then answers every decision at once at random."""
+    """One seat of one table: joins, then answers each decision once, at once, at random.
+
+    Like a person's client it has one action in flight at a time: a decision that
+    arrives while its last action is unanswered is that same decision as the server saw
+    it before the action (simultaneous choices stay pending while others choose), so it
+    waits for the ``ack`` (or ``error``), then answers the newest decision it was sent,
+    if any: the ack follows the event frame of its own action, so that one is fresh."""
 
     def __init__(self, ws: ClientConnection, table: str, name: str, measures: Measures,
-                 rng: random.Random) -> None:  # fmt: skip
+                 rng: random.Random, last_seq: int) -> None:  # fmt: skip
         self.ws, self.table, self.name = ws, table, name
         self.measures, self.rng = measures, rng
         self.client_seq = 0
-        self.waiting: dict[int, float] = {}  # client_seq -> when it was sent
+        self.last_seq = last_seq
+        self.decision: dict[str, Any] | None = None
+        self.in_flight: float | None = None  # when the unanswered action was sent
 
     async def run(self) -> None:
         async for text in self.ws:
-            frame = json.loads(text)
+            frame = loads(text)
             kind = frame["type"]
             now = time.perf_counter()
             if kind == "event":
-                self.measures.received(self.table, frame["seq"], self.name, now)
-                decision = frame.get("decision")
-                if decision is not None:
-                    await self._act(decision)
-            elif kind == "ack" and not frame["duplicate"]:
-                sent = self.waiting.pop(frame["client_seq"], None)
-                if sent is not None:
-                    self.measures.acked(self.table, frame["seq"], self.name, sent, now)
+                seq = frame["seq"]
+                self.measures.received(self.table, range(self.last_seq + 1, seq + 1),
+                                       self.name, now)  # fmt: skip
+                self.last_seq = seq
+                self.decision = frame["decision"]
+            elif kind == "ack":
+                if frame["duplicate"] or self.in_flight is None:
+                    continue
+                self.measures.acked(self.table, frame["seq"], self.name, self.in_flight, now)
+                self.in_flight = None
+            elif kind == "error":
+                self.measures.errors += self.measures.measuring
+                self.in_flight = None
+            elif kind == "snapshot":
+                self.last_seq = frame["seq"]
+            if self.in_flight is None and self.decision is not None:
+                await self._act(self.decision)
 
     async def _act(self, decision: dict[str, Any]) -> None:
         self.client_seq += 1
-        self.waiting[self.client_seq] = time.perf_counter()
+        self.decision = None
+        self.in_flight = time.perf_counter()
         action = self.rng.choice(decision["actions"])
         act = {"type": "act", "seat": decision["seat"], "action": action,
                "client_seq": self.client_seq}  # fmt: skip
-        await self.ws.send(json.dumps(act))
+        await self.ws.send(dumps(act))
 
 
 async def open_table(server: Server, http: httpx.AsyncClient, preset: str, players: int,
@@ -208,11 +238,11 @@ async def open_table(server: Server, http: httpx.AsyncClient, preset: str, playe
     clients = []
     for n in range(players):
         ws = await connect(ws_url, max_size=2**22)
-        await ws.send(json.dumps({"type": "join", "nickname": f"P{n}"}))
-        while json.loads(await ws.recv())["type"] != "snapshot":
+        await ws.send(dumps({"type": "join", "nickname": f"P{n}"}))
+        while (frame := loads(await ws.recv()))["type"] != "snapshot":
             pass
-        clients.append(BotClient(ws, created["table_id"], f"P{n}", measures, rng))
-    await clients[0].ws.send(json.dumps({"type": "start", "secret": created["host_secret"]}))
+        clients.append(BotClient(ws, created["table_id"], f"P{n}", measures, rng, frame["seq"]))
+    await clients[0].ws.send(dumps({"type": "start", "secret": created["host_secret"]}))
     return clients
 
 
@@ -260,6 +290,7 @@ async def bench(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         "kib_per_table": round((connected - before) / args.tables, 1),
         "server_rss_mib": round(connected / 1024, 1),
         "samples": len(measures.echo),
+        "errors": measures.errors,
         "server_cpu_share": round(server_cpu / elapsed, 2),
         "client_cpu_share": round(client_cpu / elapsed, 2),
         "server_cpu_ms_per_action": round(server_cpu * ms / max(measures.acks, 1), 2),

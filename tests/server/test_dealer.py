@@ -3,13 +3,16 @@ the replay is refused."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import random
+from collections import Counter
 
 import pytest
 
 from guts.catalog import find_game
-from guts.server.dealer import Dealer, DealerError
+from guts.server.dealer import Dealer, DealerError, permutation
 
 
 def test_a_session_dealt_live_deals_the_same_cards_when_fed_its_draws() -> None:
@@ -60,3 +63,20 @@ def test_a_record_that_does_not_fit_is_refused() -> None:
     dealer.feed([{"random": 0.25}, {"bits": 8, "value": 7}])
     assert (dealer.random(), dealer.getrandbits(8)) == (0.25, 7)
     dealer.done()
+
+
+def test_each_number_below_n_factorial_is_another_order() -> None:
+    orders = {tuple(permutation(number, 5)) for number in range(math.factorial(5))}
+    assert orders == set(itertools.permutations(range(5)))
+
+
+def test_live_shuffles_deal_every_order_about_as_often() -> None:
+    dealer = Dealer()
+    counts: Counter[tuple[int, ...]] = Counter()
+    for _ in range(2400):
+        cards = [0, 1, 2]
+        dealer.shuffle(cards)
+        counts[tuple(cards)] += 1
+    assert [sorted(draw) for draw in dealer.take()] == [["shuffle"]] * 2400
+    # 400 expected each, a standard deviation of about 18: 250 is over eight of them off
+    assert len(counts) == 6 and all(250 < count < 550 for count in counts.values())

@@ -38,17 +38,17 @@ __all__ = ["disclose", "disclose_each", "disclose_record"]
 def disclose_each(
     session: Session, seats: Iterable[int | None], events: Sequence[Event]
 ) -> dict[int | None, dict[str, Any]]:
-    """:func:`disclose` of ``events`` for each of ``seats`` at once, each event turned
-    into JSON once for all of them (the dicts are shared between the updates: read-only)."""
+    """:func:`disclose` of ``events`` for each of ``seats`` at once: each event turned
+    into JSON once for all of them, and what every seat is shown alike (who is to act,
+    the stacks, the pot) read once (the dicts and lists are shared between the updates:
+    read-only)."""
     made: list[dict[str, Any] | None] = [None] * len(events)
-    return {seat: disclose(session, seat, events, made) for seat in seats}
+    public = _Public(session)
+    return {seat: _update(session, seat, events, made, public) for seat in seats}
 
 
 def disclose(
-    session: Session,
-    seat: int | None,
-    events: Sequence[Event] | None = None,
-    _made: list[dict[str, Any] | None] | None = None,
+    session: Session, seat: int | None, events: Sequence[Event] | None = None
 ) -> dict[str, Any]:
     """What ``seat`` (None: a spectator, or anyone not dealt into ``session``) may
     receive of ``session``.
@@ -60,30 +60,56 @@ def disclose(
     (or None) and its view after them without the view's ``events`` (which the client
     has: the snapshot's and the updates' events), so that a page renders from it.
     """
+    if events is None:
+        return {"game": _view(session, seat)}
+    return _update(session, seat, events, [None] * len(events), _Public(session))
+
+
+class _Public:
+    """What an update shows every seat alike: the decisions pending (whose seats are to
+    act), the stacks and the pot."""
+
+    def __init__(self, session: Session) -> None:
+        table = session.table
+        self.pending = session.pending()
+        self.to_act = [decision.seat for decision in self.pending]
+        self.stacks = [table.stack(number) for number in range(len(table.names))]
+        self.pot = table.pot
+
+
+def _view(session: Session, seat: int | None) -> dict[str, Any]:
+    """``seat``'s view (a spectator's, for None or a seat not dealt in)."""
+    if seat is not None and 0 <= seat < len(session.table.names):
+        return session.view(seat)
+    return session.public_view()
+
+
+def _update(
+    session: Session,
+    seat: int | None,
+    events: Sequence[Event],
+    made: list[dict[str, Any] | None],
+    public: _Public,
+) -> dict[str, Any]:
     if seat is not None and not 0 <= seat < len(session.table.names):
         seat = None
-    view = session.public_view() if seat is None else session.view(seat)
-    if events is None:
-        return {"game": view}
-    pending = session.pending()
-    own = [decision.to_dict() for decision in pending if decision.seat == seat]
-    table = session.table
+    game = dict(_view(session, seat))
+    game.pop("events", None)  # the client has them: the snapshot's and the updates'
+    own = [decision for decision in public.pending if decision.seat == seat]
     return {
-        "events": _visible(events, seat, _made),
-        "to_act": [decision.seat for decision in pending],
-        "decision": own[0] if own else None,
-        "stacks": [table.stack(number) for number in range(len(table.names))],
-        "pot": table.pot,
-        "game": {key: value for key, value in view.items() if key != "events"},
+        "events": _visible(events, seat, made),
+        "to_act": public.to_act,
+        "decision": own[0].to_dict() if own else None,
+        "stacks": public.stacks,
+        "pot": public.pot,
+        "game": game,
     }
 
 
 def _visible(
-    events: Sequence[Event], seat: int | None, made: list[dict[str, Any] | None] | None
+    events: Sequence[Event], seat: int | None, made: list[dict[str, Any] | None]
 ) -> list[dict[str, Any]]:
     """The JSON of the events ``seat`` may see (from ``made`` where made already)."""
-    if made is None:
-        return [event.to_dict() for event in events if event.visible_to(seat)]
     shown = []
     for number, event in enumerate(events):
         if event.visible_to(seat):
