@@ -339,12 +339,16 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
             return (*seats[1:], seats[0])
         return seats
 
-    def _button_to_a_player(self) -> None:
-        """Give the button to the dealer of :meth:`_dealing_order` (nothing moves when fewer
-        than two players have chips)."""
-        seats = self._dealing_order()
-        while len(seats) >= 2 and self._table.button != seats[-1]:
-            self._table.move_button()
+    def _button_to_a_player(self, seats: tuple[int, ...] | None = None) -> None:
+        """Give the button to the dealer of :meth:`_dealing_order` (``seats``, when the
+        caller has it; nothing moves when fewer than two players have chips)."""
+        table = self._table
+        if table.credit:
+            return  # every seat plays, and the turn order ends with the button's seat
+        if seats is None:
+            seats = self._dealing_order()
+        while len(seats) >= 2 and table.button != seats[-1]:
+            table.move_button()
 
     def _pass_button(self) -> None:
         """After a deal: the deal passes to the left, to the next player with chips."""

@@ -82,6 +82,8 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         rules.check_players(len(table.names))
         super().__init__(rules, table, record_buy_ins=False)  # buy-ins are not events
         self._rng = rng
+        self._pack = rules.hand_ranking.deck
+        self._deal_class = QuickDeal if QUICK and covers(rules) else GutsDeal
         self._skip_ante: frozenset[int] = frozenset()
         if len(self._seats_with_chips()) < 2:
             self._end(SHORT_OF_PLAYERS)  # table stakes with fewer than two stakes
@@ -93,15 +95,15 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         if len(seats) < 2:
             self._end(SHORT_OF_PLAYERS)
             return
-        needed = self.rules.cards_needed(len(seats))
-        if deck is not None and len(deck) < needed:
-            raise HandError(f"the deck has {len(deck)} cards; this deal may need {needed}")
         if deck is None:
-            deck = Deck.shuffled(self.rules.hand_ranking.deck, self._rng)
-        self._button_to_a_player()
+            deck = Deck.shuffled(self._pack, self._rng)
+        else:
+            needed = self.rules.cards_needed(len(seats))
+            if len(deck) < needed:
+                raise HandError(f"the deck has {len(deck)} cards; this deal may need {needed}")
+        self._button_to_a_player(seats)
         self._deals += 1
-        deal = QuickDeal if QUICK and covers(self.rules) else GutsDeal
-        self._deal = deal(
+        self._deal = self._deal_class(
             self.rules, self._table, self._emit, deck, self._deals, seats, self._skip_ante
         )
         self._deal.start()
