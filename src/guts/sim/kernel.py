@@ -16,13 +16,13 @@ Each session plays from its own random stream: SplitMix64 started at ``key + i *
 nothing but the seed and its number, whichever call or worker plays it (the streams of
 different sessions are stretches of one 2**64-long sequence, far apart). The stream's
 counter lives in a local variable, not an array, so that the compiler keeps it in a
-register. A deal's cards come two from each 64-bit output (its two 32-bit words; a word
-left over at the end of a deal is not used): a card is a uniform draw from the 52
-(Lemire's method, exact), drawn again when it has been dealt already in that deal (a bit
-set), so every deal is a uniform draw of distinct cards in dealing order; a stay table's
-mixed choice takes a 53-bit uniform from one output. The settlement follows
-:mod:`guts.games.guts.settle` step by step; comments name the engine function each part
-mirrors.
+register. A deal is a partial Fisher-Yates shuffle of only the cards it deals, four from
+each 32-bit word (two words from each 64-bit output; a word left over at the end of a
+deal is not used) as the digits of one uniform draw (Brackett-Rocha and Lemire's batched
+bounded integers, exact), from the pack as the session's previous deal left it (in order
+at the session's start): so every deal is a uniform draw of distinct cards in dealing
+order, and no card is drawn twice. A stay table's mixed choice takes a 53-bit uniform
+from one output.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["COMPILED", "run_sessions"]
+__all__ = ["COMPILED", "deal_sessions", "run_sessions"]
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
@@ -123,12 +123,12 @@ _S32 = np.uint64(32)
 _S11 = np.uint64(11)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
-_PACK = np.uint64(52)
-_PACK_FLOOR = np.uint64((1 << 32) % 52)
-_ONE = np.uint64(1)
+_TWO32 = np.uint64(1 << 32)
+GROUP = 4
+"""Cards dealt from one 32-bit word (52 * 51 * 50 * 49 < 2**23: a word is rarely refused)."""
 
 
-@_compile
+@_inline
 def _mix(z: np.uint64) -> np.uint64:
     """SplitMix64's output for the counter ``z`` (the stream adds :data:`_GAMMA` to its
     counter before each output)."""
@@ -137,35 +137,79 @@ def _mix(z: np.uint64) -> np.uint64:
     return np.uint64(z ^ (z >> _S31))
 
 
-@_compile
-def _take(cards: NDArray[np.int64], j: int, needed: int, word: np.uint64,
-          dealt: np.uint64) -> tuple[int, np.uint64]:  # fmt: skip
-    """Card ``j`` from a 32-bit ``word`` (Lemire's method, exact: 48 words in 2**32 are
-    rejected) unless rejected, dealt already or not needed: ``(j, dealt)`` after. Written
-    without branches (a card is always stored, and kept by counting it)."""
-    product = word * _PACK
-    card = product >> _S32
-    bit = _ONE << card
-    fresh = ((product & _LOW32) >= _PACK_FLOOR) & ((dealt & bit) == 0) & (j < needed)
-    cards[j] = int(card)
-    return j + int(fresh), dealt | (bit * np.uint64(fresh))
+@_inline
+def _group(deck: NDArray[np.int64], j: int, word: np.uint64) -> bool:
+    """Deal cards ``j`` to ``j + 3`` of ``deck`` by a partial Fisher-Yates shuffle, from
+    one 32-bit ``word``: the places picked among the ``52 - j``, ``51 - j``, ... cards
+    left are the digits of one draw below their product ``P`` (Brackett-Rocha and
+    Lemire's batched bounded integers: each digit the high half of the remainder times
+    the range), exactly uniform unless the last remainder falls below ``2**32 mod P``:
+    then (less than 0.2% of words) the word is refused, returning False. The swaps are
+    made all the same: the pack is still a permutation, its cards from ``j`` on not yet
+    dealt, and the caller deals the same four places again from the next word."""
+    rest = word
+    product = np.uint64(1)
+    for k in range(GROUP):
+        left = np.uint64(52 - j - k)
+        x = rest * left
+        i = j + k
+        pick = i + int(x >> _S32)
+        card = deck[pick]
+        deck[pick] = deck[i]
+        deck[i] = card
+        rest = x & _LOW32
+        product *= left
+    return not (rest < product and rest < (_TWO32 - product) % product)
 
 
-@_compile
-def _deal(cards: NDArray[np.int64], needed: int, counter: np.uint64) -> np.uint64:
-    """Deal ``needed`` distinct cards (0 to 51) into ``cards`` (one entry more than
-    ``needed``) from the stream at ``counter``; return the counter after. Each 64-bit
-    output gives two 32-bit words (its high half, then its low half; a half left over at
-    the end of the deal is not used), each a uniform card, a card dealt already in this
-    deal drawn again."""
-    dealt = np.uint64(0)
+@_inline
+def _deal(deck: NDArray[np.int64], needed: int, counter: np.uint64) -> np.uint64:
+    """Deal at least ``needed`` distinct cards, in dealing order, to the top of ``deck``
+    (a permutation of the 52 cards) by a partial Fisher-Yates shuffle from the stream at
+    ``counter``; return the counter after. Each 64-bit output deals :data:`GROUP` cards
+    from its high half, then :data:`GROUP` from its low half if more are needed (a half
+    left over is not used; a half refused, the next one deals the same places)."""
     j = 0
     while j < needed:
         counter += _GAMMA
         bits = _mix(counter)
-        j, dealt = _take(cards, j, needed, bits >> _S32, dealt)
-        j, dealt = _take(cards, j, needed, bits & _LOW32, dealt)
+        if _group(deck, j, bits >> _S32):
+            j += GROUP
+        if j < needed and _group(deck, j, bits & _LOW32):
+            j += GROUP
     return counter
+
+
+@_inline
+def _stream(key: np.uint64, index: int) -> np.uint64:
+    """The counter that starts session ``index``'s random stream."""
+    return key + np.uint64(index) * STEP
+
+
+@_inline
+def _new_pack(deck: NDArray[np.int64]) -> None:
+    """The pack in order: a session deals its first deal from it."""
+    for c in range(52):
+        deck[c] = c
+
+
+@_compile
+def deal_sessions(
+    key: np.uint64, first: int, count: int, deals: int, needed: int
+) -> NDArray[np.int64]:
+    """The cards dealt to the top of the pack in ``deals`` deals of ``needed`` cards in
+    each of sessions ``first`` to ``first + count - 1`` of the run with stream ``key``,
+    as :func:`run_sessions` deals them when nothing else draws from the streams
+    (threshold bots on credit): ``cards[session, deal]``."""
+    cards = np.empty((count, deals, needed), dtype=np.int64)
+    deck = np.empty(52, dtype=np.int64)
+    for s in range(count):
+        counter = _stream(key, first + s)
+        _new_pack(deck)
+        for d in range(deals):
+            counter = _deal(deck, needed, counter)
+            cards[s, d] = deck[:needed]
+    return cards
 
 
 @_compile
@@ -346,7 +390,7 @@ def run_sessions(
     leave_odd = params[P_LEAVE_ODD] != 0
     stacked = decks.shape[0] > 0
     tracing = trace_pots.shape[0] > 0
-    cards = np.empty(n * size + size + 1, dtype=np.int64)
+    cards = np.empty(52, dtype=np.int64)  # the pack, dealt from the top (_deal)
     stacks = np.empty(n, dtype=np.int64)
     seat_of = np.empty(n, dtype=np.int64)
     hand = np.empty(n, dtype=np.int64)
@@ -374,7 +418,8 @@ def run_sessions(
     ratio = 0.0
     for s in range(count):
         index = first + s
-        counter = key + np.uint64(index) * STEP  # the session's random stream
+        counter = _stream(key, index)
+        _new_pack(cards)
         for seat in range(n):
             stacks[seat] = buy_in
             out_bust[s, seat] = False
