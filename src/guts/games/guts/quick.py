@@ -21,9 +21,18 @@ from __future__ import annotations
 
 from guts.cards import card_codes
 from guts.games.base import Decision
+from guts.games.guts import settle
 from guts.games.guts.deal import GutsDeal, Phase
-from guts.games.guts.events import CardsDealt, Shuffled, acted, deal_started, declared
+from guts.games.guts.events import (
+    CardsDealt,
+    CardsShown,
+    Shuffled,
+    acted,
+    deal_started,
+    declared,
+)
 from guts.games.guts.rules import Declare, Ghost, GutsRules
+from guts.games.guts.showdown import contest
 from guts.table import POT, Reason
 
 __all__ = ["QuickDeal", "covers"]
@@ -112,3 +121,20 @@ class QuickDeal(GutsDeal):
             self._turn += 1
         if self._turn == len(seats):
             self._after_declare(choices)
+
+    def _showdown(self) -> None:
+        """Two or more in: show the hands and pay (no ghost plays under these rules)."""
+        rules = self.rules
+        if rules.hi_lo or rules.has_second_deal:
+            super()._showdown()
+            return
+        emit, down, shown, ins = self.emit, self.down, self.shown, self.ins
+        ranking = rules.ranking_for(rules.cards, self.extra_wild)  # every hand's size
+        strengths: dict[int, int] = {}
+        for seat in ins:
+            cards = shown[seat] = tuple(down[seat])
+            evaluation = ranking.evaluate(cards)
+            emit(CardsShown(seat=seat, cards=card_codes(cards), description=evaluation.description))
+            strengths[seat] = evaluation.strength
+        result = contest(strengths, None, rules.ghost_ties)
+        settle.contest_result(self, result, strengths, ins)

@@ -93,7 +93,7 @@ def award(deal: SettledDeal, winners: Sequence[int], note: str = "") -> None:
 
 def lone_in(deal: SettledDeal, seat: int) -> None:
     """One player in (no ghost): takes the pot unshown, or must show a pair or better."""
-    name = names(deal, [seat])
+    name = [deal.name(seat)]
     alone = f"{who(name)} {agree(name, 'is')} alone"
     if deal.rules.lone_qualifier is Qualifier.PAIR:
         cards = deal.playing_cards(seat)
@@ -107,8 +107,12 @@ def lone_in(deal: SettledDeal, seat: int) -> None:
             return
     pot = deal.table.pot
     award(deal, [seat])
-    text = f"{alone} in and {agree(name, 'takes')} the pot ({pot})"
-    deal.emit(Outcome(text=text, winners=(seat,)))
+    key = ("lone", deal.table.names, seat, pot)
+    outcome = _OUTCOMES.get(key)
+    if outcome is None:
+        text = f"{alone} in and {agree(name, 'takes')} the pot ({pot})"
+        outcome = _keep(key, Outcome(text=text, winners=(seat,)))
+    deal.emit(outcome)
 
 
 def lone_against_deck(deal: SettledDeal, seat: int) -> None:
@@ -179,13 +183,32 @@ def contest_result(
         award(deal, result.winners, "winner takes all")
     if len(ins) > 1 or result.losers or result.pushed or result.ghost_won:
         dropouts_ante(deal)  # a lone player who beats the ghost or the deck ends the game
-    deal.emit(
-        Outcome(
+    shown = deal.shown
+    fields = (result.winners, result.losers, result.pushed, result.ghost_won)
+    key = ("contest", deal.table.names, GHOST in shown, DECK in shown, fields, takes, pot,
+           paying, amount)  # fmt: skip  # everything contest_words reads
+    outcome = _OUTCOMES.get(key)
+    if outcome is None:
+        outcome = Outcome(
             text=contest_words(deal, result, takes, pot, paying, amount),
             winners=result.winners if takes else (),
             payers=paying,
         )
-    )
+        _keep(key, outcome)
+    deal.emit(outcome)
+
+
+_OUTCOMES: dict[tuple[object, ...], Outcome] = {}
+"""Outcomes made, by everything their words and fields come from: events are immutable
+values, and the same few outcomes (Ann takes the pot (4); Bob pays 4 into the pot) come
+again and again, so each is worded and made once."""
+
+
+def _keep(key: tuple[object, ...], outcome: Outcome) -> Outcome:
+    if len(_OUTCOMES) >= 1 << 12:
+        _OUTCOMES.clear()
+    _OUTCOMES[key] = outcome
+    return outcome
 
 
 def contest_words(
