@@ -221,6 +221,8 @@ def _unit(counter: np.uint64) -> float:
 @_inline
 def _index(cards: NDArray[np.int64], start: int, stride: int, size: int) -> int:
     """The table index of the hand ``cards[start], cards[start + stride], ...``."""
+    if size == 2:  # the usual case, without a loop
+        return int(cards[start] * 52 + cards[start + stride])
     index = 0
     for r in range(size):
         index = index * 52 + cards[start + r * stride]
@@ -493,11 +495,15 @@ def run_sessions(
             outs = 0
             taken = 0
             bits = 0
+            best_in = -1  # the best class declared in (classes are never negative)
+            last_in = 0  # the last position declared in
             for p in range(m):
                 seat = seat_of[p]
                 if not simultaneous and auto_in and p == m - 1 and outs == m - 1:
                     ins[p] = True  # the dealer is in automatically
                     taken += 1
+                    best_in = max(best_in, power[p])
+                    last_in = p
                     continue
                 kind = kinds[seat]
                 chance = 0.0
@@ -541,6 +547,8 @@ def run_sessions(
                 if stays:
                     taken += 1
                     bits |= 1 << p
+                    best_in = max(best_in, power[p])
+                    last_in = p
                 else:
                     outs += 1
             challenged = dealer_option and taken == 1 and ins[m - 1] and m > 1
@@ -568,6 +576,7 @@ def run_sessions(
                     if stays:
                         ins[p] = True
                         taken += 1
+                        best_in = max(best_in, power[p])
             # -- GutsDeal._resolve ---------------------------------------------------------
             paid_out = False
             outcome = SHOWDOWN
@@ -597,10 +606,7 @@ def run_sessions(
             elif taken == 1 and ghost != 3 and not ghost_plays:
                 # settle.lone_in
                 outcome = UNCONTESTED
-                lone = 0
-                for p in range(m):
-                    if ins[p]:
-                        lone = p
+                lone = last_in
                 if lone_pair and not pair_plus[power[lone]]:
                     stake = _capped(pot, max_loss)
                     pot += _pay(stacks, seat_of[lone], stake, credit)
@@ -667,10 +673,7 @@ def run_sessions(
                 if (ghost == 3 and taken == 1) or ghost_plays:
                     rival = int(hand_class[_index(cards, hands_cards, 1, size)])
                     has_rival = True
-                best = -1  # classes are never negative
-                for p in range(m):
-                    if ins[p] and power[p] > best:
-                        best = power[p]
+                best = best_in
                 ghost_won = False
                 pushed = False
                 if has_rival and rival >= best:
