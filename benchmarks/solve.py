@@ -1,12 +1,13 @@
 """``guts solve``: time and exploitability against iterations.
 
 For two-card and three-card Guts, declared in turn and simultaneously, with the dealer's
-option and the Henry rule, 2 to 8 players, and Hi-Lo heads-up:
+option and the Henry rule, and Hi-Lo, 2 to 8 players (three-card Hi-Lo to 4):
 discounted CFR's exploitability (NashConv per player, pot units) and the seconds taken
-at each fixed-point step (every 10 iterations), until ``--iterations``. Then what
-ignoring card removal between three or more players costs: each position's value over
-real deals from one pack (guts.solve.check) against the model's. Prints a table and
-writes JSON (``--out``). Run: ``python benchmarks/solve.py [--quick]``.
+at each fixed-point step (every 10 iterations), until ``--iterations``, and the CPU
+seconds of the whole solve. Then what ignoring card removal between three or more
+players costs: each position's value over real deals from one pack (guts.solve.check)
+against the model's. Prints a table and writes JSON (``--out``). Run:
+``python benchmarks/solve.py [--quick]``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from guts.games.guts import preset
 from guts.solve.cfr import Deal, solve_deal
 from guts.solve.hands import HandClasses
-from guts.solve.hilo import HiLoDeal, hi_lo_model, solve_hi_lo
+from guts.solve.hilo import HiLoGame, hi_lo_deal, hi_lo_model, solve_hi_lo
 from guts.solve.model import model_of
 from guts.solve.solution import deal_of
 
@@ -35,17 +36,17 @@ GAMES = {
     "hi-lo, in turn": ("hi-lo-guts", {"declare": "in-turn"}),
     "hi-lo, three-card": ("hi-lo-guts", {"cards": "3"}),
 }
-"""Each game's label: its preset and options (Hi-Lo is solved for two players only)."""
+"""Each game's label: its preset and options."""
 MARKS = (10, 30, 100, 300, 1000)
 
 
 def run_one(game: str, options: dict[str, str], players: int, iterations: int) -> dict[str, Any]:
     """Solve one game for ``players``, recording each fixed-point step."""
     rules = preset(game, options)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     classes = HandClasses.of(rules.hand_ranking)
-    deal: Deal | HiLoDeal = (
-        HiLoDeal(hi_lo_model(rules, players), classes) if rules.hi_lo
+    deal: Deal | HiLoGame = (
+        hi_lo_deal(hi_lo_model(rules, players), classes) if rules.hi_lo
         else deal_of(model_of(rules, players), classes, players == 2)
     )  # fmt: skip
     setup = time.perf_counter() - started
@@ -55,10 +56,10 @@ def run_one(game: str, options: dict[str, str], players: int, iterations: int) -
         steps.append({"iterations": t, "exploitability": gap, "residual": residual,
                       "seconds": round(setup + seconds, 3)})  # fmt: skip
 
-    if isinstance(deal, HiLoDeal):
-        result = solve_hi_lo(deal, iterations, report=report)
-    else:
+    if isinstance(deal, Deal):
         result = solve_deal(deal, iterations, report=report)
+    else:
+        result = solve_hi_lo(deal, iterations, report=report)
     return {
         "players": players,
         "setup_seconds": round(setup, 3),
@@ -67,6 +68,7 @@ def run_one(game: str, options: dict[str, str], players: int, iterations: int) -
             "iterations": result.iterations,
             "exploitability": result.exploitability,
             "seconds": round(setup + result.seconds, 3),
+            "cpu_seconds": round(time.process_time() - cpu, 3),
         },
         "values": [round(float(v), 5) for v in result.values],
     }
@@ -80,13 +82,23 @@ def first_below(steps: list[dict[str, float]], level: float) -> dict[str, float]
 def removal(deals: int) -> list[dict[str, Any]]:
     """The model's values against real deals (independent hands, 3+ players)."""
     from guts.solve import solve
-    from guts.solve.check import dealt_values
+    from guts.solve.check import dealt_values, hi_lo_dealt_values
+    from guts.solve.hilo_solution import HiLoSolution
 
     rows = []
-    for game, players in (("two-card-guts", 3), ("two-card-guts", 6), ("three-card-guts", 4),
-                          ("ghost-guts", 4)):  # fmt: skip
-        dealt = dealt_values(solve(game, players, cache=False), deals=deals, seed=9)
-        rows.append({"game": game, "players": players, "deals": deals, "gap": dealt.gap,
+    for game, players, options in (
+        ("two-card-guts", 3, {}), ("two-card-guts", 6, {}), ("three-card-guts", 4, {}),
+        ("ghost-guts", 4, {}), ("hi-lo-guts", 3, {"declare": "in-turn"}), ("hi-lo-guts", 3, {}),
+        ("hi-lo-guts", 5, {}),
+    ):  # fmt: skip
+        solution = solve(game, players, options, cache=False)
+        dealt = (
+            hi_lo_dealt_values(solution, deals=deals, seed=9)
+            if isinstance(solution, HiLoSolution)
+            else dealt_values(solution, deals=deals, seed=9)
+        )
+        rows.append({"game": game, "options": options, "players": players, "deals": deals,
+                     "gap": dealt.gap,
                      "standard_error": float(dealt.errors.max()),
                      "model": dealt.model.round(4).tolist(),
                      "dealt": dealt.values.round(4).tolist()})  # fmt: skip
@@ -108,14 +120,17 @@ def main() -> None:
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; up to {iterations} iterations")
     marks = " ".join(f"{'@' + str(m):>17}" for m in MARKS if m <= iterations)
-    print(f"{'game':26} {'n':>2} {marks} {'<1e-3 at':>14} {'<1e-2 at':>14}")
+    print(f"{'game':26} {'n':>2} {marks} {'<1e-3 at':>14} {'<1e-2 at':>14} {'cpu':>7}")
     runs: dict[str, list[dict[str, Any]]] = {}
     for label, (game, options) in GAMES.items():
         if args.only not in label:
             continue
-        for players in counts if not game.startswith("hi-lo") else (2,):
+        for players in counts:
             three = game.startswith("three") or options.get("cards") == "3"
-            most = min(iterations, 100) if three and players >= 6 else iterations
+            if three and game.startswith("hi-lo") and players > 4:
+                continue  # three-card Hi-Lo: its 1,755 classes' levels times 4 ** players
+            many = players >= 6 and (three or game.startswith("hi-lo"))
+            most = min(iterations, 100) if many else iterations
             run = run_one(game, options, players, most)
             runs.setdefault(label, []).append(run)
             cells = []
@@ -128,12 +143,13 @@ def main() -> None:
             below = [first_below(run["steps"], level) for level in (1e-3, 1e-2)]
             ends = [("-" if b is None else f"{int(b['iterations'])} {b['seconds']:.1f}s")
                     for b in below]  # fmt: skip
+            cpu = f"{run['final']['cpu_seconds']:.1f}s"
             print(f"{label:26} {players:>2} " + " ".join(f"{c:>17}" for c in cells)
-                  + f" {ends[0]:>14} {ends[1]:>14}", flush=True)  # fmt: skip
+                  + f" {ends[0]:>14} {ends[1]:>14} {cpu:>7}", flush=True)  # fmt: skip
     checks = [] if args.no_removal else removal(20_000 if args.quick else args.deals)
     print("card removal (3+ players): model vs real deals, pot units")
     for row in checks:
-        print(f"  {row['game']} {row['players']}p: gap {row['gap']:.4f} "
+        print(f"  {row['game']} {row['options']} {row['players']}p: gap {row['gap']:.4f} "
               f"(standard error {row['standard_error']:.4f}, {row['deals']} deals)")  # fmt: skip
     with open(args.out, "w") as out:
         json.dump({"load": load, "runs": runs, "removal": checks}, out, indent=1)
