@@ -6,7 +6,7 @@ loopback websocket that joins, and answers each decision it is sent at once with
 random legal action (a bot playing through the protocol, exactly as a person's client
 would). Once every table is started it measures, for ``--seconds``:
 
-- accepted actions per second (every ``ack`` of an ``act``, all tables together);
+- accepted actions per second (every acknowledged ``act``, all tables together);
 - from ``act`` to the acting client's echo (the ``event`` frame of its own command): p50,
   p99;
 - from ``act`` to each other seat's receipt of that command's ``event``: p50, p99;
@@ -148,8 +148,8 @@ class Server:
 class Measures:
     """What the clients saw while measuring. Each command's arrival is noted per (table,
     seq) and client (an ``event`` frame covers every command after the one its client
-    saw before, up to its ``seq``); the acting client's ``ack`` (which follows the event
-    frame of its own command) says which command was its own and when it sent it."""
+    saw before, up to its ``seq``); the acting client's own event frame (``acked``: the
+    act's acknowledgement) says which command was its own and when it sent it."""
 
     measuring: bool = False
     acks: int = 0
@@ -184,8 +184,8 @@ class BotClient:
     Like a person's client it has one action in flight at a time: a decision that
     arrives while its last action is unanswered is that same decision as the server saw
     it before the action (simultaneous choices stay pending while others choose), so it
-    waits for the ``ack`` (or ``error``), then answers the newest decision it was sent,
-    if any: the ack follows the event frame of its own action, so that one is fresh."""
+    waits for the event frame of its action (``acked``; or an ``ack`` or ``error``),
+    then answers the newest decision it was sent, if any: that frame's or a later one."""
 
     def __init__(self, ws: ClientConnection, table: str, name: str, measures: Measures,
                  rng: random.Random, last_seq: int) -> None:  # fmt: skip
@@ -207,6 +207,9 @@ class BotClient:
                                        self.name, now)  # fmt: skip
                 self.last_seq = seq
                 self.decision = frame["decision"]
+                if frame.get("acked") is not None and self.in_flight is not None:
+                    self.measures.acked(self.table, seq, self.name, self.in_flight, now)
+                    self.in_flight = None
             elif kind == "ack":
                 if frame["duplicate"] or self.in_flight is None:
                     continue

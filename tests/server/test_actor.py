@@ -197,6 +197,7 @@ def test_a_retried_action_is_applied_once(sqlite_url: str) -> None:
         await actor.call(bob_acts, bob)  # the same message again: acknowledged, not applied
         await actor.call(bob_acts.model_copy(update={"client_seq": 4}), bob)
         assert actor.seq == seq
+        assert not bob.of("event")  # not attached: no event frame acked it, so an ack did
         assert [(a["client_seq"], a["seq"], a["duplicate"]) for a in bob.of("ack")] == [
             (5, seq, False),
             (5, seq, True),

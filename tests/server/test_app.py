@@ -17,7 +17,7 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2, not on Py
 
 from guts.server.actor import Settings, TableActor
 from guts.server.app import create_app
-from guts.server.protocol import SERVER
+from guts.server.protocol import PROTOCOL_VERSION, SERVER
 
 PAUSED = Settings(bot_delay=0, deal_delay=3600)  # bots play at once, deals wait
 
@@ -42,6 +42,16 @@ def until(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
         if frame["type"] == kind:
             return frame
     raise AssertionError(f"no {kind} frame")
+
+
+def acked(ws: WebSocketTestSession, client_seq: int) -> dict[str, Any]:
+    """Frames up to the event frame that acknowledges the client's act ``client_seq``."""
+    for _ in range(200):
+        frame = receive(ws)
+        if frame["type"] == "event" and frame.get("acked") == client_seq:
+            return frame
+        assert frame["type"] != "ack", frame  # an act told of by an event frame has no ack
+    raise AssertionError(f"no event frame acknowledged act {client_seq}")
 
 
 def send(ws: WebSocketTestSession, message: dict[str, Any]) -> None:
@@ -76,7 +86,7 @@ def test_a_table_is_opened_joined_approved_and_played(client: TestClient) -> Non
     assert summary["status"] == "lobby" and [s["nickname"] for s in summary["seats"]] == ["Ann"]
     assert secret not in json.dumps(summary)
     with (
-        client.websocket_connect(f"/ws/{table_id}?v=1") as jo,
+        client.websocket_connect(f"/ws/{table_id}?v={PROTOCOL_VERSION}") as jo,
         client.websocket_connect(f"/ws/{table_id}") as host,
     ):
         send(host, {"type": "resume"})
@@ -102,10 +112,10 @@ def test_a_table_is_opened_joined_approved_and_played(client: TestClient) -> Non
         assert [e["seat"] for e in dealt] == [1]  # Jo sees her own cards, not Ann's
         assert update["decision"]["seat"] == 1 and update["decision"]["actions"] == ["in", "out"]
         send(jo, {"type": "act", "seat": 1, "action": "in", "client_seq": 1})
-        ack = until(jo, "ack")
-        assert ack["client_seq"] == 1 and not ack["duplicate"]
+        echo = acked(jo, 1)
+        assert [e["kind"] for e in echo["events"]][:2] == ["acted", "declared"]
     summary = client.get(f"/api/tables/{table_id}").json()
-    assert summary["seq"] >= ack["seq"] and summary["stacks"] is not None
+    assert summary["seq"] >= echo["seq"] and summary["stacks"] is not None
 
 
 def test_reconnecting_with_the_token_takes_the_seat_back(client: TestClient) -> None:
@@ -122,7 +132,8 @@ def test_reconnecting_with_the_token_takes_the_seat_back(client: TestClient) -> 
         assert snapshot["you"]["nickname"] == "Jo" and snapshot["you"]["seat"] == 1
         assert snapshot["game"]["seat"] == 1 and snapshot["game"]["hand"]
         send(again, {"type": "act", "seat": 1, "action": "out", "client_seq": 1})
-        assert until(again, "ack")["duplicate"] is False
+        assert acked(again, 1)["events"][0] == {"kind": "acted", "audience": None, "seat": 1,
+                                                "action": "out"}  # fmt: skip
 
 
 def settled(client: TestClient, actor: TableActor) -> None:
@@ -231,7 +242,7 @@ def test_another_protocol_version_is_refused(client: TestClient) -> None:
     table_id = open_table(client)["table_id"]
     with client.websocket_connect(f"/ws/{table_id}?v=9") as ws:
         error = receive(ws)
-        assert error["code"] == "invalid" and "protocol 1" in error["message"]
+        assert error["code"] == "invalid" and f"protocol {PROTOCOL_VERSION}" in error["message"]
 
 
 def test_a_page_of_another_site_may_not_open_a_table(client: TestClient) -> None:

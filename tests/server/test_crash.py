@@ -92,8 +92,8 @@ class Person:
             self.decision = None
             while True:
                 frame = self.receive()
-                if frame["type"] == "ack":
-                    self.acked[frame["client_seq"]] = frame["seq"]
+                if frame.get("acked") == self.client_seq:  # its event frame
+                    self.acked[self.client_seq] = frame["seq"]
                     break
                 if frame["type"] == "error":  # a decision that had passed: wait for the next
                     self.client_seq -= 1

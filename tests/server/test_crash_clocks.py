@@ -31,14 +31,15 @@ def decide(person: Person) -> dict[str, Any]:
 
 
 def act(person: Person, decision: dict[str, Any]) -> int:
-    """Act on ``decision`` with its first action; the table sequence number of the ack."""
+    """Act on ``decision`` with its first action; the table sequence number of the event
+    frame that acknowledges it."""
     person.client_seq += 1
     person.send({"type": "act", "seat": decision["seat"], "action": decision["actions"][0],
                  "client_seq": person.client_seq})  # fmt: skip
     person.decision = None
     while True:
         frame = person.receive()
-        if frame["type"] == "ack":
+        if frame.get("acked") == person.client_seq:
             seq: int = frame["seq"]
             return seq
         assert frame["type"] != "error", frame

@@ -13,7 +13,7 @@ connection is taken up again with the seat's device token and the last sequence 
 seen, so nothing is missed.
 
 >>> websocket_url("http://127.0.0.1:8000/t/abc")
-'ws://127.0.0.1:8000/ws/abc?v=1'
+'ws://127.0.0.1:8000/ws/abc?v=2'
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from guts.screen import WIDTH, colour_cards, decision_panel, prompt_word, refusa
 
 __all__ = ["PROTOCOL", "TableClient", "websocket_url"]
 
-PROTOCOL = 1
+PROTOCOL = 2
 """The protocol version this client speaks."""
 RETRY_FOR = 120.0
 """How long (seconds) a dropped connection is tried again, a second apart: a server

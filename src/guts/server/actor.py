@@ -459,18 +459,18 @@ class TableActor:
             action = state.session.canonical(seat.number, message.action)
         except GutsError as error:
             raise ProtocolError("illegal", str(error)[:300]) from None
-        await self._commit(
-            ActCommand(
-                seat=seat.number,
-                action=action,
-                seat_id=seat.seat_id,
-                client_seq=message.client_seq,
-                bank_ms=self._bank_used(seat.number),
-            )
+        command = ActCommand(
+            seat=seat.number,
+            action=action,
+            seat_id=seat.seat_id,
+            client_seq=message.client_seq,
+            bank_ms=self._bank_used(seat.number),
         )
-        client.send(
-            {"type": "ack", "client_seq": message.client_seq, "seq": state.seq, "duplicate": False}
-        )
+        if not await self._commit(command, acting=client):  # no event frame acknowledged it
+            client.send(
+                {"type": "ack", "client_seq": message.client_seq, "seq": state.seq,
+                 "duplicate": False}
+            )  # fmt: skip
 
     async def _chat(self, message: Chat, client: Client) -> None:
         seat = self._seated(client, "chats")
@@ -772,8 +772,10 @@ class TableActor:
 
     # -- applying and committing -----------------------------------------------------------
 
-    async def _commit(self, command: Command) -> None:
-        """Apply ``command``, commit it, then tell every client what it may see of it."""
+    async def _commit(self, command: Command, *, acting: Client | None = None) -> bool:
+        """Apply ``command``, commit it, then tell every client what it may see of it;
+        True if the event frame sent to ``acting``, the client whose ``act`` the command
+        is, says it was acknowledged (``acked``)."""
         state = self.state
         status = state.status
         mark = state.mark()
@@ -805,15 +807,16 @@ class TableActor:
             ) from None
         entry = state.committed(seq, command, mark)
         self._sync_clocks(command.seat if isinstance(command, ActCommand) else None)
-        self._tell(entry, command, lobby=bool(changed))
+        return self._tell(entry, command, lobby=bool(changed), acting=acting)
 
     # -- telling -----------------------------------------------------------------------------
 
-    def _tell(self, entry: Logged, command: Command, *, lobby: bool) -> None:
+    def _tell(self, entry: Logged, command: Command, *, lobby: bool, acting: Client | None) -> bool:
+        """Tell every client of ``entry``; True if ``acting``'s event frame acked it."""
         state = self.state
         if isinstance(command, ChatCommand):
             self._broadcast(state.chat[-1].message())
-            return
+            return False
         if lobby or isinstance(command, PauseCommand | OptionsCommand | HostCommand):
             self._broadcast({
                 "type": "seats",
@@ -827,9 +830,9 @@ class TableActor:
             for client in self.clients:
                 if client.ready:
                     client.send(self.snapshot(client))
-            return
+            return False
         if state.session is None:
-            return
+            return False
         ready = [client for client in self.clients if client.ready]
         seats = {self._number(client) for client in ready}
         happened = self._happened([entry])
@@ -840,7 +843,11 @@ class TableActor:
             for seat, update in disclose_each(state.session, seats, happened).items()
         }
         for client in ready:  # one frame per seat, shared by that seat's clients
-            client.send(frames[self._number(client)])
+            frame = frames[self._number(client)]
+            if client is acting and isinstance(command, ActCommand):
+                frame = {**frame, "acked": command.client_seq}
+            client.send(frame)
+        return acting is not None and acting in ready
 
     def seat_list(self) -> list[dict[str, Any]]:
         """Every seat as everyone sees it, with whether a person's client is connected."""

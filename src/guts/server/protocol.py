@@ -62,7 +62,7 @@ __all__ = [
     "read_message",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """Bumped whenever a message changes shape; the snapshot says which one the server speaks."""
 
 MAX_MESSAGE_BYTES = 8192
@@ -509,7 +509,9 @@ class EventMessage(_Message):
     """What one command (table sequence number ``seq``) did, as the client may see it:
     the engine events it caused that the client may see, who is to act, the client's own
     decision (or null), the stacks and the pot, and ``game``: the client's view after
-    the command (as in a snapshot) without its ``events``."""
+    the command (as in a snapshot) without its ``events``. When the command is this
+    connection's own ``act``, ``acked`` is that act's ``client_seq``: the frame is its
+    acknowledgement (no ``ack`` follows)."""
 
     type: Literal["event"]
     seq: int
@@ -521,6 +523,7 @@ class EventMessage(_Message):
     status: Literal["lobby", "playing", "over"]
     clocks: list[Clock] = Field(default_factory=list)
     game: dict[str, Any]
+    acked: int | None = None
 
 
 class Seats(_Message):
@@ -544,7 +547,9 @@ class Welcome(_Message):
 
 
 class Ack(_Message):
-    """An ``act`` was applied as command ``seq`` (or had been, when ``duplicate``)."""
+    """An ``act`` was applied as command ``seq`` (or had been, when ``duplicate``: a
+    retried act, ``seq`` null if it is older than the seat's last) and no ``event``
+    frame says so (``acked``): a retried act, or one the server answered with snapshots."""
 
     type: Literal["ack"]
     client_seq: int

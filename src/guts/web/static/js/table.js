@@ -7,7 +7,7 @@ import {
   renderLog, renderSeatPanel, renderSeats,
 } from "./render.js";
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const stored = (name) => localStorage.getItem(`guts:${name}:${tableId}`);
 const store = (name, value) => localStorage.setItem(`guts:${name}:${tableId}`, value);
