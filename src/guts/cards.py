@@ -337,8 +337,8 @@ def deck_cards(kind: DeckKind) -> tuple[Card, ...]:
     return naturals + tuple(Card.joker(i) for i in range(kind.jokers))
 
 
-_PLAIN_SHUFFLE = (
-    getattr(Random, "_randbelow", None) is getattr(Random, "_randbelow_with_getrandbits", 0)
+_PLAIN_SHUFFLE = getattr(Random, "_randbelow", None) is getattr(
+    Random, "_randbelow_with_getrandbits", 0
 )
 """True when ``Random.shuffle`` draws each index with ``getrandbits`` (as CPython's does),
 which :func:`_shuffle` repeats without a method call per card."""
@@ -402,13 +402,17 @@ class Deck:
     def shuffled(cls, kind: DeckKind = DeckKind.STANDARD, rng: Random | None = None) -> Deck:
         """A full pack of ``kind`` in random order."""
         cards = list(deck_cards(kind))
-        shuffle(cards, rng if rng is not None else secrets.SystemRandom())
-        return cls(cards, kind)
+        if type(rng) is Random and _PLAIN_SHUFFLE:
+            _shuffle(rng, cards)
+        else:
+            shuffle(cards, rng if rng is not None else secrets.SystemRandom())
+        deck = cls.__new__(cls)  # (the list is its own: no copy, as __init__ makes)
+        deck._cards = cards
+        deck.kind = kind
+        return deck
 
     @classmethod
-    def stacked(
-        cls, cards: str | Iterable[str | Card], kind: DeckKind = DeckKind.STANDARD
-    ) -> Deck:
+    def stacked(cls, cards: str | Iterable[str | Card], kind: DeckKind = DeckKind.STANDARD) -> Deck:
         """A deck that deals exactly ``cards`` in order (it may be shorter than a pack)."""
         parsed = parse_cards(cards)
         kind.check(parsed)

@@ -24,10 +24,10 @@ from guts.games.base import Decision
 from guts.games.guts import settle
 from guts.games.guts.deal import GutsDeal, Phase
 from guts.games.guts.events import (
-    CardsDealt,
-    CardsShown,
     Shuffled,
     acted,
+    cards_dealt,
+    cards_shown,
     deal_started,
     declared,
 )
@@ -78,7 +78,7 @@ class QuickDeal(GutsDeal):
             for seat, cards in zip(seats, self.deck.deal_around(size, len(seats)), strict=True):
                 down[seat] = cards
                 self.peeked.add(seat)
-                emit(CardsDealt(seat=seat, cards=card_codes(cards), audience=(seat,)))
+                emit(cards_dealt(seat, card_codes(cards), (seat,)))
         self.phase = Phase.DECLARE
         self._choices: dict[int, str] = {}
         self._turn = 0  # the number of seats that have declared
@@ -134,7 +134,7 @@ class QuickDeal(GutsDeal):
         for seat in ins:
             cards = shown[seat] = tuple(down[seat])
             evaluation = ranking.evaluate(cards)
-            emit(CardsShown(seat=seat, cards=card_codes(cards), description=evaluation.description))
+            emit(cards_shown(seat, card_codes(cards), evaluation.description))
             strengths[seat] = evaluation.strength
         result = contest(strengths, None, rules.ghost_ties)
         settle.contest_result(self, result, strengths, ins)
