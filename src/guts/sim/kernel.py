@@ -795,3 +795,43 @@ def run_sessions(
         out_left[s] = pot + reserve + aside
         out_capped[s] = capped_here
     return count
+
+
+@_compile
+def session_sums(
+    nets: NDArray[np.int64],
+    deals: NDArray[np.int64],
+    busted: NDArray[np.bool_],
+    member: NDArray[np.int64],
+) -> tuple[NDArray[np.int64], int]:
+    """In one pass over the sessions (a row each), per column (each seat, then each bot
+    kind: the sum of the seats ``member[seat, kind]`` marks) the sums of the nets, their
+    squares, their products with the deals, of the busts and their squares, as
+    ``sums[column]``; then ``sums[-1, :2]`` the sums of the deals and their squares. With
+    the largest net or deals in absolute value: the sums are exact (no int64 overflow) if
+    its square times the sessions is below ``2**62``."""
+    seats, kinds = member.shape
+    sums = np.zeros((seats + kinds + 1, 5), dtype=np.int64)
+    largest = 0
+    for s in range(deals.shape[0]):
+        y = deals[s]
+        largest = max(largest, abs(y))
+        sums[-1, 0] += y
+        sums[-1, 1] += y * y
+        for c in range(seats + kinds):
+            x = 0
+            b = 0
+            if c < seats:
+                x = nets[s, c]
+                b = int(busted[s, c])
+            else:
+                for seat in range(seats):
+                    x += nets[s, seat] * member[seat, c - seats]
+                    b += int(busted[s, seat]) * member[seat, c - seats]
+            largest = max(largest, abs(x))
+            sums[c, 0] += x
+            sums[c, 1] += x * x
+            sums[c, 2] += x * y
+            sums[c, 3] += b
+            sums[c, 4] += b * b
+    return sums, largest

@@ -136,18 +136,47 @@ class Summary:
         _count(self.lengths, deals)
         self.capped += int(np.count_nonzero(capped))
         _count(self.left, left)
-        busts = busted.astype(np.int64)
-        for seat, stats in enumerate(self.seats):
-            _add_ratio(stats.net, nets[:, seat], deals)
-            _add_moments(stats.busts, busts[:, seat])
-        for kind, stats in self.kinds.items():
-            mine = [seat for seat, bot in enumerate(self.bots) if bot == kind]
-            _add_ratio(stats.net, nets[:, mine].sum(axis=1), deals)
-            _add_moments(stats.busts, busts[:, mine].sum(axis=1))
+        member = np.array([[bot == kind for kind in self.kinds] for bot in self.bots])
+        columns = [*self.seats, *self.kinds.values()]
+        if not _add_compiled(columns, nets, deals, busted, member.astype(np.int64)):
+            busts = busted.astype(np.int64)
+            for seat, stats in enumerate(self.seats):
+                _add_ratio(stats.net, nets[:, seat], deals)
+                _add_moments(stats.busts, busts[:, seat])
+            for kind, stats in self.kinds.items():
+                mine = [seat for seat, bot in enumerate(self.bots) if bot == kind]
+                _add_ratio(stats.net, nets[:, mine].sum(axis=1), deals)
+                _add_moments(stats.busts, busts[:, mine].sum(axis=1))
         for pot, times in pots.items():
             self.pots.add(pot, times)
         for name, times in outcomes.items():
             self.outcomes.add(name, times)
+
+
+def _add_compiled(
+    columns: list[SeatStats],
+    nets: NDArray[np.int64],
+    deals: NDArray[np.int64],
+    busted: NDArray[np.bool_],
+    member: NDArray[np.int64],
+) -> bool:
+    """Add the sessions' nets and busts to ``columns`` (the seats', then the bot kinds')
+    from one compiled pass (:func:`guts.sim.kernel.session_sums`); False, adding nothing,
+    where the fast path's loop is not compiled or int64 sums could overflow."""
+    from guts.sim import kernel
+
+    if not kernel.COMPILED or len(deals) == 0:
+        return False
+    sums, largest = kernel.session_sums(nets, deals, busted, member)
+    sessions = len(deals)
+    if largest * largest * sessions >= 1 << 62:
+        return False
+    y, yy = int(sums[-1, 0]), int(sums[-1, 1])
+    for column, stats in enumerate(columns):
+        x, xx, xy, b, bb = (int(value) for value in sums[column])
+        stats.net.merge(Ratio(sessions, x, y, xx, yy, xy))
+        stats.busts.merge(Moments(sessions, b, bb))
+    return True
 
 
 def _count(histogram: Histogram, values: NDArray[np.int64]) -> None:

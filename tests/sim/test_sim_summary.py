@@ -1,0 +1,37 @@
+"""Counting the fast path's arrays at once: exactly what counting session by session gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from guts.sim.runner import SessionResult
+from guts.sim.summary import Summary
+
+BOTS = ("threshold", "random", "threshold", "equilibrium")
+
+
+@pytest.mark.parametrize("largest", [60, 1 << 40])
+def test_arrays_counted_at_once_as_one_by_one(largest: int) -> None:
+    # small nets: one compiled pass in int64; huge ones (squares past int64): exact integers
+    rng = np.random.default_rng(largest % 97)
+    sessions = 400
+    deals = rng.integers(1, 12, sessions)
+    nets = rng.integers(-largest, largest, (sessions, len(BOTS)))
+    busted = rng.random((sessions, len(BOTS))) < 0.3
+    left = rng.integers(0, 6, sessions)
+    capped = rng.random(sessions) < 0.1
+    together = Summary.empty(BOTS)
+    together.add_arrays(deals, nets, busted, left, capped, pots={4: 2, 9: 1},
+                        outcomes={"showdown": 2, "uncontested": 1})  # fmt: skip
+    one_by_one = Summary.empty(BOTS)
+    for s in range(sessions):
+        first = s == 0
+        one_by_one.add(SessionResult(
+            int(deals[s]), tuple(int(x) for x in nets[s]), tuple(bool(b) for b in busted[s]),
+            int(left[s]), bool(capped[s]), (4, 4, 9) if first else (),
+            ("showdown", "showdown", "uncontested") if first else (),
+        ))  # fmt: skip
+    assert together == one_by_one
+    assert together.kinds["threshold"].net.x == int(nets[:, [0, 2]].sum())
+    assert together.kinds["threshold"].busts.total == int(busted[:, [0, 2]].sum())
