@@ -333,7 +333,7 @@ class Table:
         self._button = self._seat(button)
         for seat, (_, amount) in enumerate(entries):
             if amount:  # checked by _seat_entry: the bank to a seat, by buy-in
-                self._apply(_checked_transfer(BANK, seat, amount, Reason.BUY_IN, "", 0))
+                self._apply(_checked_transfer(BANK, seat, amount, _BUY_IN, "", 0))
 
     # -- seats and the button -------------------------------------------------------------
 
@@ -417,17 +417,23 @@ class Table:
             and 0 <= seat < len(stacks)
             and type(amount) is int
             and amount > 0
-            and (
-                (type(to) is Place and to is not BANK)
-                or (type(to) is int and 0 <= to < len(stacks) and to != seat)
-            )
-            and _plain(reason, note)
-        ):  # the usual payment, checked here at once: the same as the path below
-            paid = amount if self._credit else min(amount, stacks[seat])
+            and type(reason) is Reason  # _plain(reason, note), read at once
+            and reason is not _BUY_IN
+            and reason is not _CASH_OUT
+            and type(note) is str
+        ):  # the usual payments, checked here at once: the same as the path below
+            paid = amount if self._credit or amount <= stacks[seat] else stacks[seat]
             key = (seat, to, paid, reason, note, amount - paid)  # plain ints and places
-            transfer = _TRANSFERS.get(key)
-            self._apply(_checked_transfer(*key) if transfer is None else transfer)
-            return paid
+            if type(to) is Place and to is not BANK:  # into the pot or a hold
+                transfer = _TRANSFERS.get(key) or _checked_transfer(*key)
+                stacks[seat] -= paid  # as _apply does for a seat paying a place
+                places = self._places
+                places[to] = places.get(to, 0) + paid
+                self._ledger.append(transfer)
+                return paid
+            if type(to) is int and 0 <= to < len(stacks) and to != seat:  # to another seat
+                self._apply(_TRANSFERS.get(key) or _checked_transfer(*key))
+                return paid
         self._seat(seat)
         self._party(to)  # a place on the table or a seat: chips leave only by cash_out
         if _check_amount(amount) == 0:
@@ -465,12 +471,13 @@ class Table:
         note: str = "",
     ) -> int:
         """``seat`` takes ``amount`` (everything, if None) from ``place``; return the amount."""
-        self._place(place)
+        held = self._places.get(self._place(place), 0)
         self._seat(seat)
-        amount = self.chips_in(place) if amount is None else _check_amount(amount)
+        amount = held if amount is None else _check_amount(amount)
         if amount:
             if _plain(reason, note):
-                self._check_funds(place, amount)
+                if amount > held:
+                    self._check_funds(place, amount)  # raises, naming what the place holds
                 self._apply(_checked_transfer(place, seat, amount, reason, note, 0))
             else:
                 self._record(Transfer(place, seat, amount, reason, note))
@@ -480,12 +487,13 @@ class Table:
         self, source: Place, destination: Place, amount: int | None, reason: Reason, note: str = ""
     ) -> int:
         """Move ``amount`` (everything, if None) between two places; return the amount."""
-        self._place(source)
+        held = self._places.get(self._place(source), 0)
         self._place(destination)
-        amount = self.chips_in(source) if amount is None else _check_amount(amount)
+        amount = held if amount is None else _check_amount(amount)
         if amount:
             if _plain(reason, note) and source is not destination:
-                self._check_funds(source, amount)
+                if amount > held:
+                    self._check_funds(source, amount)  # raises, naming what the place holds
                 self._apply(_checked_transfer(source, destination, amount, reason, note, 0))
             else:
                 self._record(Transfer(source, destination, amount, reason, note))

@@ -32,6 +32,11 @@ __all__ = ["BETS", "BettingRound", "clockwise_from", "post_antes"]
 BETS = Place("bets")
 """The hold for the chips bet in the round under way."""
 
+_FIXED, _SPREAD, _POT, _NO_LIMIT = Limit.FIXED, Limit.SPREAD, Limit.POT, Limit.NO_LIMIT
+_CALL, _BET, _RAISE = Reason.CALL, Reason.BET, Reason.RAISE
+"""Read as globals on every turn (in Python 3.11 an Enum class's attribute takes about four
+times as long to read: its metaclass has a ``__getattr__``)."""
+
 
 def post_antes(
     table: Table, seats: Iterable[int], ante: int, *, pot: Place = POT
@@ -346,23 +351,23 @@ class BettingRound:
         all_in = self._bets[seat] + (chips if chips > 0 else 0)  # (bets + _stack(seat))
         if self._current == 0:
             low = stakes.bet
-            if kind is Limit.FIXED:
+            if kind is _FIXED:
                 high = low
-            elif kind is Limit.SPREAD:
+            elif kind is _SPREAD:
                 high = stakes.max_bet or low
-            elif kind is Limit.POT:
+            elif kind is _POT:
                 high = max(self.pot_size, low)
             else:
                 high = {Limit.NO_LIMIT: all_in}[kind]  # a KeyError for any other kind
-        elif kind is Limit.FIXED:
+        elif kind is _FIXED:
             low = high = self._full_level + stakes.bet
-        elif kind is Limit.SPREAD:
+        elif kind is _SPREAD:
             assert stakes.max_bet is not None
             low = self._current + min(self._min_raise, stakes.max_bet)
             high = self._current + stakes.max_bet
         else:
             low = self._current + self._min_raise
-            high = all_in if kind is Limit.NO_LIMIT else self._current + self.pot_size + owe
+            high = all_in if kind is _NO_LIMIT else self._current + self.pot_size + owe
             high = max(high, low)
         return min(low, all_in), min(high, all_in)
 
@@ -443,7 +448,7 @@ class BettingRound:
             self._events.append({"event": "blind", "seat": seat, "blind": name,
                                  "amount": amount, "paid": paid})  # fmt: skip
         self._current = self._full_level = blinds.largest
-        if self._structure.kind is not Limit.FIXED:
+        if self._structure.kind is not _FIXED:
             self._min_raise = max(self._min_raise, blinds.largest)
         self._made = 1 + blinds.straddles
         self._opener = posters[len(amounts) - blinds.straddles - 1]
@@ -461,10 +466,10 @@ class BettingRound:
             self._checked.add(seat)
         elif kind is Call:
             chips = min(self._current - self._bets[seat], self._stack(seat))
-            event.update(self._put_in(seat, chips, Reason.CALL))
+            event.update(self._put_in(seat, chips, _CALL))
         else:
             to = action.amount if isinstance(action, Bet) else action.to  # type: ignore[union-attr]
-            reason = Reason.BET if kind is Bet else Reason.RAISE
+            reason = _BET if kind is Bet else _RAISE
             event.update(self._put_in(seat, to - self._bets[seat], reason))
             if kind is Raise:
                 event["to"] = to
@@ -479,7 +484,7 @@ class BettingRound:
 
     def _raise_to(self, seat: int, to: int) -> None:
         if to - self._full_level >= self._min_raise:  # a full bet or raise
-            if self._structure.kind is not Limit.FIXED:
+            if self._structure.kind is not _FIXED:
                 self._min_raise = max(self._min_raise, to - self._current)
             self._full_level = to
             self._made += 1

@@ -53,6 +53,11 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+_BETTING, _DRAWING, _EXCHANGE, _DECLARING, _OVER = Phase
+"""The phases read as globals (in Python 3.11 an Enum class's attribute takes about four
+times as long to read: its metaclass has a ``__getattr__``); a deal asks its phase often."""
+
+
 class DrawDeal:
     """One deal among ``seats`` (in order from dealer's left) on ``table``.
 
@@ -81,7 +86,7 @@ class DrawDeal:
         self.discards: dict[int, list[Card]] = {seat: [] for seat in self.seats}
         self.kept_apart: list[Card] = []
         self.widow: Card | None = None
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         self.over = False
         """True once the deal has ended (its phase is over)."""
         self.game = "high"
@@ -168,7 +173,7 @@ class DrawDeal:
     def _begin_betting(
         self, first: int, *, blinds: Blinds | None = None, check_raise: bool | None = None
     ) -> None:
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         openers = None
         rank = self.requirement()
         if self.rounds == 0 and rank is not None and self.rules.enforce_openers:
@@ -233,7 +238,7 @@ class DrawDeal:
     # -- drawing ----------------------------------------------------------------------------
 
     def _begin_draw(self) -> None:
-        self.phase = Phase.DRAWING
+        self.phase = _DRAWING
         if self.draws_done == 0:
             self.at_draw = self.in_hand
             self.original = {seat: tuple(self.hands[seat]) for seat in self.in_hand}
@@ -257,7 +262,7 @@ class DrawDeal:
     @property
     def drawer(self) -> int | None:
         """The seat to draw now."""
-        return self.draw_order[0] if self.phase in (Phase.DRAWING, Phase.EXCHANGE) else None
+        return self.draw_order[0] if self.phase in (_DRAWING, _EXCHANGE) else None
 
     def _pool(self, seat: int) -> list[Card]:
         """The discards that may be reshuffled for ``seat``."""
@@ -335,7 +340,7 @@ class DrawDeal:
             self._give(seat, self._take(3, seat))
             up, down = self._take(2, seat)
             self.offer = (up, down)
-            self.phase = Phase.EXCHANGE
+            self.phase = _EXCHANGE
             self.emit(Offered(seat=seat, up=up.ascii))
             return
         self._give(seat, self._take(len(cards), seat))
@@ -371,7 +376,7 @@ class DrawDeal:
             self.emit(Dealt(seat=seat, cards=(down.ascii,), audience=(seat,)))
         self.discards[seat].append(thrown)
         self.offer = None
-        self.phase = Phase.DRAWING
+        self.phase = _DRAWING
         self._next_drawer()
 
     def _give(self, seat: int, cards: Sequence[Card]) -> None:
@@ -380,6 +385,8 @@ class DrawDeal:
             self.emit(Dealt(seat=seat, cards=card_codes(cards), audience=(seat,)))
 
     def _take(self, count: int, seat: int) -> list[Card]:
+        if len(self.stock) >= count:  # no reshuffle needed: the top cards, in one slice
+            return list(self.stock.deal(count))
         cards: list[Card] = []
         while len(cards) < count:
             if not len(self.stock):
@@ -420,7 +427,7 @@ class DrawDeal:
         if self.showdown.waiting is None:
             self._settle()
         else:
-            self.phase = Phase.DECLARING
+            self.phase = _DECLARING
 
     def _declare(self, seat: int, text: str) -> None:
         assert self.showdown is not None
@@ -438,7 +445,7 @@ class DrawDeal:
             self._end("pot-stays", won, self.showdown.reason)
 
     def _end(self, result: str, won: dict[int, int], reason: str) -> None:
-        self.phase, self.result, self.reason, self.won = Phase.OVER, result, reason, won
+        self.phase, self.result, self.reason, self.won = _OVER, result, reason, won
         self.over = True
         if not self.at_draw:
             self.at_draw = self.in_hand
@@ -448,20 +455,20 @@ class DrawDeal:
 
     def pending(self) -> tuple[Decision, ...]:
         """The one decision to be made now (none once over)."""
-        if self.phase is Phase.BETTING:
+        if self.phase is _BETTING:
             assert self.betting is not None
             legal = self.betting.pending()
             if legal is None:
                 return ()
             stack = self.table.stack(legal.seat)
             return (Decision.wager(legal, stack),)
-        if self.phase is Phase.DRAWING:
+        if self.phase is _DRAWING:
             return (self._draw_decision(self.draw_order[0]),)
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE:
             assert self.offer is not None
             prompt = f"take the face-up {self.offer[0]} or the face-down card"
             return (Decision.choose(self.draw_order[0], ("take up", "take down"), prompt),)
-        if self.phase is Phase.DECLARING:
+        if self.phase is _DECLARING:
             assert self.showdown is not None
             return self.showdown.pending()
         return ()
@@ -469,14 +476,14 @@ class DrawDeal:
     def act(self, seat: int, text: str) -> None:
         """Apply a legal action in its canonical spelling (see
         :meth:`guts.games.decision.Decision.canonical`)."""
-        if self.phase is Phase.BETTING:
+        if self.phase is _BETTING:
             self.emit(Acted(seat=seat, action=text))
             self._bet(seat, text)
-        elif self.phase is Phase.DRAWING:
+        elif self.phase is _DRAWING:
             self._discard(seat, text)
-        elif self.phase is Phase.EXCHANGE:
+        elif self.phase is _EXCHANGE:
             self._exchange(seat, text)
-        elif self.phase is Phase.DECLARING:
+        elif self.phase is _DECLARING:
             self._declare(seat, text)
         else:
             raise IllegalAction("the deal is over")

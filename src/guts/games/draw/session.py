@@ -120,7 +120,8 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
             deck = Deck.stacked(self._orders.popleft(), self.rules.deck)
         if deck is None:
             deck = Deck(self._shuffle(deck_cards(self.rules.deck)), self.rules.deck)
-        self._button_to_a_player()
+        if self._table.button != seats[-1]:  # (else the button is on its player already)
+            self._button_to_a_player()
         self._deals += 1
         self._deal = DrawDeal(self.rules, self._table, self._emit, self._shuffler, deck,
                               number=self._deals, seats=seats, openers=self.openers,
