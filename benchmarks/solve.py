@@ -1,7 +1,8 @@
 """``guts solve``: time and exploitability against iterations.
 
 For two-card and three-card Guts, declared in turn and simultaneously, with the dealer's
-option and the Henry rule, and Hi-Lo, 2 to 8 players (three-card Hi-Lo to 4):
+option and the Henry rule, and Hi-Lo, 2 to 8 players (three-card Hi-Lo to 4), and the
+pot cap's chain of pots for 3 to 8 (CPU seconds and the worst pot's exploitability):
 discounted CFR's exploitability (NashConv per player, pot units) and the seconds taken
 at each fixed-point step (every 10 iterations), until ``--iterations``, and the CPU
 seconds of the whole solve. Then what ignoring card removal between three or more
@@ -72,6 +73,30 @@ def run_one(game: str, options: dict[str, str], players: int, iterations: int) -
         },
         "values": [round(float(v), 5) for v in result.values],
     }
+
+
+def run_chain(game: str, options: dict[str, str], players: int) -> dict[str, Any]:
+    """Solve a preset with a pot cap or limit as ``guts solve`` does (tolerance 5e-4, no
+    cache): every pot of the chain, the CPU seconds in all, the worst exploitability."""
+    from guts.solve.chain import ChainSolution, solve_chain_rules
+
+    cpu = time.process_time()
+    solution: ChainSolution = solve_chain_rules(preset(game, options), players, cache=False)
+    return {
+        "players": players,
+        "pots": [s.pot for s in solution.states],
+        "iterations": [s.result.iterations for s in solution.states],
+        "worst_exploitability": max(s.result.exploitability for s in solution.states),
+        "cpu_seconds": round(time.process_time() - cpu, 3),
+        "first_ev": [round(float(v), 5) for v in solution.result.values],
+    }
+
+
+CHAINS = {
+    "two-card in turn, pot cap 50": ("two-card-guts", {"pot-cap": "50"}),
+    "capped-guts (at once, 50)": ("capped-guts", {}),
+}
+"""The pot cap's cases: each solved for 3 to 8 players."""
 
 
 def first_below(steps: list[dict[str, float]], level: float) -> dict[str, float] | None:
@@ -146,13 +171,24 @@ def main() -> None:
             cpu = f"{run['final']['cpu_seconds']:.1f}s"
             print(f"{label:26} {players:>2} " + " ".join(f"{c:>17}" for c in cells)
                   + f" {ends[0]:>14} {ends[1]:>14} {cpu:>7}", flush=True)  # fmt: skip
+    chains: dict[str, list[dict[str, Any]]] = {}
+    for label, (game, options) in CHAINS.items():
+        if args.only not in label:
+            continue
+        for players in counts[1:] if counts[0] == 2 else counts:
+            found = run_chain(game, options, players)
+            chains.setdefault(label, []).append(found)
+            print(f"{label:30} {players} players: {len(found['pots'])} pots, worst "
+                  f"exploitability {found['worst_exploitability']:.1e}, "
+                  f"{found['cpu_seconds']:.1f} s CPU", flush=True)  # fmt: skip
     checks = [] if args.no_removal else removal(20_000 if args.quick else args.deals)
     print("card removal (3+ players): model vs real deals, pot units")
     for row in checks:
         print(f"  {row['game']} {row['options']} {row['players']}p: gap {row['gap']:.4f} "
               f"(standard error {row['standard_error']:.4f}, {row['deals']} deals)")  # fmt: skip
     with open(args.out, "w") as out:
-        json.dump({"load": load, "runs": runs, "removal": checks}, out, indent=1)
+        json.dump({"load": load, "runs": runs, "chains": chains, "removal": checks}, out,
+                  indent=1)  # fmt: skip
     print(f"written to {args.out}")
 
 

@@ -65,8 +65,10 @@ def test_every_payoff_conserves_the_pot(name: str, players: int) -> None:
 def test_out_of_reach_rules_say_why() -> None:
     with pytest.raises(GutsError, match="hi-lo"):
         model_of(preset("hi-lo-guts"), 3)
-    with pytest.raises(GutsError, match="pot-cap"):
+    with pytest.raises(GutsError, match="pot-cap and pot-limit are solved as a chain"):
         model_of(preset("capped-guts"), 3)
+    with pytest.raises(GutsError, match="max-loss"):
+        model_of(preset("two-card-guts", {"max-loss": "5"}), 3)
     with pytest.raises(GutsError, match="after the declaration"):
         model_of(preset("two-plus-one"), 3)
 

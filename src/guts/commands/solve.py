@@ -16,6 +16,7 @@ from guts.errors import OptionError
 
 if TYPE_CHECKING:
     from guts.solve import AnySolution, Solution
+    from guts.solve.chain import ChainSolution
     from guts.solve.hilo_solution import HiLoSolution
 
 
@@ -99,7 +100,30 @@ def render(solution: Solution, out: Console) -> None:
             table.add_row(name, before, weakest, mixing_words(mixed))
         table.add_section()
     out.print(table)
+    from guts.solve.chain import ChainSolution
+
+    if isinstance(solution, ChainSolution):
+        render_pots(solution, out)
     render_footer(solution, out)
+
+
+def render_pots(solution: ChainSolution, out: Console) -> None:
+    """With a pot cap or limit: each pot of the chain (chips), each position's EV there
+    (chips) and the exploitability (pot units); the table above is the first pot's."""
+    table = Table(
+        title=f"by pot (the table above: the first pot, {solution.pot} chips; the cap "
+        f"{solution.cap} chips and above: one deal)",
+        title_justify="left",
+    )
+    table.add_column("pot")
+    for name in solution.position_names:
+        table.add_column(f"{name} EV", justify="right")
+    table.add_column("exploitability", justify="right")
+    for state in solution.states:
+        label = f"{state.pot}+" if state.capped else str(state.pot)
+        evs = [f"{v * state.pot:.2f}" for v in state.result.values]
+        table.add_row(label, *evs, f"{state.result.exploitability:.1e}")
+    out.print(table)
 
 
 def render_footer(solution: AnySolution, out: Console) -> None:

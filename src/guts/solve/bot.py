@@ -3,8 +3,9 @@
 :class:`EquilibriumPolicy` plays a solved strategy (:func:`guts.solve.solve_rules`, one
 solution per number of players, kept on disk) from the seat's view alone: its position
 from the dealer's left, the public declarations before it (in turn) and its hand's class
-give the chance of staying in, and it draws its choice with the random source it is
-handed. :func:`advice` says the same for a person, with what each choice is worth.
+(with a pot cap or limit, the pot too) give the chance of staying in, and it draws its
+choice with the random source it is handed. :func:`advice` says the same for a person,
+with what each choice is worth.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ class EquilibriumPolicy:
             return rng.choice(decision.actions)
         solution = self.solution(_players(view))
         assert isinstance(solution, Solution)
+        solution = _at_pot(solution, view)
         position, history, cls = _information_set(solution, view)
         p_in = float(solution.result.strategy[position][history][cls])
         return "in" if rng.random() < p_in else "out"
@@ -97,6 +99,15 @@ def _draw(chances: Mapping[str, float], actions: tuple[str, ...], rng: Random) -
         if pick < total:
             return action
     return max(actions, key=lambda action: chances.get(action, 0.0))
+
+
+def _at_pot(solution: Solution, view: Mapping[str, Any]) -> Solution:
+    """With a pot cap or limit, the solution of the deal at the view's pot."""
+    from guts.solve.chain import ChainSolution
+
+    if isinstance(solution, ChainSolution):
+        return solution.at_pot(int(view.get("pot") or 0))
+    return solution
 
 
 def _players(view: Mapping[str, Any]) -> int:
@@ -139,6 +150,7 @@ def advice(solution: AnySolution, view: Mapping[str, Any]) -> Advice | HiLoAdvic
     """The equilibrium's advice at the declaration in front of ``view``'s seat."""
     if isinstance(solution, HiLoSolution):
         return solution.advice(view)
+    solution = _at_pot(solution, view)
     position, history, cls = _information_set(solution, view)
     name, words = solution.position_names[position], solution.classes.words[cls]
     if solution.model.no_peek:

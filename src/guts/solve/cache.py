@@ -33,11 +33,11 @@ def cache_dir() -> Path:
     return Path(base) / "solve"
 
 
-def key(rules: GutsRules, players: int, iterations: int, tolerance: float) -> str:
-    """The file name of a solve of ``rules`` for ``players`` with this budget."""
-    text = json.dumps(
-        [MODEL_VERSION, rules.to_options(), players, iterations, tolerance], sort_keys=True
-    )
+def key(rules: GutsRules, players: int, iterations: int, tolerance: float, part: str = "") -> str:
+    """The file name of a solve of ``rules`` for ``players`` with this budget (``part``:
+    one state of a solve in several, such as a pot of the pot cap's chain)."""
+    facts: list[object] = [MODEL_VERSION, rules.to_options(), players, iterations, tolerance]
+    text = json.dumps([*facts, part] if part else facts, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -76,11 +76,11 @@ def store(key: str, result: Result) -> None:
 
 def cached(
     rules: GutsRules, players: int, iterations: int, tolerance: float, use: bool,
-    solve: Callable[[], Result],
+    solve: Callable[[], Result], part: str = "",
 ) -> Result:  # fmt: skip
-    """The result of ``solve()`` for these rules, players and budget: read from the cache
-    (when ``use``), else solved and kept."""
-    name = key(rules, players, iterations, tolerance)
+    """The result of ``solve()`` for these rules, players and budget (and ``part``): read
+    from the cache (when ``use``), else solved and kept."""
+    name = key(rules, players, iterations, tolerance, part)
     result = load(name, players) if use else None
     if result is None:
         result = solve()

@@ -4,9 +4,10 @@ independent.
 A deal's leaves are the declarations of every player (``high``, ``low``, ``both``,
 ``out``: ``ways ** players`` of them). At a leaf the players going high, low and both
 are different players, so with hands drawn independently (card removal between players
-ignored, as the in/out solver does for three or more; :func:`guts.solve.hilo_check`
-measures the error against real deals) the high side, the low side and the both-ways
-players are independent. The settlement (:func:`guts.solve.hilo.settle`, the engine's):
+ignored, as the in/out solver does for three or more;
+:func:`guts.solve.check.hi_lo_dealt_values` measures the error against real deals) the
+high side, the low side and the both-ways players are independent. The settlement
+(:func:`guts.solve.hilo.settle`, the engine's):
 
 - the both-ways players *succeed* together or fail together: they succeed when all of
   them hold one strength ``c``, every high hand is at most ``c`` and every low hand at
@@ -103,7 +104,7 @@ class HiLoManyDeal:
         self.levels = classes.levels
         self.onehot = np.zeros((len(self.level), self.levels))
         self.onehot[np.arange(len(self.level)), self.level] = 1.0
-        self.kind = [model.ways[k] for k in range(self.ways)]
+        self.kind = list(model.ways)
         self.leaves = list(product(range(self.ways), repeat=self.players))
 
     def histories(self, position: int) -> int:

@@ -11,8 +11,9 @@ With ``payment=single-loser`` only the worst hand in pays; :meth:`Model.payoff` 
 covers one or no player in, and the solver prices two or more from the chances of the
 best and the worst hands (:mod:`guts.solve.cfr`).
 
-Rules that make the stakes depend on the pot in chips (pot limit, pot cap, maximum
-loss), cards dealt after the declaration and a second declaration are out of reach:
+A pot cap or pot limit makes the stakes depend on the pot in chips: the chain of pots
+(:mod:`guts.solve.chain`) solves it, each pot's deal being this model's without the cap. Maximum
+loss, cards dealt after the declaration and a second declaration are out of reach:
 :func:`model_of` raises a GutsError naming the rule and why (Hi-Lo has a model of its
 own, :mod:`guts.solve.hilo`). The dealer's option (a
 second chance to challenge a lone dealer) is solved, by :mod:`guts.solve.option`.
@@ -38,6 +39,7 @@ __all__ = [
     "Payoff",
     "model_of",
     "out_of_reach",
+    "pot_cap_chips",
 ]
 
 OUTCOMES = ("players", "ghost", "push")
@@ -181,8 +183,11 @@ def out_of_reach(rules: GutsRules, players: int | None = None) -> str:
             rules.everyone_out in _BEST_PAYS and rules.payment is not Payment.MATCH,
             f"everyone-out={rules.everyone_out.value} is solved with payment=match",
         ),
-        (rules.pot_limit is not None, "pot-limit: stakes would depend on the pot in chips"),
-        (rules.pot_cap is not None, "pot-cap: stakes would depend on the pot in chips"),
+        (
+            (rules.pot_limit is not None or rules.pot_cap is not None) and _antes_enter(rules),
+            "pot-cap and pot-limit are solved when every next pot is a whole number of pots "
+            "(no chicken fee, henry, wimp, ante every deal, dropouts' ante or single loser)",
+        ),
         (rules.max_loss is not None, "max-loss: stakes would depend on the pot in chips"),
         (rules.continue_after_empty, "continue-after-empty: the session never ends"),
         (rules.final_size not in (2, 3), "only two- and three-card hands are solved"),
@@ -208,6 +213,10 @@ def _hi_lo_out_of_reach(rules: GutsRules, players: int | None) -> str:
         (rules.ghost is not Ghost.NEVER, "hi-lo with a ghost: its one hand plays both ways"),
         (rules.lone_qualifier is not Qualifier.NONE, "hi-lo with a lone qualifier"),
         (rules.ante_every_deal, "hi-lo with ante-every-deal: not in the hi-lo model yet"),
+        (
+            rules.pot_cap is not None or rules.pot_limit is not None,
+            "hi-lo with a pot cap or limit: not in the hi-lo model yet",
+        ),
         (rules.no_peek, "hi-lo with no-peek: declaring unseen is not in the hi-lo model yet"),
         (
             rules.everyone_out not in (EveryoneOut.POT_STAYS, EveryoneOut.CHICKEN_FEE),
@@ -226,12 +235,34 @@ def _hi_lo_out_of_reach(rules: GutsRules, players: int | None) -> str:
     return why
 
 
+def _antes_enter(rules: GutsRules) -> bool:
+    """Whether a next pot may not be a whole number of pots: antes entering during a
+    session, the best hands paying when nobody is in, a single loser's pricing."""
+    return (
+        rules.everyone_out is not EveryoneOut.POT_STAYS
+        or rules.ante_every_deal
+        or rules.dropouts_ante
+        or rules.payment is not Payment.MATCH
+    )
+
+
+def pot_cap_chips(rules: GutsRules) -> int | None:
+    """The most chips the pot holds (the pot cap in chips, or the pot limit), None if
+    unlimited."""
+    if rules.pot_cap is not None:
+        return rules.pot_cap * rules.ante
+    return rules.pot_limit
+
+
 def model_of(rules: GutsRules, players: int, ante_share: float | None = None) -> Model:
-    """The model of ``rules`` for ``players`` players (GutsError if out of reach; Hi-Lo
-    has its own model, :func:`guts.solve.hilo.hi_lo_model`)."""
+    """The model of one deal of ``rules`` for ``players`` players (GutsError if out of
+    reach; Hi-Lo has its own model, :func:`guts.solve.hilo.hi_lo_model`; a pot cap or
+    limit, the chain of pots of :mod:`guts.solve.chain`, each pot's deal this model's)."""
     why = out_of_reach(rules, players)
     if not why and rules.hi_lo:
         why = "hi-lo is solved by its own model (guts.solve.hilo), not this one"
+    if not why and pot_cap_chips(rules) is not None:
+        why = "pot-cap and pot-limit are solved as a chain of pots (guts.solve.chain)"
     if why:
         raise GutsError(f"guts solve cannot solve these rules: {why}")
     if not 2 <= players <= 8:

@@ -23,7 +23,7 @@ from guts.games.guts.rules import GutsRules
 from guts.solve.cache import cache_dir, cached
 from guts.solve.cfr import Deal, Result, solve_deal
 from guts.solve.hands import HandClasses
-from guts.solve.model import Model, model_of
+from guts.solve.model import Model, model_of, pot_cap_chips
 
 __all__ = [
     "MIXING",
@@ -131,10 +131,8 @@ class Solution:
         """``cv[p][history, action, h]`` of the solved strategy (see :class:`Deal`)."""
         return self.deal.counterfactual(self.result.strategy, self.result.continuation)
 
-    def to_json(self) -> dict[str, Any]:
-        """``guts solve --json``: the game, the players, exploitability (NashConv per
-        player, pot units), EV per position from the dealer's left, and the strategy."""
-        result = self.result
+    def strategy_json(self) -> list[dict[str, Any]]:
+        """Each information set's chance of staying in per hand, in words."""
         words = self.level_words()
         strategy = []
         for p, name in enumerate(self.position_names):
@@ -149,6 +147,13 @@ class Solution:
                         "in": {w: round(float(x), 6) for w, x in zip(words, stay, strict=True)},
                     }
                 )
+        return strategy
+
+    def to_json(self) -> dict[str, Any]:
+        """``guts solve --json``: the game, the players, exploitability (NashConv per
+        player, pot units), EV per position from the dealer's left, and the strategy."""
+        result = self.result
+        strategy = self.strategy_json()
         return {
             "preset": self.game,
             "options": dict(self.options),
@@ -249,6 +254,13 @@ def solve_rules(
         from guts.solve.hilo_solution import solve_hi_lo_rules
 
         return solve_hi_lo_rules(
+            rules, players, game=game, options=options, iterations=iterations,
+            tolerance=tolerance, progress=progress, cache=cache,
+        )  # fmt: skip
+    if pot_cap_chips(rules) is not None:
+        from guts.solve.chain import solve_chain_rules
+
+        return solve_chain_rules(
             rules, players, game=game, options=options, iterations=iterations,
             tolerance=tolerance, progress=progress, cache=cache,
         )  # fmt: skip
