@@ -802,33 +802,43 @@ def session_sums(
     nets: NDArray[np.int64],
     deals: NDArray[np.int64],
     busted: NDArray[np.bool_],
-    member: NDArray[np.int64],
+    kind_of: NDArray[np.int64],
+    kinds: int,
 ) -> tuple[NDArray[np.int64], int]:
-    """In one pass over the sessions (a row each), per column (each seat, then each bot
-    kind: the sum of the seats ``member[seat, kind]`` marks) the sums of the nets, their
-    squares, their products with the deals, of the busts and their squares, as
-    ``sums[column]``; then ``sums[-1, :2]`` the sums of the deals and their squares. With
-    the largest net or deals in absolute value: the sums are exact (no int64 overflow) if
-    its square times the sessions is below ``2**62``."""
-    seats, kinds = member.shape
+    """In one pass over the sessions (a row each), per column (each seat, then each of
+    the ``kinds`` bot kinds: the sum of the seats ``kind_of`` gives it) the sums of the
+    nets, their squares, their products with the deals, of the busts and their squares,
+    as ``sums[column]``; then ``sums[-1, :2]`` the sums of the deals and their squares.
+    With the largest net or deals in absolute value: the sums are exact (no int64
+    overflow) if its square times the sessions is below ``2**62``."""
+    seats = nets.shape[1]
     sums = np.zeros((seats + kinds + 1, 5), dtype=np.int64)
+    kind_nets = np.zeros(kinds, dtype=np.int64)
+    kind_busts = np.zeros(kinds, dtype=np.int64)
     largest = 0
     for s in range(deals.shape[0]):
         y = deals[s]
         largest = max(largest, abs(y))
         sums[-1, 0] += y
         sums[-1, 1] += y * y
-        for c in range(seats + kinds):
-            x = 0
-            b = 0
-            if c < seats:
-                x = nets[s, c]
-                b = int(busted[s, c])
-            else:
-                for seat in range(seats):
-                    x += nets[s, seat] * member[seat, c - seats]
-                    b += int(busted[s, seat]) * member[seat, c - seats]
+        kind_nets[:] = 0
+        kind_busts[:] = 0
+        for seat in range(seats):
+            x = nets[s, seat]
+            b = int(busted[s, seat])
             largest = max(largest, abs(x))
+            sums[seat, 0] += x
+            sums[seat, 1] += x * x
+            sums[seat, 2] += x * y
+            sums[seat, 3] += b
+            sums[seat, 4] += b  # a seat's busts are 0 or 1
+            kind_nets[kind_of[seat]] += x
+            kind_busts[kind_of[seat]] += b
+        for kind in range(kinds):
+            x = kind_nets[kind]
+            b = kind_busts[kind]
+            largest = max(largest, abs(x))
+            c = seats + kind
             sums[c, 0] += x
             sums[c, 1] += x * x
             sums[c, 2] += x * y

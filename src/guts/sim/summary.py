@@ -136,9 +136,10 @@ class Summary:
         _count(self.lengths, deals)
         self.capped += int(np.count_nonzero(capped))
         _count(self.left, left)
-        member = np.array([[bot == kind for kind in self.kinds] for bot in self.bots])
+        kinds = list(self.kinds)
+        kind_of = np.array([kinds.index(bot) for bot in self.bots], dtype=np.int64)
         columns = [*self.seats, *self.kinds.values()]
-        if not _add_compiled(columns, nets, deals, busted, member.astype(np.int64)):
+        if not _add_compiled(columns, nets, deals, busted, kind_of):
             busts = busted.astype(np.int64)
             for seat, stats in enumerate(self.seats):
                 _add_ratio(stats.net, nets[:, seat], deals)
@@ -158,16 +159,17 @@ def _add_compiled(
     nets: NDArray[np.int64],
     deals: NDArray[np.int64],
     busted: NDArray[np.bool_],
-    member: NDArray[np.int64],
+    kind_of: NDArray[np.int64],
 ) -> bool:
-    """Add the sessions' nets and busts to ``columns`` (the seats', then the bot kinds')
-    from one compiled pass (:func:`guts.sim.kernel.session_sums`); False, adding nothing,
-    where the fast path's loop is not compiled or int64 sums could overflow."""
+    """Add the sessions' nets and busts to ``columns`` (the seats', then the bot kinds',
+    ``kind_of`` each seat's) from one compiled pass (:func:`guts.sim.kernel.session_sums`);
+    False, adding nothing, where the fast path's loop is not compiled or int64 sums could
+    overflow."""
     from guts.sim import kernel
 
     if not kernel.COMPILED or len(deals) == 0:
         return False
-    sums, largest = kernel.session_sums(nets, deals, busted, member)
+    sums, largest = kernel.session_sums(nets, deals, busted, kind_of, len(columns) - len(kind_of))
     sessions = len(deals)
     if largest * largest * sessions >= 1 << 62:
         return False
