@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass
 from enum import StrEnum
 from functools import cache
-from typing import ClassVar, TypeAlias
+from typing import ClassVar, TypeAlias, cast
 
 from guts.errors import GutsError, OptionError
 
@@ -320,8 +320,14 @@ class Table:
         odd_chips: OddChipRule = OddChipRule.NEAREST_LEFT,
         button: int = 0,
     ) -> None:
-        entries = [_seat_entry(player, buy_in) for player in players]
-        names = tuple(name for name, _ in entries)
+        plain = type(players) in (list, tuple) and all(type(p) is str for p in players)
+        if plain and players:  # a list of names, bought in alike
+            amounts = [_check_amount(buy_in, "buy-in")] * len(players)
+            names = tuple(cast("Sequence[str]", players))
+        else:
+            entries = [_seat_entry(player, buy_in) for player in players]
+            amounts = [amount for _, amount in entries]
+            names = tuple(name for name, _ in entries)
         _check_names(names)
         self._names = names
         self._credit = bool(credit)
@@ -331,9 +337,10 @@ class Table:
         self._places: dict[Place, int] = {}
         self._ledger: list[Transfer] = []
         self._button = self._seat(button)
-        for seat, (_, amount) in enumerate(entries):
-            if amount:  # checked by _seat_entry: the bank to a seat, by buy-in
-                self._apply(_checked_transfer(BANK, seat, amount, _BUY_IN, "", 0))
+        for seat, amount in enumerate(amounts):
+            if amount:  # checked above: the bank to a seat, by buy-in (as _apply does it)
+                self._ledger.append(_checked_transfer(BANK, seat, amount, _BUY_IN, "", 0))
+                self._stacks[seat] = self._bought[seat] = amount
 
     # -- seats and the button -------------------------------------------------------------
 

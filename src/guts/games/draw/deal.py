@@ -119,7 +119,7 @@ class DrawDeal:
         """Antes, the deal (and the widow), then the first betting round."""
         table = self.table
         self.emit(DealStarted(deal=self.number, dealer=table.button, seats=self.seats,
-                               openers=self.openers.value, antes=self.antes))  # fmt: skip
+                               openers=self.openers._value_, antes=self.antes))  # fmt: skip
         if self.antes and self.rules.ante:
             self.totals = post_antes(table, self.seats, self.rules.ante)
         self.emit(Shuffled(deck=self.stock.codes, audience=()))
