@@ -14,12 +14,17 @@ Measurements on fixed, seeded workloads (so every run plays the same deals):
   against the engine playing the same game with the same bots;
 - scaling: an engine workload and a fast-path workload on 1 and 2 workers of a process
   pool and of a local Dask cluster (``--executor dask``), with the wall-clock speed-up
-  over one process.
+  over one process;
+- with ``--against COMMIT`` only the fast path of ``COMMIT`` (its ``guts.sim`` kernel,
+  vector and summary modules, loaded beside this tree's) against this tree's, timed in
+  turn in this process, so that a change of the machine's load falls on both: the loop's
+  deals per CPU second and ``fast_batch``'s (the loop and its summary).
 
 Installs nothing: PokerKit comes with the ``bench`` extra, numba with ``fast``, Dask with
 ``dask`` (all three with ``test``).
 
     python benchmarks/simulate.py [--scale 1.0] [--skip-dask] [--fast-only]
+    python benchmarks/simulate.py --against COMMIT [--scale 1.0] [--repeats 7]
 """
 
 from __future__ import annotations
@@ -201,8 +206,10 @@ def plain_loop(scale: float) -> None:
     import sys
 
     sessions = max(500, int(10_000 * scale))
-    print(f"\nthe loop without numba (GUTS_SIM_PLAIN=1, {sessions:,} sessions) and with "
-          f"({200 * sessions:,}), two-card-guts, 4 players, threshold and random bots:")
+    print(
+        f"\nthe loop without numba (GUTS_SIM_PLAIN=1, {sessions:,} sessions) and with "
+        f"({200 * sessions:,}), two-card-guts, 4 players, threshold and random bots:"
+    )
     rates = {}
     for plain, count in (("1", sessions), ("", 200 * sessions)):
         argument = json.dumps(["two-card-guts", "threshold,random", {}, count])
@@ -272,16 +279,110 @@ def _executor(label: str, workers: int) -> AbstractContextManager[Executor | Non
     return open_executor("dask" if label == "dask" else "process", workers)
 
 
+THEN = ("kernel", "vector", "summary")
+"""The fast path's modules, loaded from another commit by :func:`against`."""
+
+
+def _then(commit: str) -> Any:
+    """The ``guts.sim.vector`` module of ``commit`` (with its kernel and summary), loaded
+    from a temporary folder as ``then_vector``."""
+    import subprocess
+    import sys
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="guts-then-")
+    for name in THEN:
+        text = subprocess.run(["git", "show", f"{commit}:src/guts/sim/{name}.py"],
+                              check=True, capture_output=True, text=True).stdout  # fmt: skip
+        text = text.replace("from guts.sim import kernel", "import then_kernel as kernel")
+        text = text.replace("from guts.sim.summary import", "from then_summary import")
+        with open(os.path.join(folder, f"then_{name}.py"), "w") as file:
+            file.write(text)
+    sys.path.insert(0, folder)
+    import then_vector  # type: ignore[import-not-found]
+
+    return then_vector
+
+
+def against(commit: str, scale: float, repeats: int) -> None:
+    """The fast path of ``commit`` against this tree's on :data:`FAST`, in turn in this
+    process: deals per CPU second of the loop and of ``fast_batch``, median of
+    ``repeats``."""
+    from guts.sim import vector
+
+    then = _then(commit)
+    target = max(20_000, int(2_000_000 * scale))
+    print(f"the fast path at {commit} (then) and in this tree (now), 4 players, sessions of "
+          f"at most 100 deals, about {target:,} deals a run, in turn, median of {repeats} "
+          "(best), deals per CPU second:")  # fmt: skip
+    print("| game | bots | then loop | now loop | gain | then fast_batch | now fast_batch "
+          "| gain |")  # fmt: skip
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for preset, bots, options in FAST:
+        spec = SimSpec.make(preset, bots=bots, options=options, seed=5, max_deals=100,
+                            fast=True)  # fmt: skip
+        cells = _against_row(spec, {"then": then, "now": vector}, target, repeats)
+        name = preset + "".join(f" {k}={v}" for k, v in options.items())
+        print(f"| {name} | {bots} | {' | '.join(cells)} |", flush=True)
+
+
+def _loop_of(module: Any, game: Any, spec: SimSpec, count: int) -> int:
+    """Sessions 0 to ``count - 1`` of ``spec`` on ``module``'s loop alone: the deals."""
+    played = module.run_fast(game, spec.seat_bots, seed=spec.seed, first=0, count=count,
+                             buy_in=spec.buy_in, max_deals=spec.max_deals)  # fmt: skip
+    return int(played.deals.sum())
+
+
+def _batch_of(module: Any, game: Any, spec: SimSpec, count: int) -> int:
+    """The same sessions through ``module``'s ``fast_batch`` (with the summary)."""
+    return int(module.fast_batch(spec, 0, count)[1].sum())
+
+
+def _against_row(spec: SimSpec, sides: dict[str, Any], target: int, repeats: int) -> list[str]:
+    """The cells of one row of :func:`against`: per kind of run, then and now, the median
+    (best) deals per CPU second, and the gain."""
+    from guts.sim.vector import check_fast
+
+    rules = check_fast(spec)
+    games = {side: module.FastGame(rules, spec.players) for side, module in sides.items()}
+    trial = {side: _loop_of(sides[side], games[side], spec, 2000) for side in sides}
+    sessions = max(100, int(target * 2000 / trial["now"]))
+    cells = []
+    for run in (_loop_of, _batch_of):
+        rates: dict[str, list[float]] = {side: [] for side in sides}
+        for _ in range(repeats):
+            for side, module in sides.items():
+                _, cpu, deals = timed(partial(run, module, games[side], spec, sessions))
+                rates[side].append(int(deals) / cpu)  # type: ignore[call-overload]
+        median = {side: statistics.median(rates[side]) for side in sides}
+        cells += [f"{median[side] / 1e6:.2f}M ({max(rates[side]) / 1e6:.2f}M)" for side in sides]
+        cells.append(f"{100 * (median['now'] / median['then'] - 1):+.0f}%")
+    return cells
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="More or fewer sessions.")
     parser.add_argument("--skip-dask", action="store_true", help="Leave out Dask.")
-    parser.add_argument("--fast-only", action="store_true",
-                        help="Only the vectorized path (its loop, without numba, scaling).")
+    parser.add_argument(
+        "--fast-only",
+        action="store_true",
+        help="Only the vectorized path (its loop, without numba, scaling).",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="COMMIT",
+        help="Only the fast path of COMMIT against this tree's, in turn.",
+    )
+    parser.add_argument("--repeats", type=int, default=7, help="Runs a row (--against).")
     args = parser.parse_args()
     logging.getLogger("distributed").setLevel(logging.ERROR)
     print(f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores ({cpu_model()}), Python "
           f"{platform.python_version()}, load {os.getloadavg()[0]:.1f}\n")  # fmt: skip
+    if args.against:
+        against(args.against, args.scale, args.repeats)
+        print(f"\nload at the end {os.getloadavg()[0]:.1f}")
+        return
     if not args.fast_only:
         per_family(args.scale)
         overhead(args.scale)
