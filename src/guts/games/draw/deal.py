@@ -20,7 +20,6 @@ from guts.games.decision import Decision, Discard, betting_action
 from guts.games.draw.actions import discard_text
 from guts.games.draw.events import (
     Acted,
-    BettingStarted,
     DealEnded,
     DealStarted,
     Dealt,
@@ -30,6 +29,9 @@ from guts.games.draw.events import (
     Shuffled,
     SplitOpeners,
     WidowTurned,
+    acted,
+    betting_started,
+    drew,
 )
 from guts.games.draw.hands import opens
 from guts.games.draw.rules import BetsFrom, DrawFrom, DrawRules, Openers
@@ -193,8 +195,7 @@ class DrawDeal:
             openers=openers,
         )
         to_act = self.betting.to_act
-        self.emit(BettingStarted(round=self.rounds, game=self.game,
-                                  first=order[0] if to_act is None else to_act))  # fmt: skip
+        self.emit(betting_started(self.rounds, self.game, order[0] if to_act is None else to_act))
         self._after_betting_step()
 
     def _bet(self, seat: int, text: str) -> None:
@@ -330,8 +331,10 @@ class DrawDeal:
         for card in cards:
             hand.remove(card)
         ace_shown = len(cards) == 4 and self.rules.four_with_ace
-        shown = tuple(c.ascii for c in hand) if ace_shown else ()
-        self.emit(Drew(seat=seat, count=len(cards), shown=shown))
+        if ace_shown:
+            self.emit(Drew(seat=seat, count=len(cards), shown=tuple(c.ascii for c in hand)))
+        else:
+            self.emit(drew(seat, len(cards)))
         self._keep_discards(seat, before, cards)
         self.drawn[seat] = len(cards)
         if not cards:
@@ -370,7 +373,7 @@ class DrawDeal:
         assert self.offer is not None
         up, down = self.offer
         taken, thrown = (up, down) if choice == "take up" else (down, up)
-        self.emit(Acted(seat=seat, action=choice))
+        self.emit(acted(seat, choice))
         self.hands[seat].append(taken)
         if taken is down:
             self.emit(Dealt(seat=seat, cards=(down.ascii,), audience=(seat,)))
@@ -432,7 +435,7 @@ class DrawDeal:
     def _declare(self, seat: int, text: str) -> None:
         assert self.showdown is not None
         self.showdown.declare(seat, text)
-        self.emit(Acted(seat=seat, action=text.strip().lower()))
+        self.emit(acted(seat, text.strip().lower()))
         if self.showdown.waiting is None:
             self._settle()
 
@@ -477,7 +480,7 @@ class DrawDeal:
         """Apply a legal action in its canonical spelling (see
         :meth:`guts.games.decision.Decision.canonical`)."""
         if self.phase is _BETTING:
-            self.emit(Acted(seat=seat, action=text))
+            self.emit(acted(seat, text))
             self._bet(seat, text)
         elif self.phase is _DRAWING:
             self._discard(seat, text)

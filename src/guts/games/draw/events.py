@@ -8,7 +8,7 @@ cards a player draws is public (:class:`Drew`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from guts.games.base import Event, register_event
 from guts.games.session import EndedEvent, MovedEvent
@@ -31,6 +31,9 @@ __all__ = [
     "SplitOpeners",
     "Stopped",
     "WidowTurned",
+    "acted",
+    "betting_started",
+    "drew",
 ]
 
 
@@ -205,3 +208,49 @@ class SessionEnded(EndedEvent):
     """The session is over, and why."""
 
     kind: ClassVar[str] = "draw-session-ended"
+
+
+# -- shared events ---------------------------------------------------------------------------
+#
+# Events are immutable values, and a deal makes the same few again and again (seat 2 calls,
+# the second round starts with seat 4, seat 1 draws three cards): these make each distinct
+# one once and hand it out again (making an event costs several times finding it). Only
+# plain ints and strings are kept, so that a value of a subclass (a bool for an int) is
+# never answered with an event made for another type.
+
+_SHARED: dict[tuple[object, ...], Event] = {}
+_SHARED_KEPT = 1 << 12
+
+
+def _kept(key: tuple[object, ...], event: Event) -> Event:
+    if len(_SHARED) >= _SHARED_KEPT:
+        _SHARED.clear()
+    _SHARED[key] = event
+    return event
+
+
+def acted(seat: int, action: str) -> Acted:
+    """``Acted(seat=seat, action=action)`` (a public action), shared."""
+    if type(seat) is not int or type(action) is not str:
+        return Acted(seat=seat, action=action)
+    key = (Acted, seat, action)
+    event = _SHARED.get(key) or _kept(key, Acted(seat=seat, action=action))
+    return cast(Acted, event)
+
+
+def betting_started(round: int, game: str, first: int) -> BettingStarted:
+    """``BettingStarted(round=round, game=game, first=first)``, shared."""
+    if type(round) is not int or type(game) is not str or type(first) is not int:
+        return BettingStarted(round=round, game=game, first=first)
+    key = (BettingStarted, round, game, first)
+    event = _SHARED.get(key) or _kept(key, BettingStarted(round=round, game=game, first=first))
+    return cast(BettingStarted, event)
+
+
+def drew(seat: int, count: int) -> Drew:
+    """``Drew(seat=seat, count=count)`` (no cards shown), shared."""
+    if type(seat) is not int or type(count) is not int:
+        return Drew(seat=seat, count=count)
+    key = (Drew, seat, count)
+    event = _SHARED.get(key) or _kept(key, Drew(seat=seat, count=count))
+    return cast(Drew, event)
