@@ -220,13 +220,10 @@ def _unit(counter: np.uint64) -> float:
 
 @_inline
 def _index(cards: NDArray[np.int64], start: int, stride: int, size: int) -> int:
-    """The table index of the hand ``cards[start], cards[start + stride], ...``."""
-    if size == 2:  # the usual case, without a loop
-        return int(cards[start] * 52 + cards[start + stride])
-    index = 0
-    for r in range(size):
-        index = index * 52 + cards[start + r * stride]
-    return index
+    """The table index of the hand ``cards[start], cards[start + stride]`` and, of three
+    cards (``size``), ``cards[start + 2 * stride]``."""
+    index = int(cards[start] * 52 + cards[start + stride])
+    return index * 52 + int(cards[start + 2 * stride]) if size == 3 else index
 
 
 @_compile

@@ -51,7 +51,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from random import Random
 from typing import Any
 
@@ -155,8 +155,10 @@ def _equilibrium_unsupported(rules: GutsRules) -> list[str]:
     return []
 
 
+@lru_cache(maxsize=64)
 def check_fast(spec: SimSpec) -> GutsRules:
-    """The rules of ``spec`` if the fast path plays it, else an OptionError naming why."""
+    """The rules of ``spec`` if the fast path plays it, else an OptionError naming why
+    (kept: every batch of a run asks)."""
     if spec.game.family != "guts":
         raise OptionError(
             f"--fast plays the Guts family, not {spec.preset} ({spec.game.family}): drop --fast"
@@ -462,8 +464,10 @@ class Policies:
     history: int
 
 
+@lru_cache(maxsize=64)
 def run_key(seed: int) -> np.uint64:
-    """The stream key of a run with ``seed`` (SeedSequence's first 64-bit word)."""
+    """The stream key of a run with ``seed`` (SeedSequence's first 64-bit word; kept, as
+    every batch of a run asks for it)."""
     return np.uint64(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
 
 
@@ -558,7 +562,8 @@ def run_fast(
             )
         listed.extend(int(x) for x in big[1 : 1 + big[0]])
         done += result
-    pots = {int(x): int(c) for x, c in enumerate(pot_counts) if c}
+    found = np.flatnonzero(pot_counts)
+    pots = dict(zip(found.tolist(), pot_counts[found].tolist(), strict=True))
     for value in listed:
         pots[value] = pots.get(value, 0) + 1
     played = Played(deals, nets, busted, left, capped, outcomes, pots)
