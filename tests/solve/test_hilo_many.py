@@ -206,3 +206,14 @@ def test_compiled_and_numpy_values_agree(
     for p in range(players):
         assert np.allclose(compiled[p], plain[p], atol=1e-12)
         assert np.abs(plain[p]).max() > 0.01  # values worth comparing
+
+
+def test_plot_draws_the_reached_declarations(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "hilo3.png"
+    code, _, err = run(capsys, "solve", "hi-lo-guts", "-n", "3", "-o", "declare=in-turn",
+                       "--plot", str(path), "--json")  # fmt: skip
+    assert code == 0, err
+    assert path.read_bytes()[:4] == b"\x89PNG"
