@@ -154,16 +154,18 @@ def render_hi_lo(solution: HiLoSolution, out: Console) -> None:
     for heading in ("position", "declared before", "declares (weakest hands first)", "mixes"):
         table.add_column(heading)
     for p, name in enumerate(solution.position_names):
+        unreached = []
         for h, before in enumerate(solution.histories(p)):
             if solution.reached(p, h) < 1e-3:
-                table.add_row(
-                    name, before, "never reached: the equilibrium never declares this", ""
-                )
+                unreached.append(before)
                 continue
             stretches = "; ".join(f"{way}: {span}" for way, span in solution.ranges(p, h))
             mixing = solution.mixing(p, h)
             shown = f"{mixing} hand{'' if mixing == 1 else 's'}" if mixing else ""
             table.add_row(name, before, stretches, shown)
+        if unreached:  # one row for them all: in turn, most histories of many players
+            before = unreached[0] if len(unreached) == 1 else f"{len(unreached)} histories"
+            table.add_row(name, before, "never reached: the equilibrium never declares this", "")
         table.add_section()
     out.print(table)
     render_footer(solution, out)
