@@ -41,6 +41,7 @@ from typing import Any
 
 import httpx
 import orjson
+import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -321,7 +322,7 @@ def main() -> None:
     load = os.getloadavg()
     server = Server(database, folder / "server.log")
     try:
-        result = asyncio.run(bench(server, args))
+        result = uvloop.run(bench(server, args))  # the clients' loop, as the server's
     finally:
         server.stop()
         if pg is not None:
