@@ -31,9 +31,10 @@ __all__ = ["BETS", "BettingRound", "clockwise_from", "post_antes"]
 
 BETS = Place("bets")
 """The hold for the chips bet in the round under way."""
+_ANTE = Reason.ANTE
 
 _FIXED, _SPREAD, _POT, _NO_LIMIT = Limit.FIXED, Limit.SPREAD, Limit.POT, Limit.NO_LIMIT
-_CALL, _BET, _RAISE = Reason.CALL, Reason.BET, Reason.RAISE
+_CALL, _BET, _RAISE, _RELEASE = Reason.CALL, Reason.BET, Reason.RAISE, Reason.RELEASE
 """Read as globals on every turn (in Python 3.11 an Enum class's attribute takes about four
 times as long to read: its metaclass has a ``__getattr__``)."""
 
@@ -45,7 +46,7 @@ def post_antes(
 
     Returns what each paid, to pass on as a round's ``prior`` contributions.
     """
-    return table.pay_each(seats, pot, ante, Reason.ANTE)
+    return table.pay_each(seats, pot, ante, _ANTE)
 
 
 def clockwise_from(table: Table, first: int) -> tuple[int, ...]:
@@ -283,17 +284,6 @@ class BettingRound:
                 return True
         return False
 
-    def _others_can_answer(self, seat: int) -> bool:
-        """True if another seat in the hand could put in more than the current bet, so
-        that a bet or raise by ``seat`` could be called (at least in part) beyond it."""
-        stacks, folded, bets, current = self._stacks, self._folded, self._bets, self._current
-        for other in self._order:
-            if other != seat and other not in folded:
-                chips = stacks[other]
-                if bets[other] + (chips if chips > 0 else 0) > current:
-                    return True
-        return False
-
     def _needs_to_act(self, seat: int) -> bool:
         if seat in self._folded or self._table.stack(seat) <= 0 or len(self.in_hand) < 2:
             return False
@@ -316,13 +306,6 @@ class BettingRound:
                 return seat
         return None
 
-    def _capped(self) -> bool:
-        structure = self._structure
-        cap = structure.raise_cap
-        if cap is None or self._made < 1 + cap:
-            return False
-        return structure.cap_heads_up or len(self.in_hand) != 2
-
     def _no_raise_why(self, seat: int) -> str | None:
         """Why ``seat`` may not bet or raise now, or None if it may."""
         current = self._current
@@ -330,13 +313,22 @@ class BettingRound:
         stack = self._stacks[seat]
         if (stack if stack > 0 else 0) <= owe:  # _stack(seat), read quicker
             return "it has no chips beyond the call"
-        if not self._others_can_answer(seat):
+        stacks, folded, bets = self._stacks, self._folded, self._bets
+        for other in self._order:  # another seat in the hand that could put in more
+            if other != seat and other not in folded:
+                chips = stacks[other]
+                if bets[other] + (chips if chips > 0 else 0) > current:
+                    break
+        else:
             return "no one else could call more than the bet"
         if current == 0 and self._openers is not None and seat not in self._openers:
             return f"{self._who(seat)} may not open"
-        if self._capped():
-            return f"the betting is capped at a bet and {self._structure.raise_cap} raises"
-        if not self._structure.check_raise and seat in self._checked:
+        structure = self._structure
+        cap = structure.raise_cap
+        capped = cap is not None and self._made >= 1 + cap  # (heads-up too, unless not)
+        if capped and (structure.cap_heads_up or len(self.in_hand) != 2):
+            return f"the betting is capped at a bet and {cap} raises"
+        if not structure.check_raise and seat in self._checked:
             return "check-raise is not allowed"
         faced = self._faced[seat]
         if faced is not None and current - faced < self._min_raise:
@@ -466,21 +458,23 @@ class BettingRound:
             self._checked.add(seat)
         elif kind is Call:
             chips = min(self._current - self._bets[seat], self._stack(seat))
-            event.update(self._put_in(seat, chips, _CALL))
+            event["chips"], event["all_in"] = chips, self._put_in(seat, chips, _CALL)
         else:
             to = action.amount if isinstance(action, Bet) else action.to  # type: ignore[union-attr]
             reason = _BET if kind is Bet else _RAISE
-            event.update(self._put_in(seat, to - self._bets[seat], reason))
+            chips = to - self._bets[seat]
+            event["chips"], event["all_in"] = chips, self._put_in(seat, chips, reason)
             if kind is Raise:
                 event["to"] = to
             self._raise_to(seat, to)
         self._faced[seat] = self._current
         self._events.append(event)
 
-    def _put_in(self, seat: int, chips: int, reason: Reason) -> dict[str, Any]:
+    def _put_in(self, seat: int, chips: int, reason: Reason) -> bool:
+        """``seat`` puts ``chips`` into the hold; return whether it is all in now."""
         self._table.pay(seat, self._hold, chips, reason)
         self._bets[seat] += chips
-        return {"chips": chips, "all_in": self._stacks[seat] <= 0}  # (_stack(seat) == 0)
+        return self._stacks[seat] <= 0  # (_stack(seat) == 0)
 
     def _raise_to(self, seat: int, to: int) -> None:
         if to - self._full_level >= self._min_raise:  # a full bet or raise
@@ -502,7 +496,7 @@ class BettingRound:
             self._table.collect(self._hold, seat, top - second, Reason.REFUND, "uncalled bet")
             self._bets[seat] = second
             self._events.append({"event": "uncalled", "seat": seat, "chips": top - second})
-        self._table.move(self._hold, self._pot, sum(self._bets.values()), Reason.RELEASE)
+        self._table.move(self._hold, self._pot, sum(self._bets.values()), _RELEASE)
         self._over = True
         end = {"event": "end", "pot": self._table.chips_in(self._pot)}
         self._events.append(end | {"opener": self._opener, "last_aggressor": self._aggressor})

@@ -58,6 +58,7 @@ class Phase(StrEnum):
 _BETTING, _DRAWING, _EXCHANGE, _DECLARING, _OVER = Phase
 """The phases read as globals (in Python 3.11 an Enum class's attribute takes about four
 times as long to read: its metaclass has a ``__getattr__``); a deal asks its phase often."""
+_AFTER_BIG_BLIND, _DEALER_LEFT = DrawFrom.AFTER_BIG_BLIND, BetsFrom.DEALER_LEFT
 
 
 class DrawDeal:
@@ -247,7 +248,7 @@ class DrawDeal:
             index = 0 if self.draw_start is None else (self.draw_start + 1) % len(self.seats)
             self.draw_start = index
             first = self.seats[index]
-        elif self.rules.draw_from is DrawFrom.AFTER_BIG_BLIND:
+        elif self.rules.draw_from is _AFTER_BIG_BLIND:
             first = self._after_big_blind()
         else:
             first = self.seats[0]
@@ -417,7 +418,7 @@ class DrawDeal:
         self.draws_done += 1
         if self.rules.all_for_one and everyone_pat and self.rules.pat_round_ends:
             self.stop_drawing = True
-        if self.game == "low" or self.rules.later_bets_from is BetsFrom.DEALER_LEFT:
+        if self.game == "low" or self.rules.later_bets_from is _DEALER_LEFT:
             first = self.seats[0]
         else:
             first = self.opener if self.opener is not None else self.seats[0]
