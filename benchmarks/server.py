@@ -13,7 +13,8 @@ would). Once every table is started it measures, for ``--seconds``:
 - the server's resident memory per table (its RSS with every table connected, less its
   RSS before any table was opened, over the tables);
 - the CPU the server and the clients used (shares of one core) and the server's CPU
-  milliseconds per accepted action, which a busy machine changes least.
+  milliseconds per accepted action, which a busy machine changes least;
+- the messages the clients received per accepted action (``frames_per_action``).
 
 The clients share this machine's cores with the server, so both are on the clock: the
 report gives the load average before and after.
@@ -155,6 +156,7 @@ class Measures:
     measuring: bool = False
     acks: int = 0
     errors: int = 0
+    frames: int = 0  # every message the clients received
     echo: list[float] = field(default_factory=list)
     others: list[float] = field(default_factory=list)
     sent: dict[tuple[str, int], tuple[float, str]] = field(default_factory=dict)
@@ -202,6 +204,7 @@ class BotClient:
             frame = loads(text)
             kind = frame["type"]
             now = time.perf_counter()
+            self.measures.frames += self.measures.measuring
             if kind == "event":
                 seq = frame["seq"]
                 self.measures.received(self.table, range(self.last_seq + 1, seq + 1),
@@ -295,6 +298,7 @@ async def bench(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         "server_rss_mib": round(connected / 1024, 1),
         "samples": len(measures.echo),
         "errors": measures.errors,
+        "frames_per_action": round(measures.frames / max(measures.acks, 1), 2),
         "server_cpu_share": round(server_cpu / elapsed, 2),
         "client_cpu_share": round(client_cpu / elapsed, 2),
         "server_cpu_ms_per_action": round(server_cpu * ms / max(measures.acks, 1), 2),
