@@ -55,6 +55,8 @@ def side_pots(
     total = sum(contributions.values()) + dead
     if not levels:
         return [Pot(total, tuple(live))] if total else []
+    if len(levels) == 1:  # one layer (no one all in for less): everything in one pot
+        return [Pot(total, tuple(seat for seat in live if contributions[seat] >= levels[0]))]
     pots, below = [], 0
     for level in levels:
         amount = sum(min(c, level) - min(c, below) for c in contributions.values())

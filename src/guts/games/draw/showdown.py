@@ -153,30 +153,30 @@ class Showdown:
         self.reason = f"{_says(name, 'wins')} {amount} uncontested"
         return {seat: amount}
 
-    def _strength(self, seat: int, dead: int | None) -> int | None:
-        deal = self.deal
-        ranking, hand = deal.ranking(), deal.hands[seat]
+    def _strength(self, ranking: Ranking, seat: int, dead: int | None) -> int | None:
+        hand = self.deal.hands[seat]
         if seat == dead:
             return None
-        if deal.rules.declare:
+        if self.deal.rules.declare:
             return declared_strength(ranking, hand, self.declared[seat])
         return ranking.strength(hand)
 
     def _contested(self, dead: int | None) -> dict[int, int]:
         deal, table = self.deal, self.deal.table
-        ranking = deal.ranking()
+        ranking, hands, trips = deal.ranking(), deal.hands, deal.rules.trips_to_win
         strengths: dict[int, int] = {}
         for seat in self.order:
-            description = ranking.describe(deal.hands[seat])
-            strength = self._strength(seat, dead)
-            if deal.rules.trips_to_win and not wins_trips(ranking, deal.hands[seat]):
+            hand = hands[seat]
+            description = ranking.describe(hand)
+            strength = self._strength(ranking, seat, dead)
+            if trips and not wins_trips(ranking, hand):
                 strength = None
                 self.no_trips = True
             if strength is not None:
                 strengths[seat] = strength
-            self.shown[seat] = card_codes(deal.hands[seat])
-            deal.emit(Showed(seat=seat, cards=card_codes(deal.hands[seat]),
-                              description=description, live=strength is not None))  # fmt: skip
+            cards = self.shown[seat] = card_codes(hand)
+            deal.emit(Showed(seat=seat, cards=cards, description=description,
+                              live=strength is not None))  # fmt: skip
         pots = side_pots(deal.totals, deal.folded, deal.dead)
         won = award_pots(table, pots, strengths)
         self.no_trips = self.no_trips and table.pot > 0
