@@ -4,9 +4,11 @@
 its hand classes (:mod:`guts.solve.hands`), and runs discounted CFR with the pot's
 continuation value as a fixed point (:mod:`guts.solve.cfr`); the :class:`Solution` says
 the strategy by position and history in words, the EV per position and the
-exploitability (Hi-Lo, heads-up: :mod:`guts.solve.hilo`, a
-:class:`~guts.solve.hilo_solution.HiLoSolution`). ``docs/solve.md`` states the model and
-its assumptions.
+exploitability (Hi-Lo: :mod:`guts.solve.hilo`, three or more players
+:mod:`guts.solve.hilo_many`, a :class:`~guts.solve.hilo_solution.HiLoSolution`; a pot cap
+or limit: the chain of pots of :mod:`guts.solve.chain`, a
+:class:`~guts.solve.chain.ChainSolution`). ``docs/solve.md`` states the model and its
+assumptions.
 """
 
 from __future__ import annotations
