@@ -19,14 +19,24 @@ would). Once every table is started it measures, for ``--seconds``:
 The clients share this machine's cores with the server, so both are on the clock: the
 report gives the load average before and after.
 
+With ``--in-process`` there are no sockets and no uvicorn: the tables, their actors and
+the database run in this process, each seat a client object that writes every frame to
+JSON as the websocket writer does and answers each decision at once through the
+protocol's parser; it reports the process's CPU time per accepted action over
+``--actions`` actions (after a tenth as many to warm up). That is the server's own work
+per action but the sockets', steadier on a busy machine, and short enough to run under
+``valgrind --tool=callgrind`` for instruction counts.
+
     python benchmarks/server.py [--tables 200] [--players 4] [--seconds 20]
                                 [--database sqlite|postgresql|URL] [--preset two-card-guts]
+                                [--in-process [--actions 20000]]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -305,6 +315,106 @@ async def bench(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+@dataclass
+class Counts:
+    """What the in-process clients counted: acknowledged actions, frames, errors."""
+
+    acks: int = 0
+    frames: int = 0
+    errors: int = 0
+    playing: bool = True
+
+
+def in_process_client(actor: Any, rng: random.Random, counts: Counts) -> Any:
+    """A seat's client inside the server's process (``--in-process``), as
+    :class:`BotClient` over a socket: one action in flight, the newest decision answered."""
+    from guts.server.actor import Client
+    from guts.server.protocol import read_message
+
+    class InProcessBot(Client):
+        def __init__(self) -> None:
+            super().__init__()
+            self.client_seq = 0
+            self.decision: dict[str, Any] | None = None
+            self.in_flight = False
+
+        def send(self, message: dict[str, Any]) -> None:
+            orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)  # as the writer does
+            counts.frames += 1
+            kind = message["type"]
+            if kind == "event":
+                self.decision = message["decision"]
+                if message.get("acked") is not None:
+                    counts.acks += 1
+                    self.in_flight = False
+            elif kind == "ack" and not message["duplicate"]:
+                counts.acks += 1
+                self.in_flight = False
+            elif kind == "error":
+                counts.errors += 1
+                self.in_flight = False
+            if counts.playing and not self.in_flight and self.decision is not None:
+                decision, self.decision = self.decision, None
+                self.client_seq += 1
+                self.in_flight = True
+                act = {"type": "act", "seat": decision["seat"],
+                       "action": rng.choice(decision["actions"]),
+                       "client_seq": self.client_seq}  # fmt: skip
+                actor.post(read_message(orjson.dumps(act)), self)
+
+    return InProcessBot()
+
+
+async def in_process(database: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The server's work per action without sockets (see the module's docstring), with
+    the garbage collector set as ``guts serve`` sets it (if it does)."""
+    from guts.server import app
+    from guts.server.actor import Settings
+    from guts.server.protocol import Join, Start
+    from guts.server.storage import Storage
+    from guts.server.tables import Tables
+
+    storage = await Storage.open(database)
+    tables = Tables(storage, Settings(bot_delay=0, deal_delay=0))
+    counts, rng = Counts(), random.Random(1)
+    starts = []
+    for _ in range(args.tables):
+        actor, secret = await tables.create(args.preset, {}, 1000, auto_approve=True)
+        for n in range(args.players):
+            client = in_process_client(actor, rng, counts)
+            actor.attach(client)
+            await actor.call(Join(type="join", nickname=f"P{n}"), client)
+        starts.append((actor, Start(type="start", secret=secret)))
+    thresholds = getattr(app, "GC_THRESHOLDS", None)
+    if thresholds is not None:
+        gc.set_threshold(*thresholds)
+        gc.freeze()
+    for actor, start in starts:
+        actor.post(start, None)
+
+    async def reach(acks: int) -> None:
+        while counts.acks < acks:
+            await asyncio.sleep(0.01)
+
+    await reach(args.actions // 10)
+    acks, frames, cpu, began = counts.acks, counts.frames, time.process_time(), \
+        time.perf_counter()  # fmt: skip
+    await reach(acks + args.actions)
+    cpu, elapsed = time.process_time() - cpu, time.perf_counter() - began
+    done, counts.playing = counts.acks - acks, False
+    await tables.close()
+    await storage.close()
+    return {
+        "tables": args.tables,
+        "players": args.players,
+        "actions": done,
+        "cpu_us_per_action": round(cpu * 1e6 / done, 1),
+        "actions_per_s": round(done / elapsed, 1),
+        "frames_per_action": round((counts.frames - frames) / done, 2),
+        "errors": counts.errors,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -314,6 +424,10 @@ def main() -> None:
     parser.add_argument("--preset", default="two-card-guts")
     parser.add_argument("--database", default="sqlite",
                         help="sqlite, postgresql, or a database URL")  # fmt: skip
+    parser.add_argument("--in-process", action="store_true",
+                        help="no sockets: the server's own work per action")  # fmt: skip
+    parser.add_argument("--actions", type=int, default=20000,
+                        help="with --in-process: how many actions to measure")  # fmt: skip
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="guts-bench-"))
     pg = None
@@ -324,11 +438,16 @@ def main() -> None:
     else:
         database = args.database
     load = os.getloadavg()
-    server = Server(database, folder / "server.log")
     try:
-        result = uvloop.run(bench(server, args))  # the clients' loop, as the server's
+        if args.in_process:
+            result = uvloop.run(in_process(database, args))
+        else:
+            server = Server(database, folder / "server.log")
+            try:
+                result = uvloop.run(bench(server, args))  # the clients' loop, as the server's
+            finally:
+                server.stop()
     finally:
-        server.stop()
         if pg is not None:
             pg.cleanup()
     result["database"] = args.database
