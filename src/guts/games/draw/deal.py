@@ -296,13 +296,16 @@ class DrawDeal:
             whole = len(self.stock) - len(hand) >= after and len(hand) <= len(self.stock)
             return Discard(codes, counts, (codes,) if whole else ())
         limit = rules.draw_limit(self.draws_done)
-        supply = len(self.stock) + self._pooled(seat)  # _supply(seat, n), less the own n
-        own, bosnian = rules.reshuffle and rules.reshuffle_own, rules.bosnian
-        counts = tuple(
-            n
-            for n in range(limit + 1)
-            if supply + (n if own else 0) >= (n + 1 if bosnian and n == 4 else n)  # _need
-        )
+        if len(self.stock) > limit:  # the stock alone covers any draw (Bosnian's 4 + 1 too)
+            counts = tuple(range(limit + 1))
+        else:
+            supply = len(self.stock) + self._pooled(seat)  # _supply(seat, n), less the own n
+            own, bosnian = rules.reshuffle and rules.reshuffle_own, rules.bosnian
+            counts = tuple(
+                n
+                for n in range(limit + 1)
+                if supply + (n if own else 0) >= (n + 1 if bosnian and n == 4 else n)  # _need
+            )
         extra: tuple[tuple[str, ...], ...] = ()
         if rules.four_with_ace and self.draws_done == 0 and self._supply(seat, 4) >= 4:
             extra = tuple(

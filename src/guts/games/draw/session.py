@@ -27,7 +27,7 @@ from typing import Any
 from guts.cards import Card, Deck, deck_cards, shuffle
 from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Event, EventError
-from guts.games.decision import Decision, check_action
+from guts.games.decision import Choose, Decision, check_action
 from guts.games.draw.deal import DrawDeal, Phase
 from guts.games.draw.events import Acted, DealStarted, Moved, SessionEnded, Shuffled, Stopped
 from guts.games.draw.rules import DrawRules, Openers
@@ -161,8 +161,12 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
             raise IllegalAction(f"deal {self._deals} is in progress: finish it first")
         self._emit(Stopped(reason=reason))
         if self._table.pot:
-            self._table.split(POT, list(self._table.turn_order()), Reason.REFUND,
-                              note="the session stops: the pot is shared out")
+            self._table.split(
+                POT,
+                list(self._table.turn_order()),
+                Reason.REFUND,
+                note="the session stops: the pot is shared out",
+            )
         if not self.is_over:
             self._end(reason)
         self._sync()
@@ -171,10 +175,11 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
         """Declarations (cards do not speak) may name the hand in any accepted words
         (``declare full-house`` as written reads as itself, so ``reads_verbatim`` holds)."""
         text = check_action(action)
-        words = " ".join(text.strip().lower().split())
-        if decision.kind == "choose" and words.startswith("declare "):
-            with suppress(HandError):
-                return decision.canonical(f"declare {Category.parse(words[8:]).value}")
+        if isinstance(decision.options, Choose):  # (decision.kind == "choose")
+            words = " ".join(text.strip().lower().split())
+            if words.startswith("declare "):
+                with suppress(HandError):
+                    return decision.canonical(f"declare {Category.parse(words[8:]).value}")
         return decision.canonical(text)
 
     # -- between deals ---------------------------------------------------------------------
