@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from guts.client import terminal
 from guts.server.protocol import (
     CLIENT_MESSAGES,
     MAX_MESSAGE_BYTES,
@@ -85,3 +86,9 @@ def test_the_protocol_document_is_current() -> None:
     for model in CLIENT_MESSAGES:
         kind = model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
         assert f"### `{kind}`" in text
+
+
+def test_the_terminal_client_and_the_page_speak_the_servers_version() -> None:
+    page = Path(__file__).resolve().parents[2] / "src/guts/web/static/js/table.js"
+    assert terminal.PROTOCOL == PROTOCOL_VERSION
+    assert f"const PROTOCOL = {PROTOCOL_VERSION};" in page.read_text(encoding="utf-8")
