@@ -131,7 +131,7 @@ def test_equilibrium_bots_are_refused_where_the_solver_does_not_reach(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code, _, err = run(capsys, "simulate", "capped-guts", "--bots", "equilibrium", "--fast",
-                       "--sessions", "5")  # fmt: skip
+                       "--option", "ante-every-deal=yes", "--sessions", "5")  # fmt: skip
     assert code == 2 and "equilibrium bot" in err and "pot-cap" in err
     assert "drop --fast" in err and "engine" in err
 

@@ -3,6 +3,7 @@ distribution on random ones; what it covers and refuses; its summaries."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
@@ -14,10 +15,21 @@ from guts.cards import Card, Deck
 from guts.catalog import find_game
 from guts.errors import OptionError
 from guts.games.guts.presets import preset
+from guts.games.guts.session import GutsSession
 from guts.sim import SimSpec, simulate
 from guts.sim.outcomes import OUTCOMES, settlements
 from guts.sim.runner import _pot_at_stake
-from guts.sim.vector import FastGame, StayTable, fast_batch, fast_game, run_fast, unsupported
+from guts.sim.summary import Summary
+from guts.sim.vector import (
+    FastGame,
+    Played,
+    StayTable,
+    Trace,
+    fast_batch,
+    fast_game,
+    run_fast,
+    unsupported,
+)
 
 pytest.importorskip("numba")
 
@@ -114,8 +126,11 @@ def _engine(
     game = find_game(preset_name)
     names = [f"P{i}" for i in range(len(bots))]
     session = game.new_session(names, options=options, buy_in=buy_in, rng=Random(0))
+    assert isinstance(session, GutsSession)
     rng = Random(1)
-    pots, outcomes, stacks = [], [], []
+    pots: list[int] = []
+    outcomes: list[int] = []
+    stacks: list[list[int]] = []
     while not session.is_over:
         if len(pots) >= limit:
             session.stop("enough")
@@ -149,6 +164,7 @@ def _compare(preset_name: str, options: dict[str, str], players: int,
     dealt = decks[:, :, : game.cards_per_deal]
     trace = run_fast(game, fast_bots, seed=0, first=0, count=sessions, buy_in=buy_in,
                      max_deals=limit, decks=dealt, trace=True)  # fmt: skip
+    assert isinstance(trace, Trace)
     compared = 0
     for s in range(sessions):
         engine = _engine(preset_name, options, bots, decks[s], limit, buy_in)
@@ -193,6 +209,7 @@ def test_table_stakes_bust_players_and_end_sessions() -> None:
     game = fast_game(preset("two-card-guts", dict(spec.options)), 4)
     played = run_fast(game, spec.seat_bots, seed=4, first=0, count=2000, buy_in=5,
                       max_deals=1000)  # fmt: skip
+    assert isinstance(played, Played)
     assert (played.nets >= -5).all()
     short = ~played.capped
     assert short.any() and (played.busted[short].sum(axis=1) == 3).all()
@@ -221,13 +238,14 @@ def test_the_random_bot_and_threshold_mix_agrees_in_distribution() -> None:
                         options={"max-loss": "6"})  # fmt: skip
     engine = simulate(spec, sessions=1000)
     fast, _ = fast_batch(spec, 0, 60_000)
-    for counts in (
+    counters: list[Callable[[Summary], list[int]]] = [
         lambda s: [s.outcomes.counts.get(name, 0) for name in OUTCOMES],
         lambda s: [s.lengths.counts.get(k, 0) for k in (1, 2, 3)]
         + [sum(c for k, c in s.lengths.counts.items() if k >= 4)],
         lambda s: [sum(c for p, c in s.pots.counts.items() if low <= p < high)
                    for low, high in ((0, 5), (5, 9), (9, 17), (17, 10**9))],
-    ):  # fmt: skip
+    ]  # fmt: skip
+    for counts in counters:
         table = np.array([counts(engine), counts(fast)])
         table = table[:, table.sum(axis=0) > 0]
         assert stats.chi2_contingency(table).pvalue > 0.001, table
@@ -289,7 +307,18 @@ def test_what_it_covers_now() -> None:
     assert unsupported(preset("two-card-guts", {"dealer-option": "yes"})) == []
     assert unsupported(preset("capped-guts", {})) == []
     assert unsupported(preset("two-card-guts", {"credit": "no"}), ["equilibrium"]) == []
-    assert "pot-cap" in unsupported(preset("capped-guts", {}), ["equilibrium"])[0]
+    # the equilibrium bot where guts solve reaches: a pot cap, but not with a new ante
+    # every deal
+    assert unsupported(preset("capped-guts", {}), ["equilibrium"]) == []
+    capped = preset("capped-guts", {"ante-every-deal": "yes"})
+    assert "pot-cap" in unsupported(capped, ["equilibrium"])[0]
+
+
+def test_more_cards_than_the_pack_holds_are_refused() -> None:
+    # the loop deals from one pack: 17 ghost hands of three cards would need 54
+    assert fast_game(preset("ghost-guts", {"cards": "3"}), 16).cards_per_deal == 51
+    with pytest.raises(OptionError, match="54 cards a deal for 17 players"):
+        FastGame(preset("ghost-guts", {"cards": "3"}), 17)
 
 
 def test_a_stay_table_of_the_wrong_shape_is_refused() -> None:
@@ -324,6 +353,7 @@ def _rounded_equilibrium(rules: Any, players: int) -> tuple[Any, FastGame]:
         ("simultaneous-guts", {"everyone-out": "chicken-fee"}, 3),
         ("two-card-guts", {"flushes": "yes", "straights": "yes"}, 3),
         ("no-peek-guts", {}, 3),
+        ("capped-guts", {}, 4),
     ],
 )
 def test_the_equilibrium_bot_agrees_with_the_engine_deal_by_deal(
@@ -384,13 +414,14 @@ def test_table_stakes_and_the_dealer_option_agree_in_distribution() -> None:
 
 def _agree_in_distribution(stats: Any, engine: Any, fast: Any, players: int) -> None:
     """Chi-squared tests on outcomes, session lengths and pots; Welch's t on the nets."""
-    for counts in (
+    counters: list[Callable[[Summary], list[int]]] = [
         lambda s: [s.outcomes.counts.get(name, 0) for name in OUTCOMES],
         lambda s: [s.lengths.counts.get(k, 0) for k in (1, 2, 3)]
         + [sum(c for k, c in s.lengths.counts.items() if k >= 4)],
         lambda s: [sum(c for p, c in s.pots.counts.items() if low <= p < high)
                    for low, high in ((0, 4), (4, 7), (7, 13), (13, 10**9))],
-    ):  # fmt: skip
+    ]  # fmt: skip
+    for counts in counters:
         table = np.array([counts(engine), counts(fast)])
         table = table[:, table.sum(axis=0) > 0]
         assert stats.chi2_contingency(table).pvalue > 0.001, table

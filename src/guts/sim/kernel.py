@@ -1,15 +1,15 @@
 """The compiled loop of the vectorized Guts path: whole sessions, deal after deal.
 
-Imported only by :mod:`guts.sim.vector`. Every function is compiled with numba
-(``pip install 'guts[fast]'``) where it is installed, and otherwise runs as written on
-numpy scalars (the same code, so the same results, far slower). It works on plain
-arrays: the rules come as the integer parameters named by the ``P_*`` indices, hands as
-indices into a table made by :mod:`guts.sim.vector` from the engine's own rankings (a
-two-card hand ``(a, b)`` dealt in that order is entry ``52 a + b``, a three-card hand
-``2704 a + 52 b + c``) of hand classes: the rank of the hand's strength among all
-strengths, so that classes compare as strengths do, and index the small tables of what
-the class means (its quantile, whether it is a pair or better). A class fits in 16 bits,
-so the table stays in the caches.
+Imported by :mod:`guts.sim.vector` (and :mod:`guts.sim.summary`). Every function is
+compiled with numba (``pip install 'guts[fast]'``) where it is installed, and otherwise
+runs as written on numpy scalars (the same code, so the same results, far slower). It
+works on plain arrays: the rules come as the integer parameters named by the ``P_*``
+indices, hands as indices into a table made by :mod:`guts.sim.vector` from the engine's
+own rankings (a two-card hand ``(a, b)`` dealt in that order is entry ``52 a + b``, a
+three-card hand ``2704 a + 52 b + c``) of hand classes: the rank of the hand's strength
+among all strengths, so that classes compare as strengths do, and index the small tables
+of what the class means (its quantile, whether it is a pair or better). A class fits in
+16 bits, so the table stays in the caches.
 
 Each session plays from its own random stream: SplitMix64 started at ``key + i * STEP``
 (``key`` from the run's seed, ``i`` the session's number), so a session's deals depend on

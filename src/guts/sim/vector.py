@@ -253,6 +253,9 @@ class FastGame:
             raise OptionError(f"the fast path does not cover {'; '.join(why)}: {ENGINE}")
         self.rules = rules
         self.players = players
+        if self.cards_per_deal > 52:
+            raise OptionError(f"{self.cards_per_deal} cards a deal for {players} players: "
+                              "the pack has 52")  # fmt: skip
         self.kernel = kernel
         self.params = self._params()
 
