@@ -400,9 +400,9 @@ def run_sessions(
     skip = np.zeros(n, dtype=np.bool_)
     matched = np.zeros(n, dtype=np.bool_)
     # the threshold bot's bars, kept per pot (a row per pot below POT_BINS, the last row
-    # for the current larger pot) and per live opponents (column 0: the dealer's option)
-    cached_known = np.zeros((POT_BINS + 1, n + 1), dtype=np.bool_)
-    cached_class = np.zeros((POT_BINS + 1, n + 1), dtype=np.int32)
+    # for the current larger pot) and per live opponents (column 0: the dealer's option):
+    # the first class in (-1 until worked out), whether a hand unseen is in, the last low
+    cached_class = np.full((POT_BINS + 1, n + 1), -1, dtype=np.int32)
     cached_blind = np.zeros((POT_BINS + 1, n + 1), dtype=np.bool_)
     cached_low = np.zeros((POT_BINS + 1, n + 1), dtype=np.int32)
     row = POT_BINS
@@ -488,7 +488,7 @@ def run_sessions(
                 row = pot if pot < POT_BINS else POT_BINS
                 if row == POT_BINS:
                     for j in range(n + 1):
-                        cached_known[row, j] = False
+                        cached_class[row, j] = -1
             outs = 0
             taken = 0
             bits = 0
@@ -507,8 +507,8 @@ def run_sessions(
                 if kind == BOT_THRESHOLD:
                     opponents = m - 1 if simultaneous else m - 1 - outs
                     o = max(opponents, 1)
-                    if not cached_known[row, o]:  # bots.threshold: (L / (W + L)) ** (1 / m)
-                        cached_known[row, o] = True
+                    bar_class = cached_class[row, o]
+                    if bar_class < 0:  # bots.threshold: (L / (W + L)) ** (1 / m)
                         bar = ratio ** (1.0 / o)
                         # quantiles grow with the class: in from the first class at the bar
                         # (Hi-Lo: high from max(X, 1/2), low up to min(1 - X, 1/2))
@@ -517,7 +517,8 @@ def run_sessions(
                         cached_low[row, o] = np.searchsorted(quantile, min(1.0 - bar, 0.5),
                                                              side="right")  # fmt: skip
                         cached_blind[row, o] = bar <= 0.5
-                    stays = cached_blind[row, o] if no_peek else power[p] >= cached_class[row, o]
+                        bar_class = cached_class[row, o]
+                    stays = cached_blind[row, o] if no_peek else power[p] >= bar_class
                     if hi_lo:  # high first; a hand unseen (quantile 1/2) is never low
                         ways[p] = 1 if stays else 0
                         if not stays and not no_peek and power[p] < cached_low[row, o]:
@@ -552,8 +553,7 @@ def run_sessions(
             if challenged:
                 # GutsDeal._after_declare: the others may challenge the lone dealer, in
                 # turn; the threshold bot sees one live opponent (the dealer)
-                if not cached_known[row, 0]:
-                    cached_known[row, 0] = True
+                if cached_class[row, 0] < 0:
                     cached_class[row, 0] = np.searchsorted(quantile, ratio)
                     cached_blind[row, 0] = ratio <= 0.5
                 for p in range(m - 1):
