@@ -25,9 +25,10 @@ from guts.solve.model import Model
 from guts.solve.solution import Solution
 
 if TYPE_CHECKING:
+    from guts.solve.chain import ChainSolution
     from guts.solve.hilo_solution import HiLoSolution
 
-__all__ = ["DealtValues", "dealt_values", "hi_lo_dealt_values"]
+__all__ = ["DealtValues", "capped_values", "dealt_values", "hi_lo_dealt_values"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -171,3 +172,64 @@ def _outcomes(
     tie = {"players-win": 0, "ghost-wins": 1, "push": 2}[model.ghost_ties.value]
     result = np.where(best > ghost, 0, 1)
     return np.where(best == ghost, tie, result).astype(np.int64)
+
+
+def capped_values(solution: ChainSolution, most_aside: int | None = None) -> FloatArray:
+    """The first pot's values (pot units, by position) of the solved strategies of a
+    pot cap or limit, with the chips aside and the last, partial refill played as the
+    engine plays them (``guts.games.guts.settle.normalize_pot``), every pot of one chip
+    or more a state: what the chain's model of the cap leaves out (``docs/solve.md``).
+
+    A deal at pot ``p`` plays the strategy of the chain's pot for ``p`` (as the bot does)
+    and leaves a next pot of ``k p``: past the cap the excess goes aside; a pot won with
+    chips aside is refilled from them, up to the cap. Values are found by sweeping the
+    linear equations to their fixed point, the aside cut at ``most_aside`` chips (twenty
+    caps by default), past which each chip aside is worth ``1 / players`` to everyone."""
+    n, cap = solution.players, solution.cap
+    most = most_aside if most_aside is not None else 20 * cap
+    terms = {}
+    for state in solution.states:
+        base, strategy = state.deal.parts[0], state.result.strategy
+        gain = base.values(strategy, base.counterfactual(strategy, np.zeros(n)))[0]
+        terms[state.pot] = (gain, {k: d.growth(strategy) for k, d in state.deal.parts.items()})
+    multiples = sorted(next(iter(terms.values()))[1])
+    size = cap + most + 2  # pots 0..cap with nothing aside, then the cap with 1..most aside
+    end = size - 1  # the session is over
+    gains = np.zeros((size, n))
+    follow = np.full((size, len(multiples)), end, dtype=np.int64)
+    chance = np.zeros((size, len(multiples)))
+    for index in range(1, cap + most + 1):
+        pot, aside = (index, 0) if index <= cap else (cap, index - cap)
+        gain, chances = terms[solution.at_pot(pot).pot]
+        gains[index] = gain * pot
+        for column, k in enumerate(multiples):
+            chance[index, column] = chances[k]
+            target, extra = _refilled(k * pot, aside, cap, most)
+            follow[index, column] = end if target < 0 else target
+            gains[index] += chances[k] * extra / n
+    values = np.zeros((size, n))
+    for _ in range(100_000):
+        following = np.roll(values[follow], 1, axis=2)  # [state, k, position]
+        new = gains + np.einsum("sk,skp->sp", chance, following)
+        new[end] = 0.0
+        if np.abs(new - values).max() < 1e-13:
+            values = new
+            break
+        values = new
+    first = solution.states[-1].pot
+    return np.asarray(values[first] / first, dtype=np.float64)
+
+
+def _refilled(pot: int, aside: int, cap: int, most: int) -> tuple[int, float]:
+    """The state after a deal leaves ``pot`` chips with ``aside`` set aside (-1: the
+    session is over), and the chips aside past ``most`` (each worth an equal share)."""
+    if pot > cap:
+        pot, aside = cap, aside + pot - cap
+    elif pot == 0 and aside:
+        pot, aside = min(cap, aside), aside - min(cap, aside)
+    elif pot == 0:
+        return -1, 0.0
+    if aside == 0:
+        return pot, 0.0
+    beyond = max(0, aside - most)
+    return cap + min(aside, most), float(beyond)
