@@ -135,6 +135,7 @@ class BettingRound:
         self._actions: list[tuple[int, Action]] = []
         self._over = False
         self._in_hand: tuple[int, ...] | None = None  # in_hand, until the next fold
+        self._live = len(self.in_hand)  # len(in_hand), kept as seats fold
         self._changes = 0  # bumped by every change of the round's own state
         self._legal_for: tuple[int, int, int] | None = None  # (seat, changes, ledger size)
         self._legal_kept: Legal | None = None
@@ -294,8 +295,7 @@ class BettingRound:
     def _next_from(self, index: int) -> int | None:
         """The first seat from ``index`` in ``order`` on that needs to act (as
         :meth:`_needs_to_act` says, with what is the same for every seat read once)."""
-        live = self._in_hand
-        if len(self.in_hand if live is None else live) < 2:
+        if self._live < 2:  # (len(self.in_hand))
             return None
         folded, stacks = self._folded, self._stacks
         bets, current, faced = self._bets, self._current, self._faced
@@ -326,7 +326,7 @@ class BettingRound:
         structure = self._structure
         cap = structure.raise_cap
         capped = cap is not None and self._made >= 1 + cap  # (heads-up too, unless not)
-        if capped and (structure.cap_heads_up or len(self.in_hand) != 2):
+        if capped and (structure.cap_heads_up or self._live != 2):
             return f"the betting is capped at a bet and {cap} raises"
         if not structure.check_raise and seat in self._checked:
             return "check-raise is not allowed"
@@ -454,6 +454,7 @@ class BettingRound:
         if kind is Fold:
             self._folded.add(seat)
             self._in_hand = None
+            self._live -= 1
         elif kind is Check:
             self._checked.add(seat)
         elif kind is Call:

@@ -31,6 +31,7 @@ from guts.games.draw.events import (
     WidowTurned,
     acted,
     betting_started,
+    dealt,
     drew,
 )
 from guts.games.draw.hands import opens
@@ -137,7 +138,7 @@ class DrawDeal:
                 if self.rules.wild_widow and round_number == self.rules.widow_after:
                     self.widow = self.stock.deal_one()
         for seat in self.seats:
-            self.emit(Dealt(seat=seat, cards=card_codes(self.hands[seat]), audience=(seat,)))
+            self.emit(dealt(seat, card_codes(self.hands[seat])))
         if self.widow is not None:
             self.emit(WidowTurned(card=self.widow.ascii))
         self._begin_betting(self.seats[0], blinds=self.blinds())
@@ -389,7 +390,7 @@ class DrawDeal:
     def _give(self, seat: int, cards: Sequence[Card]) -> None:
         self.hands[seat].extend(cards)
         if cards:
-            self.emit(Dealt(seat=seat, cards=card_codes(cards), audience=(seat,)))
+            self.emit(dealt(seat, card_codes(cards)))
 
     def _take(self, count: int, seat: int) -> list[Card]:
         if len(self.stock) >= count:  # no reshuffle needed: the top cards, in one slice

@@ -33,6 +33,7 @@ __all__ = [
     "WidowTurned",
     "acted",
     "betting_started",
+    "dealt",
     "drew",
 ]
 
@@ -254,3 +255,22 @@ def drew(seat: int, count: int) -> Drew:
     key = (Drew, seat, count)
     event = _SHARED.get(key) or _kept(key, Drew(seat=seat, count=count))
     return cast(Drew, event)
+
+
+# -- events made without calling their class ------------------------------------------------
+#
+# A hand's cards repeat too rarely for its events to be kept: this makes them as the class
+# does (the fields in the instance's dict, in their order; Dealt has no __post_init__)
+# without the call of the class and of its __init__.
+
+_new = object.__new__
+
+
+def dealt(seat: int, cards: tuple[str, ...]) -> Dealt:
+    """``Dealt(seat=seat, cards=cards, audience=(seat,))``: cards dealt face down."""
+    event = _new(Dealt)
+    values = event.__dict__
+    values["audience"] = (seat,)
+    values["seat"] = seat
+    values["cards"] = cards
+    return event
