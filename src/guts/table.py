@@ -461,7 +461,9 @@ class Table:
 
         Returns what each paid; for antes, ``pay_each(table.turn_order(), POT, ante, ANTE)``.
         """
-        order = [self._seat(seat) for seat in seats]
+        count = len(self._names)
+        order = [seat if type(seat) is int and 0 <= seat < count else self._seat(seat)
+                 for seat in seats]  # (what _seat checks)  # fmt: skip
         if len(set(order)) != len(order) or to in order:
             raise SeatError(f"each seat pays once and not itself: {order} paying {to}")
         _check_amount(amount)

@@ -541,7 +541,8 @@ def _check_order(table: Table, order: Sequence[int]) -> tuple[int, ...]:
         raise SeatError(f"a betting round needs distinct seats in acting order, not {seats}")
     count = len(table.names)
     for seat in seats:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
+        a_seat = type(seat) is int or (isinstance(seat, int) and not isinstance(seat, bool))
+        if not a_seat or not 0 <= seat < count:
             raise SeatError(f"no seat {seat!r}: seats are 0 to {count - 1}")
     return seats
 

@@ -19,7 +19,6 @@ from guts.games.base import Event
 from guts.games.decision import Decision, Discard, betting_action
 from guts.games.draw.actions import discard_text
 from guts.games.draw.events import (
-    Acted,
     DealEnded,
     DealStarted,
     Dealt,
@@ -32,6 +31,7 @@ from guts.games.draw.events import (
     acted,
     betting_started,
     dealt,
+    discarded,
     drew,
 )
 from guts.games.draw.hands import opens
@@ -331,7 +331,7 @@ class DrawDeal:
         assert isinstance(options, Discard)
         self._offered = None
         cards = _pick(hand, options.cards(text))
-        self.emit(Acted(seat=seat, action=discard_text(cards), audience=(seat,)))
+        self.emit(discarded(seat, discard_text(cards)))
         before = tuple(hand)
         for card in cards:
             hand.remove(card)

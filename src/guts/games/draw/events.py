@@ -34,7 +34,9 @@ __all__ = [
     "acted",
     "betting_started",
     "dealt",
+    "discarded",
     "drew",
+    "showed",
 ]
 
 
@@ -259,9 +261,9 @@ def drew(seat: int, count: int) -> Drew:
 
 # -- events made without calling their class ------------------------------------------------
 #
-# A hand's cards repeat too rarely for its events to be kept: this makes them as the class
-# does (the fields in the instance's dict, in their order; Dealt has no __post_init__)
-# without the call of the class and of its __init__.
+# A hand's cards repeat too rarely for its events to be kept: these make them as the class
+# does (the fields in the instance's dict, in their order; none of these classes has a
+# __post_init__) without the call of the class and of its __init__.
 
 _new = object.__new__
 
@@ -273,4 +275,26 @@ def dealt(seat: int, cards: tuple[str, ...]) -> Dealt:
     values["audience"] = (seat,)
     values["seat"] = seat
     values["cards"] = cards
+    return event
+
+
+def discarded(seat: int, action: str) -> Acted:
+    """``Acted(seat=seat, action=action, audience=(seat,))``: a draw, seen by the drawer."""
+    event = _new(Acted)
+    values = event.__dict__
+    values["audience"] = (seat,)
+    values["seat"] = seat
+    values["action"] = action
+    return event
+
+
+def showed(seat: int, cards: tuple[str, ...], description: str, live: bool) -> Showed:
+    """``Showed(seat=seat, cards=cards, description=description, live=live)``."""
+    event = _new(Showed)
+    values = event.__dict__
+    values["audience"] = None
+    values["seat"] = seat
+    values["cards"] = cards
+    values["description"] = description
+    values["live"] = live
     return event

@@ -17,7 +17,7 @@ from guts.betting import award_pots, side_pots
 from guts.cards import Card, card_codes
 from guts.errors import IllegalAction
 from guts.games.base import Decision, Event
-from guts.games.draw.events import Declared, OpenersShown, Showed
+from guts.games.draw.events import Declared, OpenersShown, Showed, showed
 from guts.games.draw.hands import declared_strength, opens, proof_cards, wins_trips
 from guts.games.draw.rules import DrawRules, Openers
 from guts.grammar import agree, who
@@ -175,8 +175,7 @@ class Showdown:
             if strength is not None:
                 strengths[seat] = strength
             cards = self.shown[seat] = card_codes(hand)
-            deal.emit(Showed(seat=seat, cards=cards, description=description,
-                              live=strength is not None))  # fmt: skip
+            deal.emit(showed(seat, cards, description, strength is not None))
         pots = side_pots(deal.totals, deal.folded, deal.dead)
         won = award_pots(table, pots, strengths)
         self.no_trips = self.no_trips and table.pot > 0
