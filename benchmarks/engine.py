@@ -16,6 +16,11 @@ shares of named parts of the engine, without the per-call cost cProfile adds) an
 cProfile (call counts, cumulative and own time of the top functions).
 
     python benchmarks/engine.py [--seconds 2] [--repeats 5] [--profile-seconds 5]
+
+With ``--count N --workload draw|pokerkit|guts`` it plays exactly N deals of one workload
+and exits, for instruction counts that the machine's load does not move: under
+``valgrind --tool=callgrind`` (with ``PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1``), run
+it for two counts and divide the difference by the difference of the counts.
 """
 
 from __future__ import annotations
@@ -89,9 +94,12 @@ class Run:
 # -- the guts side -------------------------------------------------------------------------
 
 
-def guts_hands(preset: str, players: int, seconds: float, seed: int) -> Run:
-    """Play whole deals of ``preset`` for ``seconds``; a session that ends (a pot won) is
-    replaced by a new one. The clock is read between deals, so every deal counted is whole.
+def guts_hands(
+    preset: str, players: int, seconds: float, seed: int, count: int | None = None
+) -> Run:
+    """Play whole deals of ``preset`` for ``seconds`` (or exactly ``count`` deals); a
+    session that ends (a pot won) is replaced by a new one. The clock is read between
+    deals, so every deal counted is whole.
     """
     rng = random.Random(seed)
     choice = rng.choice
@@ -116,7 +124,7 @@ def guts_hands(preset: str, players: int, seconds: float, seed: int) -> Run:
             run.actions += 1
         run.hands += 1
         now = time.perf_counter()
-        if now >= end:
+        if run.hands == count or (count is None and now >= end):
             break
     run.seconds, run.cpu = now - start, time.process_time() - cpu
     if session is not None:
@@ -202,9 +210,9 @@ def pokerkit_state_factory() -> Callable[[], Any]:
     return new_state
 
 
-def pokerkit_draw(seconds: float, seed: int) -> Run:
-    """Play whole PokerKit hands for ``seconds`` (PokerKit shuffles with the global
-    ``random``, seeded here)."""
+def pokerkit_draw(seconds: float, seed: int, count: int | None = None) -> Run:
+    """Play whole PokerKit hands for ``seconds`` (or exactly ``count`` hands; PokerKit
+    shuffles with the global ``random``, seeded here)."""
     new_state = pokerkit_state_factory()
     random.seed(seed)
     rng = random.Random(seed)
@@ -240,7 +248,7 @@ def pokerkit_draw(seconds: float, seed: int) -> Run:
                 run.actions += 1
             run.hands += 1
             now = time.perf_counter()
-            if now >= end:
+            if run.hands == count or (count is None and now >= end):
                 break
     run.seconds, run.cpu = now - start, time.process_time() - cpu
     return run
@@ -515,6 +523,16 @@ def fmt(value: float) -> str:
     return f"{value:,.0f}"
 
 
+def play_count(workload: str, count: int, seed: int) -> None:
+    """Play exactly ``count`` deals of ``workload``, untimed (for instruction counts)."""
+    if workload == "pokerkit":
+        pokerkit_draw(0.0, seed, count)
+    elif workload == "draw":
+        guts_hands(DRAW_PRESET, DRAW_PLAYERS, 0.0, seed, count)
+    else:
+        guts_hands(GUTS_PRESET, GUTS_PLAYERS, 0.0, seed, count)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
@@ -524,7 +542,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--profile-seconds", type=float, default=5.0, help="per profiled workload (0: no profile)"
     )
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument(
+        "--count", type=int, help="play exactly this many deals of --workload, then exit"
+    )
+    parser.add_argument("--workload", choices=("draw", "pokerkit", "guts"), default="draw")
     args = parser.parse_args(argv)
+    if args.count is not None:
+        play_count(args.workload, args.count, args.seed)
+        return
 
     have_pokerkit = version("pokerkit") != "not installed"
     runs: dict[str, Callable[[float, int], Run]] = {"guts draw": guts_draw}
