@@ -312,6 +312,12 @@ def test_what_it_covers_now() -> None:
     assert unsupported(preset("capped-guts", {}), ["equilibrium"]) == []
     capped = preset("capped-guts", {"ante-every-deal": "yes"})
     assert "pot-cap" in unsupported(capped, ["equilibrium"])[0]
+    # declared in turn, the solved strategy is one per pot: the engine plays it
+    for option in ("pot-cap", "pot-limit"):
+        in_turn = preset("two-card-guts", {option: "40"})
+        assert unsupported(in_turn) == []
+        (why,) = unsupported(in_turn, ["equilibrium"])
+        assert f"{option} declared in turn" in why
 
 
 def test_more_cards_than_the_pack_holds_are_refused() -> None:

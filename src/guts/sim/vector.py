@@ -152,6 +152,11 @@ def _equilibrium_unsupported(rules: GutsRules) -> list[str]:
     if rules.dealer_option or rules.hi_lo:
         rule = "hi-lo" if rules.hi_lo else "dealer-option"
         return [f"the equilibrium bot with {rule} (played by the engine only)"]
+    capped = rules.pot_cap is not None or rules.pot_limit is not None
+    if capped and rules.declare is Declare.IN_TURN:  # at once, every pot plays alike
+        rule = "pot-cap" if rules.pot_cap is not None else "pot-limit"
+        return [f"the equilibrium bot with {rule} declared in turn (its strategy changes "
+                "with the pot; played by the engine only)"]  # fmt: skip
     return []
 
 
