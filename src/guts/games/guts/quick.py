@@ -31,11 +31,11 @@ from guts.games.guts.events import (
     deal_started,
     declared,
 )
-from guts.games.guts.rules import Declare, Ghost, GutsRules
+from guts.games.guts.rules import Declare, Ghost, GutsRules, Payment, Qualifier
 from guts.games.guts.showdown import contest
 from guts.table import POT, Reason
 
-__all__ = ["QuickDeal", "covers"]
+__all__ = ["QuickDeal", "covers", "plain"]
 
 
 def covers(rules: GutsRules) -> bool:
@@ -49,6 +49,22 @@ def covers(rules: GutsRules) -> bool:
         and not rules.batey
         and rules.ghost is not Ghost.ALWAYS
         and rules.ghost is not Ghost.LONE
+    )
+
+
+def plain(rules: GutsRules) -> bool:
+    """True if a deal of ``rules`` (that :func:`covers` accepts) ends right after the
+    declaration, paying the plain way: a lone player in takes the pot unshown, a
+    showdown's best hand takes it and every other hand matches it (up to max-loss)."""
+    return (
+        not rules.hi_lo
+        and not rules.has_second_deal
+        and not rules.dealer_option
+        and rules.ghost is Ghost.NEVER
+        and rules.lone_qualifier is Qualifier.NONE
+        and rules.payment is Payment.MATCH
+        and not rules.winner_takes_all
+        and not rules.nobody_wins_contested
     )
 
 
@@ -86,6 +102,7 @@ class QuickDeal(GutsDeal):
         self._words = self._actions()
         self._asking = "declare " + self._prompt()
         self._auto_last = rules.auto_in and len(seats) > 1
+        self._plain = plain(rules)
 
     def pending(self) -> tuple[Decision, ...]:
         """The decision of the seat to declare now (or of the general round after it)."""
@@ -122,8 +139,26 @@ class QuickDeal(GutsDeal):
         if self._turn == len(seats):
             self._after_declare(choices)
 
+    def _after_declare(self, choices: dict[int, str]) -> None:
+        """Everyone has declared: settle at once where the rules pay the plain way."""
+        if not self._plain:
+            super()._after_declare(choices)
+            return
+        ins = self.ins = [s for s in self.seats if choices[s] != "out"]
+        self.ways = dict.fromkeys(ins, "in")
+        if not ins:
+            settle.everyone_out(self)
+        elif len(ins) == 1:
+            table, seat = self.table, ins[0]
+            pot = table.pot
+            table.collect(POT, seat)  # alone in: the pot, unshown
+            self.emit(settle.lone_outcome(self, seat, pot))
+        else:
+            self._showdown()
+        self._finish()
+
     def _showdown(self) -> None:
-        """Two or more in: show the hands and pay (no ghost plays under these rules)."""
+        """Two or more in: show the hands, and pay the plain way if the rules do."""
         rules = self.rules
         if rules.hi_lo or rules.has_second_deal:
             super()._showdown()
@@ -137,4 +172,20 @@ class QuickDeal(GutsDeal):
             emit(cards_shown(seat, card_codes(cards), evaluation.description))
             strengths[seat] = evaluation.strength
         result = contest(strengths, None, rules.ghost_ties)
-        settle.contest_result(self, result, strengths, ins)
+        if not self._plain:
+            settle.contest_result(self, result, strengths, ins)
+            return
+        table, losers = self.table, result.losers  # the winners share, each loser matches
+        pot = table.pot
+        stake = pot if rules.max_loss is None else min(pot, rules.max_loss)
+        if len(result.winners) == 1:
+            table.collect(POT, result.winners[0])
+        else:
+            table.split(POT, list(result.winners))
+        pay = table.pay
+        for seat in losers:
+            pay(seat, POT, stake, Reason.MATCH)
+        self.matched.update(losers)
+        if rules.dropouts_ante:
+            settle.dropouts_ante(self)
+        emit(settle.contest_outcome(self, result, True, pot, losers, stake))

@@ -21,11 +21,13 @@ from guts.table import POT, Place, Reason, Table, capped
 __all__ = [
     "ASIDE",
     "SettledDeal",
+    "contest_outcome",
     "contest_result",
     "everyone_out",
     "hi_lo_result",
     "lone_against_deck",
     "lone_in",
+    "lone_outcome",
     "normalize_pot",
 ]
 
@@ -93,9 +95,9 @@ def award(deal: SettledDeal, winners: Sequence[int], note: str = "") -> None:
 
 def lone_in(deal: SettledDeal, seat: int) -> None:
     """One player in (no ghost): takes the pot unshown, or must show a pair or better."""
-    name = [deal.name(seat)]
-    alone = f"{who(name)} {agree(name, 'is')} alone"
     if deal.rules.lone_qualifier is Qualifier.PAIR:
+        name = [deal.name(seat)]
+        alone = f"{who(name)} {agree(name, 'is')} alone"
         cards = deal.playing_cards(seat)
         deal.show(seat, cards)
         if not _pair_or_better(deal.ranking(len(cards)), cards):
@@ -107,12 +109,21 @@ def lone_in(deal: SettledDeal, seat: int) -> None:
             return
     pot = deal.table.pot
     award(deal, [seat])
+    deal.emit(lone_outcome(deal, seat, pot))
+
+
+def lone_outcome(deal: SettledDeal, seat: int, pot: int) -> Outcome:
+    """The outcome of ``seat`` alone in taking ``pot`` ("Ann is alone in and takes the pot
+    (4)"), made once per name and pot."""
     key = ("lone", deal.table.names, seat, pot)
     outcome = _OUTCOMES.get(key)
     if outcome is None:
-        text = f"{alone} in and {agree(name, 'takes')} the pot ({pot})"
+        name = [deal.name(seat)]
+        text = (
+            f"{who(name)} {agree(name, 'is')} alone in and {agree(name, 'takes')} the pot ({pot})"
+        )
         outcome = _keep(key, Outcome(text=text, winners=(seat,)))
-    deal.emit(outcome)
+    return outcome
 
 
 def lone_against_deck(deal: SettledDeal, seat: int) -> None:
@@ -183,10 +194,18 @@ def contest_result(
         award(deal, result.winners, "winner takes all")
     if len(ins) > 1 or result.losers or result.pushed or result.ghost_won:
         dropouts_ante(deal)  # a lone player who beats the ghost or the deck ends the game
+    deal.emit(contest_outcome(deal, result, takes, pot, paying, amount))
+
+
+def contest_outcome(
+    deal: SettledDeal, result: Contest, takes: bool, pot: int, paying: tuple[int, ...], amount: int
+) -> Outcome:
+    """The outcome of a contest (its words by :func:`contest_words`), made once per
+    everything the words and fields come from."""
     shown = deal.shown
     fields = (result.winners, result.losers, result.pushed, result.ghost_won)
     key = ("contest", deal.table.names, GHOST in shown, DECK in shown, fields, takes, pot,
-           paying, amount)  # fmt: skip  # everything contest_words reads
+           paying, amount)  # fmt: skip
     outcome = _OUTCOMES.get(key)
     if outcome is None:
         outcome = Outcome(
@@ -195,7 +214,7 @@ def contest_result(
             payers=paying,
         )
         _keep(key, outcome)
-    deal.emit(outcome)
+    return outcome
 
 
 _OUTCOMES: dict[tuple[object, ...], Outcome] = {}
