@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
@@ -107,18 +108,26 @@ def render(solution: Solution, out: Console) -> None:
     render_footer(solution, out)
 
 
+def _short_position(name: str) -> str:
+    """A position's name short enough for a column of chips ("3rd left", "dealer")."""
+    return name.replace("dealer's left", "1st left").replace(" from the 1st left", " left")
+
+
 def render_pots(solution: ChainSolution, out: Console) -> None:
     """With a pot cap or limit: each pot of the chain (chips), each position's EV there
     (chips) and the exploitability (pot units); the table above is the first pot's."""
-    table = Table(
-        title=f"by pot (the table above: the first pot, {solution.pot} chips; the cap "
-        f"{solution.cap} chips and above: one deal)",
-        title_justify="left",
+    out.print(
+        f"EV in chips by pot (the table above is the first pot's, {solution.pot} chips; "
+        f"from the cap, {solution.cap} chips, one deal)",
+        highlight=False,
     )
+    # no rules between columns: eight positions fit 80 columns
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("pot")
     for name in solution.position_names:
-        table.add_column(f"{name} EV", justify="right")
-    table.add_column("exploitability", justify="right")
+        short = _short_position(name)
+        table.add_column(short, justify="right", min_width=max(map(len, short.split())))
+    table.add_column("exploit-\nability", justify="right", no_wrap=True)
     for state in solution.states:
         label = f"{state.pot}+" if state.capped else str(state.pot)
         evs = [f"{v * state.pot:.2f}" for v in state.result.values]
