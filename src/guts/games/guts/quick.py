@@ -24,6 +24,8 @@ from guts.games.base import Decision
 from guts.games.guts import settle
 from guts.games.guts.deal import GutsDeal, Phase
 from guts.games.guts.events import (
+    Acted,
+    Declared,
     Shuffled,
     acted,
     cards_dealt,
@@ -72,6 +74,11 @@ _ASKED: dict[tuple[int, tuple[str, ...], str], tuple[Decision, ...]] = {}
 """The pending decisions of a seat to declare, by seat, choices and prompt (immutable)."""
 
 
+_SAID: dict[tuple[int, str], tuple[Acted, Declared]] = {}
+"""The events of a seat's declaration in turn, by seat and choice (the session hands the
+deal its actions as plain strings, so every key is a plain int and string)."""
+
+
 class QuickDeal(GutsDeal):
     """A :class:`GutsDeal` of rules that :func:`covers` accepts."""
 
@@ -86,15 +93,17 @@ class QuickDeal(GutsDeal):
             for seat in seats:
                 if seat not in skip:
                     pay(seat, POT, ante, Reason.ANTE)
-        emit(Shuffled(deck=self.deck.codes, audience=()))
-        size, down = rules.down_cards, self.down
-        if len(self.deck) < size * len(seats):
+        codes = self.deck.codes
+        emit(Shuffled(deck=codes, audience=()))
+        size, down, count = rules.down_cards, self.down, len(seats)
+        if len(codes) < size * count:
             self._deal_hands()  # it runs out on the card that is not there
         else:
-            for seat, cards in zip(seats, self.deck.deal_around(size, len(seats)), strict=True):
-                down[seat] = cards
-                self.peeked.add(seat)
-                emit(cards_dealt(seat, card_codes(cards), (seat,)))
+            hands = self.deck.deal_around(size, count)
+            for hand, seat in enumerate(seats):
+                down[seat] = hands[hand]
+                self.peeked.add(seat)  # its codes: every count-th of the first dealt
+                emit(cards_dealt(seat, codes[hand : size * count : count], (seat,)))
         self.phase = Phase.DECLARE
         self._choices: dict[int, str] = {}
         self._turn = 0  # the number of seats that have declared
@@ -124,12 +133,15 @@ class QuickDeal(GutsDeal):
             return
         emit, choices, seats = self.emit, self._choices, self.seats
         choices[seat] = action
-        emit(acted(seat, action))
+        said = _SAID.get((seat, action))
+        if said is None:
+            said = _SAID[seat, action] = (acted(seat, action), declared(seat, action))
+        emit(said[0])
         self.declared[seat] = action
         if action == "out":
             self.dropped.add(seat)
             self._outs += 1
-        emit(declared(seat, action))
+        emit(said[1])
         self._turn += 1
         if self._auto_last and self._turn == len(seats) - 1 and self._outs == self._turn:
             last = seats[-1]  # every other seat is out: the last to declare is in

@@ -165,7 +165,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             self._end("the pot was won")
         elif self.rules.max_deals is not None and self._deals >= self.rules.max_deals:
             self._end(f"the deal limit ({self.rules.max_deals}) was reached")
-        elif len(self._seats_with_chips()) < 2:
+        elif not table.credit and len(self._seats_with_chips()) < 2:  # (on credit all play)
             self._end(SHORT_OF_PLAYERS)
         self._pass_button()
 
