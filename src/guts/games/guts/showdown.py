@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from guts.games.decision import quick_init
 from guts.games.guts.rules import GhostTie, Payment
 
 __all__ = ["Contest", "contest", "hi_lo_contests", "payers"]
@@ -24,6 +25,9 @@ class Contest:
     losers: tuple[int, ...]
     pushed: tuple[int, ...] = ()
     ghost_won: bool = False
+
+
+quick_init(Contest)  # made at every showdown: its fields stored at once
 
 
 def contest(strengths: Mapping[int, int], ghost: int | None, ties: GhostTie) -> Contest:
