@@ -20,7 +20,6 @@ from guts.games.decision import Decision, Discard, betting_action
 from guts.games.draw.actions import discard_text
 from guts.games.draw.events import (
     DealEnded,
-    DealStarted,
     Dealt,
     Drew,
     Offered,
@@ -30,6 +29,7 @@ from guts.games.draw.events import (
     WidowTurned,
     acted,
     betting_started,
+    deal_started,
     dealt,
     discarded,
     drew,
@@ -122,8 +122,8 @@ class DrawDeal:
     def start(self) -> None:
         """Antes, the deal (and the widow), then the first betting round."""
         table = self.table
-        self.emit(DealStarted(deal=self.number, dealer=table.button, seats=self.seats,
-                               openers=self.openers._value_, antes=self.antes))  # fmt: skip
+        self.emit(deal_started(self.number, table.button, self.seats, self.openers._value_,
+                               self.antes))  # fmt: skip
         if self.antes and self.rules.ante:
             self.totals = post_antes(table, self.seats, self.rules.ante)
         self.emit(Shuffled(deck=self.stock.codes, audience=()))
@@ -198,11 +198,6 @@ class DrawDeal:
         )
         to_act = self.betting.to_act
         self.emit(betting_started(self.rounds, self.game, order[0] if to_act is None else to_act))
-        self._after_betting_step()
-
-    def _bet(self, seat: int, text: str) -> None:
-        assert self.betting is not None
-        self.betting.act(seat, betting_action(text))
         self._after_betting_step()
 
     def _after_betting_step(self) -> None:
@@ -485,8 +480,10 @@ class DrawDeal:
         """Apply a legal action in its canonical spelling (see
         :meth:`guts.games.decision.Decision.canonical`)."""
         if self.phase is _BETTING:
+            assert self.betting is not None
             self.emit(acted(seat, text))
-            self._bet(seat, text)
+            self.betting.act(seat, betting_action(text))
+            self._after_betting_step()
         elif self.phase is _DRAWING:
             self._discard(seat, text)
         elif self.phase is _EXCHANGE:

@@ -33,6 +33,7 @@ __all__ = [
     "WidowTurned",
     "acted",
     "betting_started",
+    "deal_started",
     "dealt",
     "discarded",
     "drew",
@@ -248,6 +249,25 @@ def betting_started(round: int, game: str, first: int) -> BettingStarted:
     key = (BettingStarted, round, game, first)
     event = _SHARED.get(key) or _kept(key, BettingStarted(round=round, game=game, first=first))
     return cast(BettingStarted, event)
+
+
+def deal_started(
+    deal: int, dealer: int, seats: tuple[int, ...], openers: str, antes: bool
+) -> DealStarted:
+    """``DealStarted(deal=deal, dealer=dealer, seats=seats, openers=openers, antes=antes)``,
+    shared."""
+    plain = type(deal) is int and type(dealer) is int and type(openers) is str
+    if not plain or type(antes) is not bool or {*map(type, seats)} != _INT:
+        return DealStarted(deal=deal, dealer=dealer, seats=seats, openers=openers, antes=antes)
+    key = (DealStarted, deal, dealer, seats, openers, antes)
+    made = _SHARED.get(key)
+    if made is None:
+        made = DealStarted(deal=deal, dealer=dealer, seats=seats, openers=openers, antes=antes)
+        _kept(key, made)
+    return cast(DealStarted, made)
+
+
+_INT = frozenset({int})
 
 
 def drew(seat: int, count: int) -> Drew:
