@@ -70,8 +70,23 @@ def plain(rules: GutsRules) -> bool:
     )
 
 
-_ASKED: dict[tuple[int, tuple[str, ...], str], tuple[Decision, ...]] = {}
-"""The pending decisions of a seat to declare, by seat, choices and prompt (immutable)."""
+def _asks(
+    seats: tuple[int, ...], words: tuple[str, ...], prompt: str
+) -> tuple[tuple[Decision, ...], ...]:
+    """The pending decisions of a declaration in turn: after ``k`` seats have declared,
+    the ``k``-th seat's choice of ``words`` (none once all have), kept per seats, words
+    and prompt (decisions are immutable)."""
+    key = (seats, words, prompt)
+    asks = _ASKS.get(key)
+    if asks is None:
+        turns = tuple((Decision.choose(seat, words, prompt),) for seat in seats)
+        if len(_ASKS) >= 1 << 12:
+            _ASKS.clear()
+        asks = _ASKS[key] = (*turns, ())
+    return asks
+
+
+_ASKS: dict[tuple[tuple[int, ...], tuple[str, ...], str], tuple[tuple[Decision, ...], ...]] = {}
 
 
 _SAID: dict[tuple[int, str], tuple[Acted, Declared]] = {}
@@ -100,16 +115,15 @@ class QuickDeal(GutsDeal):
             self._deal_hands()  # it runs out on the card that is not there
         else:
             hands = self.deck.deal_around(size, count)
+            self.peeked.update(seats)
             for hand, seat in enumerate(seats):
-                down[seat] = hands[hand]
-                self.peeked.add(seat)  # its codes: every count-th of the first dealt
+                down[seat] = hands[hand]  # its codes: every count-th of the first dealt
                 emit(cards_dealt(seat, codes[hand : size * count : count], (seat,)))
         self.phase = Phase.DECLARE
         self._choices: dict[int, str] = {}
         self._turn = 0  # the number of seats that have declared
         self._outs = 0
-        self._words = self._actions()
-        self._asking = "declare " + self._prompt()
+        self._asks = _asks(seats, self._actions(), "declare " + self._prompt())
         self._auto_last = rules.auto_in and len(seats) > 1
         self._plain = plain(rules)
 
@@ -117,14 +131,7 @@ class QuickDeal(GutsDeal):
         """The decision of the seat to declare now (or of the general round after it)."""
         if self.round is not None:
             return self.round.pending()
-        if self.phase is not Phase.DECLARE or self._turn == len(self.seats):
-            return ()
-        seat = self.seats[self._turn]
-        key = (seat, self._words, self._asking)
-        asked = _ASKED.get(key)
-        if asked is None:
-            asked = _ASKED[key] = (Decision.choose(seat, self._words, self._asking),)
-        return asked
+        return self._asks[self._turn] if self.phase is Phase.DECLARE else ()
 
     def act(self, seat: int, action: str) -> None:
         """Apply a legal action (the session checked it against :meth:`pending`)."""
