@@ -334,8 +334,11 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         """The seats with chips in turn order for the next deal, ending with its dealer: the
         button or, when the button's player has no chips (table stakes), the next player to
         the left who has; a player without chips neither plays nor deals."""
+        table = self._table
+        if table.credit:
+            return table.turn_order()  # every seat plays, the button's seat last
         seats = self._seats_with_chips()
-        if len(seats) >= 2 and self._table.button not in seats:
+        if len(seats) >= 2 and table.button not in seats:
             return (*seats[1:], seats[0])
         return seats
 

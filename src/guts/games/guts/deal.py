@@ -75,8 +75,11 @@ class GutsDeal:
         self.seats = tuple(seats)  # dealt in, from the dealer's left
         self.dealer = table.button
         self.skip_ante = skip_ante
-        self.down: dict[int, list[Card]] = {s: [] for s in self.seats}
-        self.up: dict[int, list[Card]] = {s: [] for s in self.seats}
+        self.down: dict[int, list[Card]] = {}
+        self.up: dict[int, list[Card]] = {}
+        for seat in self.seats:  # (a loop, not two comprehensions: made at every deal)
+            self.down[seat] = []
+            self.up[seat] = []
         self.ghost_cards: list[Card] = []
         self.community: list[Card] = []
         self.peeked: set[int] = set()
