@@ -19,8 +19,9 @@ cProfile (call counts, cumulative and own time of the top functions).
 
 With ``--count N --workload draw|pokerkit|guts`` it plays exactly N deals of one workload
 and exits, for instruction counts that the machine's load does not move: under
-``valgrind --tool=callgrind`` (with ``PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1``), run
-it for two counts and divide the difference by the difference of the counts.
+``valgrind --tool=callgrind`` (with ``PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1`` and
+``setarch x86_64 -R``: string hashes, compiling and addresses move the counts otherwise),
+run it for two counts and divide the difference by the difference of the counts.
 """
 
 from __future__ import annotations
