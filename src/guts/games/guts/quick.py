@@ -51,7 +51,7 @@ def covers(rules: GutsRules) -> bool:
         and not rules.batey
         and rules.ghost is not Ghost.ALWAYS
         and rules.ghost is not Ghost.LONE
-    )
+    )  # (once a session)
 
 
 _ANTE, _MATCHED, _DECLARE = Reason.ANTE, Reason.MATCH, Phase.DECLARE

@@ -259,7 +259,7 @@ class GutsRules(RuleOptions):
         """True if players who are in get more cards after the declaration."""
         return bool(self.draw_to_in or self.community or self.partial_hands)
 
-    @property
+    @cached_property
     def auto_in(self) -> bool:
         """Whether the last to declare in turn is automatically in when all others are out."""
         return (
