@@ -239,7 +239,7 @@ class GutsRules(RuleOptions):
 
     # -- derived ------------------------------------------------------------------------------
 
-    @property
+    @cached_property
     def down_cards(self) -> int:
         """Cards each player gets face down in the first deal."""
         return self.cards - (1 if self.partial_hands or self.low_in_wild else 0)
@@ -254,7 +254,7 @@ class GutsRules(RuleOptions):
         """Cards a player who stays to the showdown holds (without community cards)."""
         return self.cards + self.draw_to_in
 
-    @property
+    @cached_property
     def has_second_deal(self) -> bool:
         """True if players who are in get more cards after the declaration."""
         return bool(self.draw_to_in or self.community or self.partial_hands)
