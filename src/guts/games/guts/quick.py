@@ -4,9 +4,11 @@ Where nothing comes between the deal and a single declaration in turn (no card p
 no No Peek, no face-up, community or ghost card dealt first), a deal is: antes, the
 face-down cards, each seat in turn saying in or out (the dealer in automatically when
 all the others are out), then what the declaration comes to. :class:`QuickDeal` plays
-the first part directly, the seat to choose a counter instead of a round of choices and
-the events shared values, and hands the rest to the general :class:`GutsDeal` it is.
-``tests/test_guts_quick_deal.py`` holds the two equal, step by step, on every preset.
+that part directly, the seat to choose a counter instead of a round of choices and the
+events shared values; where the rules also pay the plain way (:func:`plain`), it settles
+in one pass after the last declaration; anything else it leaves to the general
+:class:`GutsDeal` it is. ``tests/test_guts_quick_deal.py`` holds the two equal, step by
+step, on every preset.
 
 >>> import random
 >>> from guts.games.guts.rules import GutsRules
