@@ -19,12 +19,12 @@ import pytest
 
 from guts.cli import main
 from guts.games.guts import preset
+from guts.solve import Solution, solve_rules
 from guts.solve.bot import EquilibriumPolicy, _information_set, advice
 from guts.solve.cfr import Deal, solve_deal
 from guts.solve.hands import HandClasses
 from guts.solve.model import Model, model_of
 from guts.solve.option import DealerOptionDeal
-from guts.solve.solution import Solution, solve_rules
 
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python import policy as policy_lib  # noqa: E402

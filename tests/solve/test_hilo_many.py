@@ -23,9 +23,9 @@ from guts.solve import solve
 from guts.solve.bot import EquilibriumPolicy, advice
 from guts.solve.check import hi_lo_dealt_values
 from guts.solve.hands import HandClasses
-from guts.solve.hilo import HiLoModel, hi_lo_deal, hi_lo_model, settle, solve_hi_lo
+from guts.solve.hilo import HiLoModel, hi_lo_model, settle, solve_hi_lo
 from guts.solve.hilo_many import HiLoManyDeal
-from guts.solve.hilo_solution import HiLoAdvice, HiLoSolution
+from guts.solve.hilo_solution import HiLoAdvice, HiLoSolution, hi_lo_deal
 from tests.cli_helpers import run
 
 WAYS = ("high", "low", "both", "out")

@@ -45,7 +45,7 @@ def solve_command(
     from guts.solve import solve
 
     if players is None:
-        from guts.solve.solution import default_players
+        from guts.solve.solving import default_players
 
         players = default_players(game, parse_key_values(option or []))
     if iterations < 1:

@@ -13,6 +13,8 @@ assumptions.
 
 from __future__ import annotations
 
-from guts.solve.solution import AnySolution, Solution, cache_dir, solve, solve_rules
+from guts.solve.cache import cache_dir
+from guts.solve.solution import Solution
+from guts.solve.solving import AnySolution, solve, solve_rules
 
 __all__ = ["AnySolution", "Solution", "cache_dir", "solve", "solve_rules"]

@@ -23,7 +23,8 @@ from guts.games.base import Decision
 from guts.games.guts.rules import GutsRules
 from guts.solve.hilo_solution import HiLoAdvice, HiLoSolution
 from guts.solve.model import out_of_reach
-from guts.solve.solution import AnySolution, Solution, solve_rules
+from guts.solve.solution import Solution
+from guts.solve.solving import AnySolution, solve_rules
 
 __all__ = ["Advice", "EquilibriumPolicy", "HiLoAdvice", "advice"]
 

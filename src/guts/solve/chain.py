@@ -301,7 +301,7 @@ def solve_chain_rules(
     cache: bool = True,
 ) -> ChainSolution:
     """Solve ``rules`` with a pot cap or limit for ``players`` (as
-    :func:`guts.solve.solution.solve_rules`), each pot's deal cached on disk."""
+    :func:`guts.solve.solving.solve_rules`), each pot's deal cached on disk."""
     cap = pot_cap_chips(rules)
     if cap is None:
         raise ValueError("these rules have no pot cap or limit")

@@ -15,7 +15,8 @@ are exact sums over the pairs of hand classes with exact card removal
 (:meth:`HandClasses.conditional`), and the solver is discounted CFR over (position, the
 earlier declaration in turn, hand class) with NashConv from an exact best response.
 Three or more players have their own deal (:mod:`guts.solve.hilo_many`, hands
-independent) behind the same solver; :func:`hi_lo_deal` picks it.
+independent) behind the same solver;
+:func:`guts.solve.hilo_solution.hi_lo_deal` picks it.
 
 >>> from guts.games.guts import preset
 >>> result = solve_hi_lo(HiLoDeal.of(preset("hi-lo-guts")), 200)
@@ -45,7 +46,6 @@ __all__ = [
     "HiLoDeal",
     "HiLoGame",
     "HiLoModel",
-    "hi_lo_deal",
     "hi_lo_model",
     "hi_lo_out_of_reach",
     "settle",
@@ -115,16 +115,6 @@ class HiLoGame(Protocol):
     def growth(self, strategy: list[FloatArray]) -> float: ...
 
     def fixed_point(self, strategy: list[FloatArray]) -> FloatArray: ...
-
-
-def hi_lo_deal(model: HiLoModel, classes: HandClasses) -> HiLoGame:
-    """The deal of ``model``: exact card removal heads-up, hands independent for three
-    or more (:mod:`guts.solve.hilo_many`)."""
-    if model.players == 2:
-        return HiLoDeal(model, classes)
-    from guts.solve.hilo_many import HiLoManyDeal
-
-    return HiLoManyDeal(model, classes)
 
 
 def settle(model: HiLoModel, actions: tuple[str, ...], levels: list[FloatArray]) -> FloatArray:
@@ -202,7 +192,9 @@ class HiLoDeal:
 
     def __init__(self, model: HiLoModel, classes: HandClasses) -> None:
         if model.players != 2:
-            raise GutsError("HiLoDeal is the two-player deal (three or more: hi_lo_deal)")
+            raise GutsError(
+                "HiLoDeal is the two-player deal (three or more: hilo_many.HiLoManyDeal)"
+            )
         if len(classes.count) > MOST_CLASSES:
             raise GutsError(f"hi-lo is solved for at most {MOST_CLASSES:,} hand classes")
         self.model, self.classes = model, classes

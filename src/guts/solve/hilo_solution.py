@@ -25,16 +25,17 @@ from guts.solve.cache import cached
 from guts.solve.cfr import Result
 from guts.solve.hands import HandClasses
 from guts.solve.hilo import (
+    HiLoDeal,
     HiLoGame,
     HiLoModel,
-    hi_lo_deal,
     hi_lo_model,
     hi_lo_out_of_reach,
     solve_hi_lo,
 )
+from guts.solve.hilo_many import HiLoManyDeal
 from guts.solve.solution import position_names
 
-__all__ = ["HiLoAdvice", "HiLoSolution", "solve_hi_lo_rules"]
+__all__ = ["HiLoAdvice", "HiLoSolution", "hi_lo_deal", "solve_hi_lo_rules"]
 
 FloatArray = NDArray[np.float64]
 
@@ -251,6 +252,14 @@ class HiLoAdvice:
             f"Equilibrium: {verdict} ({self.hand}, {self.position}).",
             f"EV {evs}; chips in brackets, next pots included.",
         ]
+
+
+def hi_lo_deal(model: HiLoModel, classes: HandClasses) -> HiLoGame:
+    """The deal of ``model``: exact card removal heads-up (:class:`HiLoDeal`), hands
+    independent for three or more (:mod:`guts.solve.hilo_many`)."""
+    if model.players == 2:
+        return HiLoDeal(model, classes)
+    return HiLoManyDeal(model, classes)
 
 
 def solve_hi_lo_rules(

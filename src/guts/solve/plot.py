@@ -11,7 +11,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from guts.solve.hilo_solution import HiLoSolution
-    from guts.solve.solution import AnySolution
+    from guts.solve.solving import AnySolution
 
 __all__ = ["plot_thresholds"]
 

@@ -1,7 +1,9 @@
-"""A solved Guts preset: :func:`solve`, the strategy by position and history in words,
-the JSON of ``guts solve --json``, and the disk cache.
+"""A solved in/out Guts preset: :func:`solve_in_or_out`, the strategy by position and
+history in words, the JSON of ``guts solve --json``. (:mod:`guts.solve.solving` picks
+the solver a preset's rules need.)
 
->>> solution = solve("two-card-guts", 2, cache=False)
+>>> from guts.games.guts import preset
+>>> solution = solve_in_or_out(preset("two-card-guts"), 2, cache=False)
 >>> solution.position_names
 ("dealer's left", 'dealer')
 >>> solution.weakest_in(1, "in")[0]   # what the dealer calls with
@@ -13,34 +15,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from guts.errors import GutsError
 from guts.games.guts.rules import GutsRules
-from guts.solve.cache import cache_dir, cached
+from guts.solve.cache import cached
 from guts.solve.cfr import Deal, Result, solve_deal
 from guts.solve.hands import HandClasses
-from guts.solve.model import Model, model_of, pot_cap_chips
+from guts.solve.model import Model, model_of
 
-__all__ = [
-    "MIXING",
-    "AnySolution",
-    "Solution",
-    "cache_dir",
-    "deal_of",
-    "default_players",
-    "position_names",
-    "solve",
-    "solve_rules",
-]
+__all__ = ["MIXING", "Solution", "deal_of", "position_names", "solve_in_or_out"]
 
 FloatArray = NDArray[np.float64]
-
-if TYPE_CHECKING:
-    from guts.solve.hilo_solution import HiLoSolution
 
 MIXING = 0.02
 """A probability of staying in between this and ``1 - MIXING`` is shown as mixing."""
@@ -174,10 +162,6 @@ class Solution:
         }
 
 
-AnySolution: TypeAlias = "Solution | HiLoSolution"
-"""What :func:`solve` gives: an in/out preset's solution, or a Hi-Lo one."""
-
-
 def position_names(players: int) -> tuple[str, ...]:
     """The positions of a deal for ``players``, from the dealer's left (who declares
     first in turn) to the dealer."""
@@ -204,39 +188,7 @@ def _history_words(history: int, position: int) -> str:
     return ", ".join("in" if history >> q & 1 else "out" for q in range(position))
 
 
-def solve(
-    game: str,
-    players: int,
-    options: Mapping[str, str] | None = None,
-    *,
-    iterations: int = 2000,
-    tolerance: float = 5e-4,
-    progress: Callable[[int, int], None] | None = None,
-    cache: bool = True,
-) -> AnySolution:
-    """Solve a Guts preset (with ``options``) for ``players``; GutsError where the rules
-    are out of reach. Solutions are kept in :func:`cache_dir` unless ``cache`` is False."""
-    from guts.games.guts import preset
-
-    _check_family(game)
-    rules = preset(game, dict(options or {}))
-    return solve_rules(
-        rules, players, game=game, options=options, iterations=iterations,
-        tolerance=tolerance, progress=progress, cache=cache,
-    )  # fmt: skip
-
-
-def default_players(game: str, options: Mapping[str, str]) -> int:
-    """How many players ``guts solve`` solves ``game`` for when not told: four, or two
-    for Hi-Lo (three or more take longer: ``ways ** players`` leaves a deal); GutsError
-    for a bad game or option."""
-    from guts.games.guts import preset
-
-    _check_family(game)
-    return 2 if preset(game, dict(options)).hi_lo else 4
-
-
-def solve_rules(
+def solve_in_or_out(
     rules: GutsRules,
     players: int,
     *,
@@ -246,24 +198,9 @@ def solve_rules(
     tolerance: float = 5e-4,
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
-) -> AnySolution:
-    """Solve ``rules`` for ``players`` (as :func:`solve`; ``game`` and ``options`` only
-    name them: by default the options that differ from two-card Guts). Hi-Lo gives a
-    :class:`~guts.solve.hilo_solution.HiLoSolution`."""
-    if rules.hi_lo:
-        from guts.solve.hilo_solution import solve_hi_lo_rules
-
-        return solve_hi_lo_rules(
-            rules, players, game=game, options=options, iterations=iterations,
-            tolerance=tolerance, progress=progress, cache=cache,
-        )  # fmt: skip
-    if pot_cap_chips(rules) is not None:
-        from guts.solve.chain import solve_chain_rules
-
-        return solve_chain_rules(
-            rules, players, game=game, options=options, iterations=iterations,
-            tolerance=tolerance, progress=progress, cache=cache,
-        )  # fmt: skip
+) -> Solution:
+    """Solve in/out ``rules`` (no Hi-Lo, no pot cap) for ``players``, read from or kept
+    in the disk cache (``game`` and ``options`` only name them)."""
     model = model_of(rules, players)
     classes = HandClasses.of(rules.hand_ranking)
     exact = players == 2
@@ -288,20 +225,3 @@ def deal_of(model: Model, classes: HandClasses, exact: bool) -> Deal:
 
         return DealerOptionDeal(model, classes, exact=exact)
     return Deal(model, classes, exact=exact)
-
-
-_OTHER_FAMILIES = {
-    "staged": "a staged game (Three Five Seven, Napalm, Nuts, Toh): each stage adds cards "
-    "and declares again, and legs carry between deals",
-    "draw": "a draw poker game: betting rounds, not declarations",
-    "bourre": "a trick-taking game",
-}
-
-
-def _check_family(game: str) -> None:
-    from guts.catalog import find_game
-
-    family = find_game(game).family
-    if family != "guts":
-        why = _OTHER_FAMILIES.get(family, f"a {family} game")
-        raise GutsError(f"guts solve solves Guts declarations; {game} is {why}")

@@ -1,0 +1,104 @@
+"""Solving a preset: which solver its rules need, and the entry points ``guts solve``,
+the equilibrium bot and the hint call.
+
+In/out rules go to :func:`guts.solve.solution.solve_in_or_out`, Hi-Lo to
+:func:`guts.solve.hilo_solution.solve_hi_lo_rules`, a pot cap or limit to the chain of
+pots (:func:`guts.solve.chain.solve_chain_rules`); games of other families are refused
+with what makes them so.
+
+>>> solution = solve("two-card-guts", 2, cache=False)
+>>> solution.weakest_in(1, "in")[0]   # what the dealer calls with
+'ten-two high'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TypeAlias
+
+from guts.errors import GutsError
+from guts.games.guts.rules import GutsRules
+from guts.solve.chain import solve_chain_rules
+from guts.solve.hilo_solution import HiLoSolution, solve_hi_lo_rules
+from guts.solve.model import pot_cap_chips
+from guts.solve.solution import Solution, solve_in_or_out
+
+__all__ = ["AnySolution", "default_players", "solve", "solve_rules"]
+
+AnySolution: TypeAlias = "Solution | HiLoSolution"
+"""What :func:`solve` gives: an in/out preset's solution (a pot cap's is a
+:class:`~guts.solve.chain.ChainSolution`), or a Hi-Lo one."""
+
+_OTHER_FAMILIES = {
+    "staged": "a staged game (Three Five Seven, Napalm, Nuts, Toh): each stage adds cards "
+    "and declares again, and legs carry between deals",
+    "draw": "a draw poker game: betting rounds, not declarations",
+    "bourre": "a trick-taking game",
+}
+
+
+def solve(
+    game: str,
+    players: int,
+    options: Mapping[str, str] | None = None,
+    *,
+    iterations: int = 2000,
+    tolerance: float = 5e-4,
+    progress: Callable[[int, int], None] | None = None,
+    cache: bool = True,
+) -> AnySolution:
+    """Solve a Guts preset (with ``options``) for ``players``; GutsError where the rules
+    are out of reach. Solutions are kept in :func:`guts.solve.cache.cache_dir` unless
+    ``cache`` is False."""
+    from guts.games.guts import preset
+
+    _check_family(game)
+    rules = preset(game, dict(options or {}))
+    return solve_rules(
+        rules, players, game=game, options=options, iterations=iterations,
+        tolerance=tolerance, progress=progress, cache=cache,
+    )  # fmt: skip
+
+
+def default_players(game: str, options: Mapping[str, str]) -> int:
+    """How many players ``guts solve`` solves ``game`` for when not told: four, or two
+    for Hi-Lo (three or more take longer: ``ways ** players`` leaves a deal); GutsError
+    for a bad game or option."""
+    from guts.games.guts import preset
+
+    _check_family(game)
+    return 2 if preset(game, dict(options)).hi_lo else 4
+
+
+def solve_rules(
+    rules: GutsRules,
+    players: int,
+    *,
+    game: str = "",
+    options: Mapping[str, str] | None = None,
+    iterations: int = 2000,
+    tolerance: float = 5e-4,
+    progress: Callable[[int, int], None] | None = None,
+    cache: bool = True,
+) -> AnySolution:
+    """Solve ``rules`` for ``players`` (as :func:`solve`; ``game`` and ``options`` only
+    name them: by default the options that differ from two-card Guts)."""
+    if rules.hi_lo:
+        solver: Callable[..., AnySolution] = solve_hi_lo_rules
+    elif pot_cap_chips(rules) is not None:
+        solver = solve_chain_rules
+    else:
+        solver = solve_in_or_out
+    return solver(
+        rules, players, game=game, options=options, iterations=iterations,
+        tolerance=tolerance, progress=progress, cache=cache,
+    )  # fmt: skip
+
+
+def _check_family(game: str) -> None:
+    from guts.catalog import find_game
+
+    family = find_game(game).family
+    if family != "guts":
+        why = _OTHER_FAMILIES.get(family, f"a {family} game")
+        raise GutsError(f"guts solve solves Guts declarations; {game} is {why}")
