@@ -355,6 +355,12 @@ class Table:
         return self._names
 
     @property
+    def stacks(self) -> list[int]:
+        """Every seat's stack, by seat index (a new list: the stacks of :attr:`seats`
+        without a record per seat)."""
+        return self._stacks[:]
+
+    @property
     def credit(self) -> bool:
         """True when stacks may go negative (see the class docstring)."""
         return self._credit

@@ -305,12 +305,14 @@ class Session(ABC):
         """Apply a legal action (already checked against :meth:`pending`)."""
 
     @abstractmethod
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may see, as a JSON-able dict."""
+    def view(self, seat: int, *, events: bool = True) -> dict[str, Any]:
+        """Everything ``seat`` may see, as a JSON-able dict (without the list of the
+        events it has seen when ``events`` is False: a client that has them)."""
 
     @abstractmethod
-    def public_view(self) -> dict[str, Any]:
-        """Everything a spectator may see, as a JSON-able dict."""
+    def public_view(self, *, events: bool = True) -> dict[str, Any]:
+        """Everything a spectator may see, as a JSON-able dict (``events`` as in
+        :meth:`view`)."""
 
     def record(self) -> dict[str, Any]:
         """A JSON-able record (rules, players, button, events) that ``replay`` rebuilds."""

@@ -389,35 +389,46 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
 
     # -- views -----------------------------------------------------------------------------
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may see: its own cards, the public state, visible events."""
+    def view(self, seat: int, *, events: bool = True) -> dict[str, Any]:
+        """Everything ``seat`` may see: its own cards, the public state, visible events
+        (last, under ``events``; left out with ``events=False``)."""
         count = len(self._table.names)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
             raise IllegalAction(f"no seat {seat!r}: seats are 0 to {count - 1}")
-        return self._view(seat)
+        return self._with_events(seat) if events else self._view(seat)
 
-    def public_view(self) -> dict[str, Any]:
-        """Everything a spectator may see."""
-        return self._view(None)
+    def public_view(self, *, events: bool = True) -> dict[str, Any]:
+        """Everything a spectator may see (the events as :meth:`view` has them)."""
+        return self._with_events(None) if events else self._view(None)
+
+    def _with_events(self, seat: int | None) -> dict[str, Any]:
+        data = self._view(seat)
+        data["events"] = self._visible_json(seat, since=self._view_since)
+        return data
+
+    @property
+    def _view_since(self) -> int:
+        """The number of the first event a view lists (every family but Bourre: 0)."""
+        return 0
 
     @abstractmethod
     def _view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) may see."""
+        """What ``seat`` (None: a spectator) may see, but the events."""
 
     def _table_view(self, seat: int | None, **state: Any) -> dict[str, Any]:
         """The head of a view: the game, the seats, stacks, button and pot, the family's
         ``state``, then who is to act and ``seat``'s own decision."""
-        table = self._table
+        table, pending = self._table, self.pending()
         return {
             "game": self.game,
             "seat": seat,
             "players": list(table.names),
-            "stacks": [s.stack for s in table.seats],
+            "stacks": table.stacks,
             "button": table.button,
             "pot": table.pot,
             **state,
-            "to_act": [d.seat for d in self.pending()],
-            "pending": [d.to_dict() for d in self.pending() if d.seat == seat],
+            "to_act": [d.seat for d in pending],
+            "pending": [d.to_dict() for d in pending if d.seat == seat],
         }
 
     def _visible_json(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:

@@ -459,31 +459,36 @@ class Night(Session):
 
     # -- views -------------------------------------------------------------------------------
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int, *, events: bool = True) -> dict[str, Any]:
         """Everything ``seat`` may see: the game's own view during a game (its cards, the
-        public state), or the table between games; and the night, under ``night``."""
+        public state, its events unless ``events`` is False), or the table between
+        games; and the night, under ``night``."""
         self._check_seat(seat)
-        return self._view(seat)
+        return self._view(seat, events)
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self, *, events: bool = True) -> dict[str, Any]:
         """Everything a spectator may see."""
-        return self._view(None)
+        return self._view(None, events)
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None, events: bool = True) -> dict[str, Any]:
         session = self._session
         if session is not None:
-            data = session.view(seat) if seat is not None else session.public_view()
+            data = (
+                session.view(seat, events=events)
+                if seat is not None
+                else session.public_view(events=events)
+            )
         else:
-            table = self._table
+            table, pending = self._table, self.pending()
             data = {
                 "game": self.game,
                 "seat": seat,
                 "players": list(self._names),
-                "stacks": [s.stack for s in table.seats],
+                "stacks": table.stacks,
                 "button": table.button,
                 "pot": 0,
-                "to_act": [d.seat for d in self.pending()],
-                "pending": [d.to_dict() for d in self.pending() if d.seat == seat],
+                "to_act": [d.seat for d in pending],
+                "pending": [d.to_dict() for d in pending if d.seat == seat],
             }
         data["night"] = self._night_view()
         return data

@@ -77,11 +77,11 @@ class _Public:
         self.pot = table.pot
 
 
-def _view(session: Session, seat: int | None) -> dict[str, Any]:
+def _view(session: Session, seat: int | None, events: bool = True) -> dict[str, Any]:
     """``seat``'s view (a spectator's, for None or a seat not dealt in)."""
     if seat is not None and 0 <= seat < len(session.table.names):
-        return session.view(seat)
-    return session.public_view()
+        return session.view(seat, events=events)
+    return session.public_view(events=events)
 
 
 def _update(
@@ -93,8 +93,7 @@ def _update(
 ) -> dict[str, Any]:
     if seat is not None and not 0 <= seat < len(session.table.names):
         seat = None
-    game = dict(_view(session, seat))
-    game.pop("events", None)  # the client has them: the snapshot's and the updates'
+    game = _view(session, seat, events=False)  # the client has them: the snapshot's
     own = [decision for decision in public.pending if decision.seat == seat]
     return {
         "events": _visible(events, seat, made),

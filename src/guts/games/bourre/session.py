@@ -180,8 +180,12 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
         if deal is not None:
             data.update(deal.public())
             data.update(deal.private(seat) if seat is not None else {"hand": None, "legal": []})
-        data["events"] = self._visible_json(seat, since=self._deal_began)
         return data
+
+    @property
+    def _view_since(self) -> int:
+        """A view lists the events of the deal under way (or the last) only."""
+        return self._deal_began
 
     # -- replay -------------------------------------------------------------------------------
 

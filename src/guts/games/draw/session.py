@@ -248,7 +248,6 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
                                 openers=self.openers.value)  # fmt: skip
         if deal is not None:
             data.update(_deal_view(deal, seat))
-        data["events"] = self._visible_json(seat)
         return data
 
     # -- replay ---------------------------------------------------------------------------------

@@ -187,7 +187,6 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             data["community"] = [c.ascii for c in deal.community]
             data["shown"] = {str(s): [c.ascii for c in cards] for s, cards in deal.shown.items()}
             data["declared"] = {str(s): choice for s, choice in deal.declared.items()}
-        data["events"] = self._visible_json(seat)
         return data
 
     # -- replay ---------------------------------------------------------------------------------

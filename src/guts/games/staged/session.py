@@ -264,7 +264,6 @@ class StagedSession(RecordedSession[StagedRules, StagedDeal]):
             data["hand"] = [c.ascii for c in deal.hands[seat]] if own else None  # type: ignore[index]
             data["declared"] = {str(s): choice for s, choice in deal.declared.items()}
             data["shown"] = [_shown(event) for event in deal.shown if event.visible_to(seat)]
-        data["events"] = self._visible_json(seat)
         return data
 
     # -- replay ---------------------------------------------------------------------------------
