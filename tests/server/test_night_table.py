@@ -325,9 +325,10 @@ def test_a_seat_that_joins_between_games_is_dealt_in_with_every_chip_kept(
     sqlite_url: str,
 ) -> None:
     async def body(tables: Tables, storage: Storage, clock: Clock) -> None:
-        # the dealer chooses, so Jo chooses games 1 and 5: between games the night waits
-        # for Jo before game 5 at the latest, whenever the bots' choices come
-        options = {"games": FAMILIES, "cap": "2", "most-games": "8"}
+        # the seat after the last chooser chooses, so Jo chooses games 1 and 5: between
+        # games the night waits for Jo before game 5, whenever the bots' choices come
+        # (with the dealer choosing, who chooses depends on how long each game lasts)
+        options = {"games": FAMILIES, "chooser": "next", "cap": "2", "most-games": "8"}
         actor, _, (jo,) = await night_table(tables, ["Jo"], 3, options)
         await settle(actor)
         await act(actor, jo, "jacks-or-better")
