@@ -12,6 +12,7 @@ from typing import ClassVar, cast
 
 from guts.games.base import Event, register_event
 from guts.games.session import EndedEvent, MovedEvent
+from guts.games.shared import Shared
 
 __all__ = [
     "Acted",
@@ -222,15 +223,9 @@ class SessionEnded(EndedEvent):
 # plain ints and strings are kept, so that a value of a subclass (a bool for an int) is
 # never answered with an event made for another type.
 
-_SHARED: dict[tuple[object, ...], Event] = {}
-_SHARED_KEPT = 1 << 12
-
-
-def _kept(key: tuple[object, ...], event: Event) -> Event:
-    if len(_SHARED) >= _SHARED_KEPT:
-        _SHARED.clear()
-    _SHARED[key] = event
-    return event
+_SHARED_EVENTS = Shared[Event](most=1 << 12)
+_SHARED = _SHARED_EVENTS.kept
+_kept = _SHARED_EVENTS.keep
 
 
 def acted(seat: int, action: str) -> Acted:

@@ -8,10 +8,11 @@ until they look), a simultaneous choice only by the chooser until all have chose
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar
 
 from guts.games.base import Event, register_event
 from guts.games.session import EndedEvent, MovedEvent
+from guts.games.shared import Shared
 
 __all__ = [
     "Acted",
@@ -223,16 +224,9 @@ class Stopped(Event):
 # tuples of ints are kept, so that a value of a subclass (a bool for an int) is never
 # answered with an event made for another type.
 
-E = TypeVar("E", bound=Event)
-_SHARED: dict[tuple[Any, ...], Event] = {}
-_SHARED_KEPT = 1 << 13
-
-
-def _keep(key: tuple[Any, ...], event: E) -> E:
-    if len(_SHARED) >= _SHARED_KEPT:
-        _SHARED.clear()
-    _SHARED[key] = event
-    return event
+_SHARED_EVENTS = Shared[Event](most=1 << 13)
+_SHARED = _SHARED_EVENTS.kept
+_keep = _SHARED_EVENTS.keep
 
 
 _INT = frozenset({int})

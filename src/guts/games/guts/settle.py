@@ -14,6 +14,7 @@ from guts.games.base import Event
 from guts.games.guts.events import DECK, GHOST, Outcome
 from guts.games.guts.rules import EveryoneOut, Ghost, GutsRules, Payment, Qualifier
 from guts.games.guts.showdown import Contest, contest, hi_lo_contests, payers
+from guts.games.shared import Shared
 from guts.grammar import agree, each, who
 from guts.rankings.base import Category, Ranking
 from guts.table import POT, Place, Reason, Table, capped
@@ -217,17 +218,12 @@ def contest_outcome(
     return outcome
 
 
-_OUTCOMES: dict[tuple[object, ...], Outcome] = {}
-"""Outcomes made, by everything their words and fields come from: events are immutable
-values, and the same few outcomes (Ann takes the pot (4); Bob pays 4 into the pot) come
-again and again, so each is worded and made once."""
-
-
-def _keep(key: tuple[object, ...], outcome: Outcome) -> Outcome:
-    if len(_OUTCOMES) >= 1 << 12:
-        _OUTCOMES.clear()
-    _OUTCOMES[key] = outcome
-    return outcome
+_SHARED_OUTCOMES = Shared[Outcome](most=1 << 12)
+"""Outcomes made, by everything their words and fields come from: the same few outcomes
+(Ann takes the pot (4); Bob pays 4 into the pot) come again and again, so each is
+worded and made once."""
+_OUTCOMES = _SHARED_OUTCOMES.kept
+_keep = _SHARED_OUTCOMES.keep
 
 
 def contest_words(
