@@ -201,13 +201,15 @@ class BotClient:
     then answers the newest decision it was sent, if any: that frame's or a later one."""
 
     def __init__(self, ws: ClientConnection, table: str, name: str, measures: Measures,
-                 rng: random.Random, last_seq: int) -> None:  # fmt: skip
+                 rng: random.Random, last_seq: int, think: float = 0.0) -> None:  # fmt: skip
         self.ws, self.table, self.name = ws, table, name
         self.measures, self.rng = measures, rng
         self.client_seq = 0
         self.last_seq = last_seq
         self.decision: dict[str, Any] | None = None
         self.in_flight: float | None = None  # when the unanswered action was sent
+        self.think = think  # seconds a decision waits before it is answered (a person's)
+        self.thinking = False
 
     async def run(self) -> None:
         async for text in self.ws:
@@ -234,8 +236,19 @@ class BotClient:
                 self.in_flight = None
             elif kind == "snapshot":
                 self.last_seq = frame["seq"]
-            if self.in_flight is None and self.decision is not None:
-                await self._act(self.decision)
+            if self.in_flight is None and self.decision is not None and not self.thinking:
+                if self.think:
+                    self.thinking = True
+                    asyncio.get_running_loop().create_task(self._think())
+                else:
+                    await self._act(self.decision)
+
+    async def _think(self) -> None:
+        """Wait the think time (reading frames meanwhile), then answer the newest decision."""
+        await asyncio.sleep(self.think)
+        self.thinking = False
+        if self.in_flight is None and self.decision is not None:
+            await self._act(self.decision)
 
     async def _act(self, decision: dict[str, Any]) -> None:
         self.client_seq += 1
@@ -248,7 +261,8 @@ class BotClient:
 
 
 async def open_table(server: Server, http: httpx.AsyncClient, preset: str, players: int,
-                     measures: Measures, rng: random.Random) -> list[BotClient]:  # fmt: skip
+                     measures: Measures, rng: random.Random,
+                     think: float = 0.0) -> list[BotClient]:  # fmt: skip
     created = (await http.post("/api/tables", json={"preset": preset, "auto_approve": True,
                                                      "buy_in": 1000})).json()  # fmt: skip
     ws_url = f"ws://127.0.0.1:{server.port}/ws/{created['table_id']}"
@@ -258,7 +272,9 @@ async def open_table(server: Server, http: httpx.AsyncClient, preset: str, playe
         await ws.send(dumps({"type": "join", "nickname": f"P{n}"}))
         while (frame := loads(await ws.recv()))["type"] != "snapshot":
             pass
-        clients.append(BotClient(ws, created["table_id"], f"P{n}", measures, rng, frame["seq"]))
+        clients.append(
+            BotClient(ws, created["table_id"], f"P{n}", measures, rng, frame["seq"], think)
+        )
     await clients[0].ws.send(dumps({"type": "start", "secret": created["host_secret"]}))
     return clients
 
@@ -277,7 +293,8 @@ async def bench(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
         clients: list[BotClient] = []
         for _ in range(args.tables):
-            clients += await open_table(server, http, args.preset, args.players, measures, rng)
+            clients += await open_table(server, http, args.preset, args.players, measures, rng,
+                                        args.think / 1000)  # fmt: skip
     tasks = [asyncio.create_task(client.run()) for client in clients]
     await asyncio.sleep(args.warmup)
     connected = rss_kib(server.process.pid)
@@ -298,6 +315,7 @@ async def bench(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     return {
         "tables": args.tables,
         "players": args.players,
+        "think_ms": args.think,
         "connections": len(clients),
         "actions_per_s": round(measures.acks / elapsed, 1),
         "echo_p50_ms": round(quantile(measures.echo, 0.5) * ms, 2),
@@ -426,6 +444,9 @@ def main() -> None:
                         help="sqlite, postgresql, or a database URL")  # fmt: skip
     parser.add_argument("--in-process", action="store_true",
                         help="no sockets: the server's own work per action")  # fmt: skip
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="milliseconds each bot waits before it answers (a person's "
+                        "think time: the load offered below the server's most)")  # fmt: skip
     parser.add_argument("--actions", type=int, default=20000,
                         help="with --in-process: how many actions to measure")  # fmt: skip
     args = parser.parse_args()
