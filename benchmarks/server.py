@@ -14,10 +14,14 @@ would). Once every table is started it measures, for ``--seconds``:
   RSS before any table was opened, over the tables);
 - the CPU the server and the clients used (shares of one core) and the server's CPU
   milliseconds per accepted action, which a busy machine changes least;
-- the messages the clients received per accepted action (``frames_per_action``).
+- the messages the clients received per accepted action (``frames_per_action``);
+- how late the clients' own event loop ran (``client_lag``: a callback due every 5 ms,
+  p50 and p99), the part of the latencies that is the clients' queue.
 
 The clients share this machine's cores with the server, so both are on the clock: the
-report gives the load average before and after.
+report gives the load average before and after. They are picows listeners (its frame
+parser and writer are compiled), so that they take as little of those cores as a
+client can; people's clients are on their own devices.
 
 With ``--in-process`` there are no sockets and no uvicorn: the tables, their actors and
 the database run in this process, each seat a client object that writes every frame to
@@ -29,13 +33,14 @@ per action but the sockets', steadier on a busy machine, and short enough to run
 
     python benchmarks/server.py [--tables 200] [--players 4] [--seconds 20]
                                 [--database sqlite|postgresql|URL] [--preset two-card-guts]
-                                [--in-process [--actions 20000]]
+                                [--in-process [--actions 20000] [--profile FILE]]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
 import json
 import os
@@ -47,22 +52,17 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import httpx
 import orjson
 import uvloop
-from websockets.asyncio.client import ClientConnection, connect
+from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
 sys.path.insert(0, str(Path(__file__).parent))
 from machine import cpu_model
-
-
-def dumps(message: dict[str, Any]) -> str:
-    """A message as a websocket's text (orjson: the clients share the server's cores)."""
-    return orjson.dumps(message).decode()
-
 
 loads = orjson.loads
 
@@ -191,73 +191,96 @@ class Measures:
             (self.echo if who == client else self.others).append(when - sent)
 
 
-class BotClient:
+class BotClient(WSListener):
     """One seat of one table: joins, then answers each decision once, at once, at random.
 
     Like a person's client it has one action in flight at a time: a decision that
     arrives while its last action is unanswered is that same decision as the server saw
     it before the action (simultaneous choices stay pending while others choose), so it
     waits for the event frame of its action (``acked``; or an ``ack`` or ``error``),
-    then answers the newest decision it was sent, if any: that frame's or a later one."""
+    then answers the newest decision it was sent, if any: that frame's or a later one.
 
-    def __init__(self, ws: ClientConnection, table: str, name: str, measures: Measures,
-                 rng: random.Random, last_seq: int, think: float = 0.0) -> None:  # fmt: skip
-        self.ws, self.table, self.name = ws, table, name
+    A picows listener: each frame is handled as it is parsed (by compiled code), so the
+    clients, which share the machine's cores with the server, take little of them."""
+
+    def __init__(self, table: str, name: str, measures: Measures, rng: random.Random,
+                 think: float = 0.0) -> None:  # fmt: skip
+        self.table, self.name = table, name
         self.measures, self.rng = measures, rng
+        self.transport: WSTransport | None = None
         self.client_seq = 0
-        self.last_seq = last_seq
+        self.last_seq = -1
         self.decision: dict[str, Any] | None = None
         self.in_flight: float | None = None  # when the unanswered action was sent
         self.think = think  # seconds a decision waits before it is answered (a person's)
         self.thinking = False
+        self.snapshot: asyncio.Future[dict[str, Any]] = \
+            asyncio.get_running_loop().create_future()  # fmt: skip
 
-    async def run(self) -> None:
-        async for text in self.ws:
-            frame = loads(text)
-            kind = frame["type"]
-            now = time.perf_counter()
-            self.measures.frames += self.measures.measuring
-            if kind == "event":
-                seq = frame["seq"]
-                self.measures.received(self.table, range(self.last_seq + 1, seq + 1),
-                                       self.name, now)  # fmt: skip
-                self.last_seq = seq
-                self.decision = frame["decision"]
-                if frame.get("acked") is not None and self.in_flight is not None:
-                    self.measures.acked(self.table, seq, self.name, self.in_flight, now)
-                    self.in_flight = None
-            elif kind == "ack":
-                if frame["duplicate"] or self.in_flight is None:
-                    continue
-                self.measures.acked(self.table, frame["seq"], self.name, self.in_flight, now)
-                self.in_flight = None
-            elif kind == "error":
-                self.measures.errors += self.measures.measuring
-                self.in_flight = None
-            elif kind == "snapshot":
-                self.last_seq = frame["seq"]
-            if self.in_flight is None and self.decision is not None and not self.thinking:
-                if self.think:
-                    self.thinking = True
-                    asyncio.get_running_loop().create_task(self._think())
-                else:
-                    await self._act(self.decision)
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.transport = transport
 
-    async def _think(self) -> None:
-        """Wait the think time (reading frames meanwhile), then answer the newest decision."""
-        await asyncio.sleep(self.think)
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.transport is not None
+        self.transport.send(WSMsgType.TEXT, orjson.dumps(message))
+
+    def on_ws_frame(self, transport: WSTransport, ws_frame: WSFrame) -> None:
+        if ws_frame.msg_type == WSMsgType.CLOSE:
+            transport.disconnect()
+            return
+        if ws_frame.msg_type != WSMsgType.TEXT:
+            return
+        assert ws_frame.fin, "the server sends every message in one frame"
+        frame = loads(ws_frame.get_payload_as_memoryview())
+        kind = frame["type"]
+        now = time.perf_counter()
+        measures = self.measures
+        measures.frames += measures.measuring
+        if kind == "event":
+            seq = frame["seq"]
+            measures.received(self.table, range(self.last_seq + 1, seq + 1), self.name, now)
+            self.last_seq = seq
+            self.decision = frame["decision"]
+            if frame.get("acked") is not None and self.in_flight is not None:
+                measures.acked(self.table, seq, self.name, self.in_flight, now)
+                self.in_flight = None
+        elif kind == "ack":
+            if frame["duplicate"] or self.in_flight is None:
+                return
+            measures.acked(self.table, frame["seq"], self.name, self.in_flight, now)
+            self.in_flight = None
+        elif kind == "error":
+            measures.errors += measures.measuring
+            self.in_flight = None
+        elif kind == "snapshot":
+            self.last_seq = frame["seq"]
+            if not self.snapshot.done():
+                self.snapshot.set_result(frame)
+        if self.in_flight is None and self.decision is not None and not self.thinking:
+            if self.think:
+                self.thinking = True
+                asyncio.get_running_loop().call_later(self.think, self._thought)
+            else:
+                self._act(self.decision)
+
+    def _thought(self) -> None:
+        """The think time is over: answer the newest decision (frames were read meanwhile)."""
         self.thinking = False
         if self.in_flight is None and self.decision is not None:
-            await self._act(self.decision)
+            self._act(self.decision)
 
-    async def _act(self, decision: dict[str, Any]) -> None:
+    def _act(self, decision: dict[str, Any]) -> None:
         self.client_seq += 1
         self.decision = None
         self.in_flight = time.perf_counter()
         action = self.rng.choice(decision["actions"])
-        act = {"type": "act", "seat": decision["seat"], "action": action,
-               "client_seq": self.client_seq}  # fmt: skip
-        await self.ws.send(dumps(act))
+        self.send({"type": "act", "seat": decision["seat"], "action": action,
+                   "client_seq": self.client_seq})  # fmt: skip
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.send_close(WSCloseCode.OK)
+            self.transport.disconnect()
 
 
 async def open_table(server: Server, http: httpx.AsyncClient, preset: str, players: int,
@@ -268,15 +291,25 @@ async def open_table(server: Server, http: httpx.AsyncClient, preset: str, playe
     ws_url = f"ws://127.0.0.1:{server.port}/ws/{created['table_id']}"
     clients = []
     for n in range(players):
-        ws = await connect(ws_url, max_size=2**22)
-        await ws.send(dumps({"type": "join", "nickname": f"P{n}"}))
-        while (frame := loads(await ws.recv()))["type"] != "snapshot":
-            pass
-        clients.append(
-            BotClient(ws, created["table_id"], f"P{n}", measures, rng, frame["seq"], think)
-        )
-    await clients[0].ws.send(dumps({"type": "start", "secret": created["host_secret"]}))
+        table, name = created["table_id"], f"P{n}"
+        _, client = await ws_connect(partial(BotClient, table, name, measures, rng, think),
+                                     ws_url, max_frame_size=2**22)  # fmt: skip
+        assert isinstance(client, BotClient)
+        client.send({"type": "join", "nickname": name})
+        await client.snapshot
+        clients.append(client)
+    clients[0].send({"type": "start", "secret": created["host_secret"]})
     return clients
+
+
+async def loop_lag(measures: Measures, lags: list[float]) -> None:
+    """How late the clients' own event loop runs a callback due now (every 5 ms while
+    measuring): the part of the latencies that is the clients' queue, not the server's."""
+    while True:
+        asked = time.perf_counter()
+        await asyncio.sleep(0.005)
+        if measures.measuring:
+            lags.append(time.perf_counter() - asked - 0.005)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -295,7 +328,8 @@ async def bench(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         for _ in range(args.tables):
             clients += await open_table(server, http, args.preset, args.players, measures, rng,
                                         args.think / 1000)  # fmt: skip
-    tasks = [asyncio.create_task(client.run()) for client in clients]
+    lags: list[float] = []
+    tasks = [asyncio.create_task(loop_lag(measures, lags))]
     await asyncio.sleep(args.warmup)
     connected = rss_kib(server.process.pid)
     measures.measuring = True
@@ -307,7 +341,7 @@ async def bench(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     server_cpu = cpu_seconds(server.process.pid) - server_cpu
     client_cpu = time.process_time() - client_cpu
     for client in clients:
-        await client.ws.close()
+        client.close()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -322,6 +356,8 @@ async def bench(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         "echo_p99_ms": round(quantile(measures.echo, 0.99) * ms, 2),
         "others_p50_ms": round(quantile(measures.others, 0.5) * ms, 2),
         "others_p99_ms": round(quantile(measures.others, 0.99) * ms, 2),
+        "client_lag_p50_ms": round(quantile(lags, 0.5) * ms, 2),
+        "client_lag_p99_ms": round(quantile(lags, 0.99) * ms, 2),
         "kib_per_table": round((connected - before) / args.tables, 1),
         "server_rss_mib": round(connected / 1024, 1),
         "samples": len(measures.echo),
@@ -415,9 +451,15 @@ async def in_process(database: str, args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(0.01)
 
     await reach(args.actions // 10)
+    profile = cProfile.Profile() if args.profile else None
     acks, frames, cpu, began = counts.acks, counts.frames, time.process_time(), \
         time.perf_counter()  # fmt: skip
+    if profile is not None:
+        profile.enable()
     await reach(acks + args.actions)
+    if profile is not None:
+        profile.disable()
+        profile.dump_stats(args.profile)
     cpu, elapsed = time.process_time() - cpu, time.perf_counter() - began
     done, counts.playing = counts.acks - acks, False
     await tables.close()
@@ -447,6 +489,8 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.0,
                         help="milliseconds each bot waits before it answers (a person's "
                         "think time: the load offered below the server's most)")  # fmt: skip
+    parser.add_argument("--profile", metavar="FILE",
+                        help="with --in-process: cProfile the measured actions")  # fmt: skip
     parser.add_argument("--actions", type=int, default=20000,
                         help="with --in-process: how many actions to measure")  # fmt: skip
     args = parser.parse_args()
