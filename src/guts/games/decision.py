@@ -338,7 +338,15 @@ class Discard:
 
     def actions(self) -> tuple[str, ...]:
         """Every legal discard, spelled out (built only when asked for)."""
-        hand, words = self.hand, []
+        hand = self.hand
+        if (
+            len(hand) == 5
+            and self.counts == _UP_TO_THREE
+            and not self.extra
+            and _JUST_STR.issuperset(map(type, hand))
+        ):
+            return _five_up_to_three(self.pat, hand)  # the usual draw: the same words
+        words = []
         for n in sorted(self.counts):
             if n == 0:
                 words.append(self.pat)
@@ -350,6 +358,9 @@ class Discard:
     def cards(self, text: str) -> tuple[str, ...]:
         """The codes (in hand order) a draw action throws: ``stand pat``, ``pat``,
         ``discard 7h 2c``, the bare cards, ``discard all``; IllegalAction otherwise."""
+        read: tuple[str, tuple[str, ...]] | None = self.__dict__.get("_read")
+        if read is not None and read[0] == text:  # what _quick_canonical read last
+            return read[1]
         quick = self._spelled(text)
         if quick is not None:
             return quick
@@ -386,6 +397,17 @@ class Discard:
                 return None
             at = index
         return codes
+
+    def _quick_canonical(self, text: str) -> str | None:
+        """:meth:`canonical` of ``text`` when it is spelled as :meth:`text` writes a legal
+        discard (what :meth:`_spelled` reads), read without parsing; None for any other
+        text (:meth:`canonical` then reads it, or says why not). The cards read are kept
+        for :meth:`cards` (a pure function of the options and the text)."""
+        cards = self._spelled(text)
+        if cards is None or not (len(cards) in self.counts or cards in self.extra):
+            return None  # (not allows(cards): canonical raises)
+        self.__dict__["_read"] = (text, cards)  # not a field: equality and hash ignore it
+        return "discard " + " ".join(cards) if cards else self.pat  # (text(cards))
 
     def _in_hand(self, named: tuple[Card, ...], text: str) -> tuple[str, ...]:
         hand = [parse_card(code) for code in self.hand]
@@ -424,6 +446,30 @@ class Discard:
             "limit": self.limit,
             "pat": self.pat,
         }
+
+
+_UP_TO_THREE = (0, 1, 2, 3)
+
+
+def _five_up_to_three(pat: str, hand: tuple[str, ...]) -> tuple[str, ...]:
+    """:meth:`Discard.actions` of a five-card ``hand`` (plain strings) that may throw up to
+    three cards, no extra sets: ``pat``, then every set of one, two and three cards in
+    :func:`itertools.combinations` order, each spelled as :meth:`Discard.text` spells it
+    (written out: about a quarter of the loops' work, and a draw's actions are read at
+    every draw)."""
+    a, b, c, d, e = hand
+    return (
+        pat,
+        f"discard {a}", f"discard {b}", f"discard {c}", f"discard {d}", f"discard {e}",
+        f"discard {a} {b}", f"discard {a} {c}", f"discard {a} {d}", f"discard {a} {e}",
+        f"discard {b} {c}", f"discard {b} {d}", f"discard {b} {e}",
+        f"discard {c} {d}", f"discard {c} {e}",
+        f"discard {d} {e}",
+        f"discard {a} {b} {c}", f"discard {a} {b} {d}", f"discard {a} {b} {e}",
+        f"discard {a} {c} {d}", f"discard {a} {c} {e}", f"discard {a} {d} {e}",
+        f"discard {b} {c} {d}", f"discard {b} {c} {e}", f"discard {b} {d} {e}",
+        f"discard {c} {d} {e}",
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -475,6 +521,7 @@ class PlayCard:
 
 Options: TypeAlias = Choose | Wager | Discard | PlayCard
 """Any kind of choice."""
+
 
 @dataclass(frozen=True)
 class Decision:

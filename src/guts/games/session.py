@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from guts.errors import GutsError, IllegalAction, OptionError
 from guts.games.base import Decision, Event, EventError, Session, events_from_json, events_to_json
+from guts.games.decision import Discard
 from guts.games.options import RuleOptions
 from guts.table import OddChipRule, Place, Table, Transfer
 
@@ -104,6 +105,9 @@ class _Record:
                 self.events.append(event)
             self.synced = size
 
+
+_LONGEST = 200
+"""The longest action :func:`guts.games.decision.check_action` accepts."""
 
 _MOVED: dict[int, tuple[Transfer, type[MovedEvent], MovedEvent]] = {}
 _MOVED_KEPT = 1 << 12
@@ -293,6 +297,10 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
                 if decision.seat == seat:
                     if action in decision.verbatim:  # already spelled canonically
                         text = action
+                    elif type(decision.options) is Discard and len(action) <= _LONGEST:
+                        # a draw spelled as its actions spell it (every family reads a
+                        # draw as Discard.canonical does; check_action takes its length)
+                        text = decision.options._quick_canonical(action)
                     break
         if text is None:
             text = self.canonical(seat, action)
@@ -360,10 +368,12 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
 
     def _seats_with_chips(self) -> tuple[int, ...]:
         """The seats in turn order that may play a deal (with chips, unless on credit)."""
-        order = self._table.turn_order()
-        if self._table.credit:
+        table = self._table
+        order = table.turn_order()
+        if table._credit:
             return order
-        return tuple(s for s in order if self._table.stack(s) > 0)
+        stacks = table._stacks  # (table.stack(s), read quicker: the seats are the table's)
+        return tuple([s for s in order if stacks[s] > 0])
 
     # -- the record ------------------------------------------------------------------------
 
