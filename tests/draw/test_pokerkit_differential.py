@@ -34,8 +34,9 @@ Rule differences, left out by design (the games differ, so there is nothing to c
   as a set, not in order.
 - Split pots: guts gives one odd chip each to the winners nearest the dealer's left,
   PokerKit the whole remainder to the first. A split three or more ways with two or more odd
-  chips therefore differs; such a hand is counted, its winners and total compared, not
-  each stack (none happened in the default seeds).
+  chips therefore differs; such a hand is told apart (Hand.odd_chip_split), its winners
+  and total compared, not each stack (none came up in 81,000 random hands; one is built
+  by hand below, test_a_three_way_split_with_two_odd_chips).
 - Fixed limit with a short all-in raise: guts lets the next raise go to the last full
   level plus one bet ("completing" the short raise, whatever its size), PokerKit to the
   all-in amount plus one bet, and PokerKit counts the short raise toward the cap where
@@ -43,16 +44,17 @@ Rule differences, left out by design (the games differ, so there is nothing to c
   rounds, where every all-in raise is a full one; the difference itself is pinned by a
   strict xfail below (test_fixed_limit_short_all_in_raise).
 - No and pot limit, who may raise after a bet or raise all in for less than a full one.
-  guts follows the TDA's rule 47: such a wager does not reopen the betting for a seat that
-  has already acted, a check included, unless the bet has risen by a full raise since it
-  acted (several short all-ins may add up to that). PokerKit reopens the betting for a
-  seat that checked when the round's first bet is a short all-in, and after short all-ins
-  that add up to a full raise it counts afresh, so a further short all-in closes the
-  betting again for a seat facing more than a full raise. In a round that has seen a
-  short all-in, a turn where only one engine allows a raise is counted (Hand.reopening),
-  not failed, and the bot then does not raise; both cases are pinned by strict xfails
-  below (test_check_then_short_all_in_bet, test_short_all_in_raises_adding_up). Everything
-  else about such a turn (who acts, fold, check, the call) is still compared.
+  guts follows the TDA's rule 47 (reading "already acted" as including a check): such a
+  wager does not reopen the betting for a seat that has acted, unless the bet has risen
+  by a full raise since it acted (several short all-ins may add up to that). PokerKit
+  reopens the betting for a seat that checked when the round's first bet is a short
+  all-in, and after short all-ins that add up to a full raise it counts afresh, so a
+  further short all-in closes the betting again for a seat facing more than a full raise.
+  In a round that has seen a short all-in, a turn where only one engine allows a raise is
+  counted (Hand.reopening), not failed, and the bot then does not raise; both cases are
+  pinned by strict xfails below (test_check_then_short_all_in_bet,
+  test_short_all_in_raises_adding_up). Everything else about such a turn (who acts, fold,
+  check, the call) is still compared.
 - PokerKit asks a player to check when everyone else in the hand is all in (or folded)
   and nothing was bet; guts skips that turn, as there is nothing to decide. Such a check
   is made in PokerKit alone (Hand.idle_checks), only where it is PokerKit's sole choice.
@@ -423,8 +425,8 @@ def play_hand(
         for op in state.operations
     )
     if hand.odd_chip_split:  # only the odd chips may differ (see the module's docstring)
-        winners = {s for s in range(players) if hand.guts_stacks[s] > stacks[s]}
-        theirs = {s for s in range(players) if hand.pokerkit_stacks[s] > stacks[s]}
+        winners = {seat for seat, chips in deal.won.items() if chips}
+        theirs = {s for s in range(players) if any(op.amounts[index[s]] for op in pushes)}
         same = winners == theirs and sum(hand.guts_stacks.values()) == sum(stacks)
         if not same or sum(hand.pokerkit_stacks.values()) != sum(stacks):
             raise hand.fail(f"a split pot: {hand.guts_stacks} in guts, "
@@ -605,3 +607,15 @@ def test_short_all_in_raises_adding_up() -> None:
     play_hand(_NO_LIMIT, [100, 4, 5, 6, 100], button=4, deck=_DECK, tolerant=False,
               choose=scripted(["bet 2", "raise 3", "raise 4", "raise 5", "call", "call",
                                *["stand pat"] * 5, "check", "check"]))  # fmt: skip
+
+
+def test_a_three_way_split_with_two_odd_chips() -> None:
+    """Three aces-high straights split 14 chips (a folder's 2 are in the pot): guts gives
+    one odd chip each to the two winners nearest the dealer's left (5, 5, 4), PokerKit
+    both to the first (6, 4, 4); the hand is told apart and its winners compared."""
+    deck = pack("Ts Jh Qd Kc As", "Th Jd Qc Ks Ah", "Td Jc Qs Kh Ad", "2c 3d 4h 7s 8c")
+    moves = ["bet 1", "call", "call", "call", *["stand pat"] * 4, "bet 2", "call", "call", "fold"]
+    hand = play_hand(_ANTE, [20, 20, 20, 20], button=3, deck=deck, choose=scripted(moves))
+    assert hand.odd_chip_split
+    assert hand.guts_stacks == {0: 21, 1: 21, 2: 20, 3: 18}
+    assert hand.pokerkit_stacks == {0: 22, 1: 20, 2: 20, 3: 18}
