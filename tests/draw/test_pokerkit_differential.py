@@ -61,7 +61,9 @@ Rule differences, left out by design (the games differ, so there is nothing to c
 - Openers (Jacks or Better and its variations), jokers, wild cards, declarations, lowball
   (Jacks Back), Diablo, the 32-card pack, Bosnian draws and All for One: PokerKit has none
   of these. Seven Card Draw's second-round minimum of twice the last bet is not modelled by
-  PokerKit either. Only variants without them are played.
+  PokerKit either. Nor are spread limit, check-raise=no and cap-heads-up=no (PokerKit
+  always allows a check-raise and caps heads-up too). Only variants without them are
+  played.
 
 PokerKit runs in cash-game mode: guts lets a player fold when checking is free, which
 PokerKit allows there with a warning (filtered out here).
