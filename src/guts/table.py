@@ -460,6 +460,23 @@ class Table:
             self._record(Transfer(seat, to, paid, reason, note, amount - paid))
         return paid
 
+    def _pay_place(self, seat: int, place: Place, amount: int, reason: Reason, note: str) -> int:
+        """:meth:`pay` of ``seat`` into ``place``, for a caller that has checked what the
+        usual path of :meth:`pay` checks: ``seat`` an ``int`` seat of this table, ``place``
+        a :class:`Place` other than the bank, ``amount`` a positive ``int``, ``reason`` a
+        :class:`Reason` other than buy-in and cash-out, ``note`` a ``str``. The same
+        transfer, stacks and places as :meth:`pay`, without checking them again."""
+        stacks = self._stacks
+        stack = stacks[seat]
+        paid = amount if amount <= stack or self._credit else stack
+        key = (seat, place, paid, reason, note, amount - paid)  # plain ints and places
+        transfer = _TRANSFERS.get(key) or _checked_transfer(*key)
+        stacks[seat] = stack - paid
+        places = self._places
+        places[place] = places.get(place, 0) + paid
+        self._ledger.append(transfer)
+        return paid
+
     def pay_each(
         self, seats: Iterable[int], to: Party, amount: int, reason: Reason, note: str = ""
     ) -> dict[int, int]:
@@ -475,6 +492,15 @@ class Table:
         _check_amount(amount)
         _check_reason(reason, note)
         self._party(to)
+        if (
+            type(to) is Place  # (not the bank: _party refuses it)
+            and type(amount) is int
+            and amount > 0
+            and _plain(reason, note)
+            and all(type(seat) is int for seat in order)
+        ):  # what pay's usual path checks, checked here once for every seat
+            pay = self._pay_place
+            return {seat: pay(seat, to, amount, reason, note) for seat in order}
         return {seat: self.pay(seat, to, amount, reason, note) for seat in order}
 
     def collect(

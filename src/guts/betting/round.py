@@ -473,7 +473,11 @@ class BettingRound:
 
     def _put_in(self, seat: int, chips: int, reason: Reason) -> bool:
         """``seat`` puts ``chips`` into the hold; return whether it is all in now."""
-        self._table.pay(seat, self._hold, chips, reason)
+        hold = self._hold  # (a place: chips_in checked it is not the bank)
+        if chips > 0 and type(chips) is int and type(seat) is int and type(hold) is Place:
+            self._table._pay_place(seat, hold, chips, reason, "")  # pay's usual path
+        else:
+            self._table.pay(seat, self._hold, chips, reason)
         self._bets[seat] += chips
         return self._stacks[seat] <= 0  # (_stack(seat) == 0)
 
@@ -537,14 +541,27 @@ def _legal(
 
 def _check_order(table: Table, order: Sequence[int]) -> tuple[int, ...]:
     seats = tuple(order)
+    count = len(table.names)
+    plain = _JUST_INT.issuperset(map(type, seats))  # (no bool may pass for a seat kept)
+    if plain and (count, seats) in _ORDERS_CHECKED:
+        return seats
     if not seats or len(set(seats)) != len(seats):
         raise SeatError(f"a betting round needs distinct seats in acting order, not {seats}")
-    count = len(table.names)
     for seat in seats:
         a_seat = type(seat) is int or (isinstance(seat, int) and not isinstance(seat, bool))
         if not a_seat or not 0 <= seat < count:
             raise SeatError(f"no seat {seat!r}: seats are 0 to {count - 1}")
+    if plain:
+        if len(_ORDERS_CHECKED) >= 1 << 10:
+            _ORDERS_CHECKED.clear()
+        _ORDERS_CHECKED.add((count, seats))
     return seats
+
+
+_JUST_INT = frozenset({int})
+_ORDERS_CHECKED: set[tuple[int, tuple[int, ...]]] = set()
+"""The orders of plain ints :func:`_check_order` passed, by the table's number of seats
+(a round is opened with the same few orders again and again)."""
 
 
 @lru_cache(maxsize=1 << 10)

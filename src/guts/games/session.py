@@ -203,7 +203,7 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
     def __init__(self, rules: RulesT, table: Table, *, record_buy_ins: bool) -> None:
         self.rules = rules
         self._table = table
-        self._players = [(name, table.stack(seat)) for seat, name in enumerate(table.names)]
+        self._players = list(zip(table.names, table._stacks, strict=True))  # (name, stack)
         self._first_button = table.button
         self._events: list[Event] = []
         self._events_tuple: tuple[Event, ...] = ()

@@ -69,6 +69,51 @@ class DrawDeal:
     deal's stock; ``openers`` the requirement to open; ``antes`` whether they are due.
     """
 
+    # A deal has more attributes than Python 3.11 keeps in an instance's shared keys
+    # (30): without slots every read of one went through a dict of its own.
+    __slots__ = (
+        "__weakref__",
+        "_offered",
+        "_shuffle",
+        "antes",
+        "at_draw",
+        "betting",
+        "dead",
+        "discards",
+        "draw_order",
+        "draw_start",
+        "drawn",
+        "draws_done",
+        "emit",
+        "folded",
+        "game",
+        "hands",
+        "kept_apart",
+        "last_aggressor",
+        "last_bet",
+        "low_opener",
+        "number",
+        "offer",
+        "opener",
+        "openers",
+        "original",
+        "over",
+        "phase",
+        "reason",
+        "result",
+        "rounds",
+        "rules",
+        "seats",
+        "showdown",
+        "stock",
+        "stood_pat",
+        "stop_drawing",
+        "table",
+        "totals",
+        "widow",
+        "won",
+    )
+
     def __init__(
         self,
         rules: DrawRules,
