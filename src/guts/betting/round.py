@@ -98,6 +98,42 @@ class BettingRound:
       bettor (``uncalled`` event); the rest moves from the hold to the pot.
     """
 
+    # slots: more attributes than Python 3.11 keeps in an instance's shared keys (30)
+    __slots__ = (
+        "__weakref__",
+        "_actions",
+        "_aggressor",
+        "_bets",
+        "_changes",
+        "_checked",
+        "_current",
+        "_events",
+        "_faced",
+        "_folded",
+        "_full_level",
+        "_hold",
+        "_in_hand",
+        "_legal_changes",
+        "_legal_kept",
+        "_legal_seat",
+        "_legal_size",
+        "_live",
+        "_made",
+        "_min_raise",
+        "_opener",
+        "_openers",
+        "_order",
+        "_over",
+        "_pot",
+        "_prior",
+        "_rotations",
+        "_stacks",
+        "_stakes",
+        "_structure",
+        "_table",
+        "_turn",
+    )
+
     def __init__(
         self,
         table: Table,
@@ -137,8 +173,8 @@ class BettingRound:
         self._in_hand: tuple[int, ...] | None = None  # in_hand, until the next fold
         self._live = len(self.in_hand)  # len(in_hand), kept as seats fold
         self._changes = 0  # bumped by every change of the round's own state
-        self._legal_for: tuple[int, int, int] | None = None  # (seat, changes, ledger size)
-        self._legal_kept: Legal | None = None
+        self._legal_kept: Legal | None = None  # what _legal worked out last, for whom, when
+        self._legal_seat, self._legal_changes, self._legal_size = -1, -1, -1
         start = self._post_blinds(blinds) if blinds else 0
         self._turn = self._next_from(start)
         if self._turn is None:
@@ -243,7 +279,18 @@ class BettingRound:
 
     def pending(self) -> Legal | None:
         """What the seat to act may do; None once the round is over."""
-        return None if self._turn is None else self._legal(self._turn)
+        turn = self._turn
+        if turn is None:
+            return None
+        kept = self._legal_kept  # what _legal keeps, read here at once
+        if (
+            kept is not None
+            and turn == self._legal_seat
+            and self._changes == self._legal_changes
+            and len(self._table._ledger) == self._legal_size
+        ):
+            return kept
+        return self._legal(turn)
 
     def can_act(self, seat: int, action: Action) -> bool:
         """True if ``seat`` may take ``action`` now."""
@@ -366,11 +413,17 @@ class BettingRound:
     def _legal(self, seat: int) -> Legal:
         """What ``seat`` may do now: kept until the round or the table changes (a Legal is
         immutable), since a turn asks for it several times."""
-        stamp = (seat, self._changes, len(self._table._ledger))  # (the ledger_size)
-        if stamp == self._legal_for and self._legal_kept is not None:
-            return self._legal_kept
+        kept = self._legal_kept
+        size = len(self._table._ledger)  # (the ledger_size)
+        if (
+            kept is not None
+            and seat == self._legal_seat
+            and self._changes == self._legal_changes
+            and size == self._legal_size
+        ):
+            return kept
         legal = self._legal_kept = self._work_out_legal(seat)
-        self._legal_for = stamp
+        self._legal_seat, self._legal_changes, self._legal_size = seat, self._changes, size
         return legal
 
     def _work_out_legal(self, seat: int) -> Legal:
@@ -380,11 +433,14 @@ class BettingRound:
         call = owe if owe < stack else stack  # what a call puts in: max(min(owe, stack), 0)
         call = call if call > 0 else 0
         if self._no_raise_why(seat) is not None:
-            return _legal(seat, True, owe <= 0, call, None, None, None, None)
-        low, high = self._range(seat)
-        if current == 0:
-            return _legal(seat, True, True, 0, low, high, None, None)
-        return _legal(seat, True, owe <= 0, call, None, None, low, high)
+            key: tuple[Any, ...] = (seat, True, owe <= 0, call, None, None, None, None)
+        else:
+            low, high = self._range(seat)
+            if current == 0:
+                key = (seat, True, True, 0, low, high, None, None)
+            else:
+                key = (seat, True, owe <= 0, call, None, None, low, high)
+        return _LEGALS.get(key) or _legal(*key)  # (_legal(*key), the usual one found here)
 
     def _problem(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not take ``action`` now, or None if it may."""

@@ -195,7 +195,9 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
         return order
 
     def _after_step(self) -> None:
-        self._sync()
+        record = self._record
+        if len(self._table._ledger) != record.synced:  # (_sync, read quicker)
+            record.sync()
         deal = self._deal
         if deal is None or not deal.over:
             return
