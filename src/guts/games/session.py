@@ -87,11 +87,11 @@ class _Record:
 
     def sync(self) -> None:
         """Append a ``Moved`` event for each transfer not yet mirrored."""
-        table = self.table
-        size = table.ledger_size
+        ledger = self.table._ledger  # (the table's ledger_size and ledger_since, read
+        size = len(ledger)  # quicker: the list itself, never changed here)
         if size != self.synced:
-            moved, kept = self.moved, _MOVED
-            for transfer in table.ledger_since(self.synced):
+            moved, kept, append = self.moved, _MOVED, self.events.append
+            for transfer in ledger[self.synced : size]:
                 # the table hands out one object per distinct transfer, and events are
                 # immutable values too: one event per transfer object and event class
                 entry = kept.get(id(transfer))
@@ -102,7 +102,7 @@ class _Record:
                     if len(kept) >= _MOVED_KEPT:
                         kept.clear()
                     kept[id(transfer)] = (transfer, moved, event)  # it keeps the id taken
-                self.events.append(event)
+                append(event)
             self.synced = size
 
 
