@@ -322,21 +322,33 @@ class Table:
     ) -> None:
         plain = type(players) in (list, tuple) and all(type(p) is str for p in players)
         if plain and players:  # a list of names, bought in alike
-            amounts = [_check_amount(buy_in, "buy-in")] * len(players)
+            alike = _check_amount(buy_in, "buy-in")
             names = tuple(cast("Sequence[str]", players))
+            if names not in _NAMES_CHECKED:  # plain strings, so a kept tuple is the same
+                _check_names(names)
+                if len(_NAMES_CHECKED) >= 1 << 10:
+                    _NAMES_CHECKED.clear()
+                _NAMES_CHECKED.add(names)
+            amounts = None if type(alike) is int else [alike] * len(names)
         else:
             entries = [_seat_entry(player, buy_in) for player in players]
             amounts = [amount for _, amount in entries]
             names = tuple(name for name, _ in entries)
-        _check_names(names)
+            _check_names(names)
         self._names = names
         self._credit = bool(credit)
         self._odd_chips = OddChipRule.parse(odd_chips)
+        self._places: dict[Place, int] = {}
+        self._button = self._seat(button)
+        if amounts is None:  # every seat buys in for ``alike`` chips (as below, at once)
+            count = len(names)
+            self._stacks = [alike] * count
+            self._bought = [alike] * count
+            self._ledger: list[Transfer] = list(_buy_ins(count, alike)) if alike else []
+            return
         self._stacks = [0] * len(names)
         self._bought = [0] * len(names)  # per seat: buy-ins minus cash-outs
-        self._places: dict[Place, int] = {}
-        self._ledger: list[Transfer] = []
-        self._button = self._seat(button)
+        self._ledger = []
         for seat, amount in enumerate(amounts):
             if amount:  # checked above: the bank to a seat, by buy-in (as _apply does it)
                 self._ledger.append(_checked_transfer(BANK, seat, amount, _BUY_IN, "", 0))
@@ -911,6 +923,24 @@ def _seat_entry(player: object, buy_in: int) -> tuple[str, int]:
         name, chips = player
         return name, _check_amount(chips, f"buy-in of {name!r}")
     raise SeatError(f"a player is a name or a (name, chips) pair, not {player!r}")
+
+
+_NAMES_CHECKED: set[tuple[str, ...]] = set()
+"""Tables of plain names that :func:`_check_names` passed (a table is opened for the same
+names again and again)."""
+_BUY_INS: dict[tuple[int, int], tuple[Transfer, ...]] = {}
+
+
+def _buy_ins(count: int, amount: int) -> tuple[Transfer, ...]:
+    """The buy-ins of ``count`` seats for ``amount`` chips each (an int above 0), seat 0
+    first: the transfers a new table records, made once per count and amount."""
+    made = _BUY_INS.get((count, amount))
+    if made is None:
+        made = tuple(_checked_transfer(BANK, seat, amount, _BUY_IN, "", 0) for seat in range(count))
+        if len(_BUY_INS) >= 1 << 10:
+            _BUY_INS.clear()
+        _BUY_INS[count, amount] = made
+    return made
 
 
 def _check_names(names: Sequence[object]) -> None:
