@@ -511,8 +511,18 @@ class Table:
             and _plain(reason, note)
             and all(type(seat) is int for seat in order)
         ):  # what pay's usual path checks, checked here once for every seat
-            pay = self._pay_place
-            return {seat: pay(seat, to, amount, reason, note) for seat in order}
+            # each seat as _pay_place pays it, in one loop
+            stacks, places, ledger, credit = self._stacks, self._places, self._ledger, self._credit
+            paid_each = {}
+            for seat in order:
+                stack = stacks[seat]
+                paid = amount if amount <= stack or credit else stack
+                key = (seat, to, paid, reason, note, amount - paid)
+                ledger.append(_TRANSFERS.get(key) or _checked_transfer(*key))
+                stacks[seat] = stack - paid
+                places[to] = places.get(to, 0) + paid
+                paid_each[seat] = paid
+            return paid_each
         return {seat: self.pay(seat, to, amount, reason, note) for seat in order}
 
     def collect(

@@ -216,7 +216,8 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         self._deals = 0
         self._over = ""
         self._pending: tuple[Decision, ...] = ()
-        self._pending_stamp: tuple[object, int, int] | None = None
+        self._pending_deal: DealT | None = None  # the deal _pending is of (None: none kept)
+        self._pending_events = self._pending_size = -1  # and the record's and ledger's sizes
         self._sync()
 
     # -- the contract ---------------------------------------------------------------------
@@ -271,21 +272,25 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         # Decisions are immutable, so the deal's are kept until anything changes: every
         # change is an action (_apply drops them), an event or a ledger transfer, and
         # the stamp notes the deal, the number of events and the ledger's length.
-        stamp = (deal, len(self._events), len(self._table._ledger))  # (ledger_size)
-        if stamp != self._pending_stamp:
-            self._pending_stamp = None
+        events, size = len(self._events), len(self._table._ledger)  # (ledger_size)
+        if (
+            deal is not self._pending_deal
+            or events != self._pending_events
+            or size != self._pending_size
+        ):
+            self._pending_deal = None
             self._pending = deal.pending()
-            self._pending_stamp = stamp
+            self._pending_deal, self._pending_events, self._pending_size = deal, events, size
         return self._pending
 
     def _apply(self, seat: int, action: str) -> None:
         assert self._deal is not None
-        self._pending_stamp = None
+        self._pending_deal = None
         try:
             self._deal.act(seat, action)
             self._after_step()
         finally:
-            self._pending_stamp = None
+            self._pending_deal = None
 
     def act(self, seat: int, action: str) -> tuple[Event, ...]:
         """Apply ``seat``'s decision and return the events it caused (hidden ones
