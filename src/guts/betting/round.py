@@ -167,7 +167,7 @@ class BettingRound:
         self._min_raise = self._stakes.bet
         self._opener: int | None = None
         self._aggressor: int | None = None
-        self._events: list[dict[str, Any]] = []
+        self._events: list[dict[str, Any] | tuple[Any, ...]] = []  # an action's: its values
         self._actions: list[tuple[int, Action]] = []
         self._over = False
         self._in_hand: tuple[int, ...] | None = None  # in_hand, until the next fold
@@ -268,7 +268,10 @@ class BettingRound:
     @property
     def events(self) -> tuple[dict[str, Any], ...]:
         """Everything that happened in the round, as JSON-able dicts."""
-        return tuple(dict(event) for event in self._events)
+        return tuple(
+            dict(event) if type(event) is dict else dict(zip(_ACTION_EVENT, event, strict=False))
+            for event in self._events
+        )
 
     @property
     def actions(self) -> tuple[tuple[int, Action], ...]:
@@ -505,24 +508,28 @@ class BettingRound:
 
     def _apply(self, seat: int, action: Action) -> None:
         word = _EVENT_WORDS.get(type(action)) or str(action).split()[0]
-        event: dict[str, Any] = {"event": word, "seat": seat}
+        # the action's event, as the values of its dict (see events): event, seat, then
+        # for chips put in chips and all_in, and for a raise to
+        event: tuple[Any, ...]
         kind = _KIND_OF.get(type(action)) or next(k for k in _ACTIONS if isinstance(action, k))
         if kind is Fold:
             self._folded.add(seat)
             self._in_hand = None
             self._live -= 1
+            event = (word, seat)
         elif kind is Check:
             self._checked.add(seat)
+            event = (word, seat)
         elif kind is Call:
             chips = min(self._current - self._bets[seat], self._stack(seat))
-            event["chips"], event["all_in"] = chips, self._put_in(seat, chips, _CALL)
+            event = (word, seat, chips, self._put_in(seat, chips, _CALL))
         else:
             to = action.amount if isinstance(action, Bet) else action.to  # type: ignore[union-attr]
             reason = _BET if kind is Bet else _RAISE
             chips = to - self._bets[seat]
-            event["chips"], event["all_in"] = chips, self._put_in(seat, chips, reason)
+            event = (word, seat, chips, self._put_in(seat, chips, reason))
             if kind is Raise:
-                event["to"] = to
+                event += (to,)
             self._raise_to(seat, to)
         self._faced[seat] = self._current
         self._events.append(event)
@@ -563,6 +570,9 @@ class BettingRound:
         self._events.append(end | {"opener": self._opener, "last_aggressor": self._aggressor})
 
 
+_ACTION_EVENT = ("event", "seat", "chips", "all_in", "to")
+"""The keys of an action's event, in order (a fold or check has the first two, a call or
+bet the first four)."""
 _ACTIONS = (Fold, Check, Call, Bet, Raise)
 _ACTION_TYPES = frozenset(_ACTIONS)
 _KIND_OF: dict[type, type] = {kind: kind for kind in _ACTIONS}
