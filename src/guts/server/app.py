@@ -17,7 +17,14 @@ import logging
 import socket
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Generator,
+    MutableMapping,
+)
 from typing import Any
 
 import orjson
@@ -86,22 +93,40 @@ class JsonLines(logging.Formatter):
 
 
 class _Connection(Client):
-    """A websocket client: messages wait in its outbox for the writer task."""
+    """A websocket client. A message is written at once when nothing waits before it (the
+    usual case: the socket takes it without waiting); otherwise, or when the socket
+    makes the write wait, it waits in the outbox for the writer task, in order."""
 
-    def __init__(self) -> None:
+    def __init__(self, websocket: WebSocket) -> None:
         super().__init__()
+        self.websocket = websocket
         self.overflowed = False
+        self.gone = False  # a write failed: the client is gone (the reader sees it)
+        self.writing = False  # the writer task is in the middle of a write
         self.allowance = BURST
         self.checked = time.monotonic()
 
     def send(self, message: dict[str, Any]) -> None:
-        if self.overflowed:
+        if self.overflowed or self.gone:
             return
-        if self.outbox.qsize() >= MAX_QUEUED:
-            self.overflowed = True
-            self.outbox.put_nowait(None)  # the writer stops and the connection closes
+        outbox = self.outbox
+        if self.writing or not outbox.empty():  # others wait: after them, in order
+            if outbox.qsize() >= MAX_QUEUED:
+                self.overflowed = True
+                outbox.put_nowait(None)  # the writer stops and the connection closes
+                return
+            outbox.put_nowait(message)
             return
-        self.outbox.put_nowait(message)
+        write = self.websocket.send_text(_frame_text(message))
+        try:
+            waiting = write.send(None)
+        except StopIteration:
+            return  # written
+        except Exception:
+            self.gone = True
+            return
+        self.writing = True  # the socket's buffer is full: the writer finishes this write
+        outbox.put_nowait({_UNFINISHED: _Unfinished(write, waiting)})
 
     def within_rate(self) -> bool:
         """Take one message from the connection's allowance (False: over the limit)."""
@@ -256,7 +281,7 @@ async def table_socket(websocket: WebSocket) -> None:
         )
         log.info("connection refused", extra={"event": "refused", **where})
         return
-    client = _Connection()
+    client = _Connection(websocket)
     actor.attach(client)
     writer = asyncio.create_task(_write(websocket, client))
     log.info("connected", extra={"event": "connect", **where})
@@ -290,16 +315,53 @@ async def table_socket(websocket: WebSocket) -> None:
 
 
 async def _write(websocket: WebSocket, client: _Connection) -> None:
+    """Write what waits in ``client``'s outbox, in order, until it says to stop (None)."""
     while True:
         message = await client.outbox.get()
         if message is None:
             break
+        client.writing = True
         try:
-            await websocket.send_text(_frame_text(message))
+            unfinished = message.get(_UNFINISHED)
+            if unfinished is not None:
+                await unfinished
+            else:
+                await websocket.send_text(_frame_text(message))
         except Exception:  # the client is gone; the reader sees the disconnect
+            client.gone = True
             return
+        finally:
+            client.writing = False
     with contextlib.suppress(Exception):
         await websocket.close(code=1008 if client.overflowed else 1000)
+
+
+_UNFINISHED = "\0unfinished"
+"""The outbox key of a write begun by :meth:`_Connection.send` that must wait."""
+
+
+class _Unfinished:
+    """A write begun outside any task that then had to wait (for ``waiting``, a future):
+    awaiting this in the writer task finishes it there."""
+
+    def __init__(self, write: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self.write, self.waiting = write, waiting
+
+    def __await__(self) -> Generator[Any, None, None]:
+        waiting, write = self.waiting, self.write
+        while True:
+            try:
+                yield waiting  # the writer task waits for it, as the write would
+            except BaseException as error:  # the writer was cancelled: pass it on
+                try:
+                    waiting = write.throw(error)
+                except StopIteration:
+                    return
+                continue
+            try:
+                waiting = write.send(None)
+            except StopIteration:
+                return
 
 
 def _frame_text(message: dict[str, Any]) -> str:
