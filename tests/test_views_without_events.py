@@ -1,5 +1,6 @@
 """``view(seat, events=False)`` is the view without its list of events, in every family
-and in a night of dealer's choice (the server sends it to clients that have the events).
+and in a night of dealer's choice (the server sends it to clients that have the events),
+and ``views(seats)`` is each of those at once, whichever seat comes first.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from guts.catalog import find_game, games
+from guts.errors import IllegalAction
 from guts.games.base import Session
 from guts.night import Night
 from guts.night.rules import NightRules
@@ -19,6 +21,7 @@ PLAYERS = [(name, 40) for name in ("Ann", "Bob", "Cat", "Dee")]
 
 def check_views(session: Session) -> None:
     seats: list[int | None] = [*range(len(session.table.names)), None]
+    bares: dict[int | None, dict[str, Any]] = {}
     for seat in seats:
         if seat is None:
             full, bare = session.public_view(), session.public_view(events=False)
@@ -27,6 +30,12 @@ def check_views(session: Session) -> None:
         without: dict[str, Any] = {key: value for key, value in full.items() if key != "events"}
         assert bare == without and list(bare) == list(without)  # the same keys, in order
         assert "events" not in bare
+        bares[seat] = bare
+    for order in (seats, seats[::-1], [seats[-2], None, seats[0]]):
+        at_once = session.views(order)
+        assert list(at_once) == order
+        for seat in order:
+            assert at_once[seat] == bares[seat] and list(at_once[seat]) == list(bares[seat])
 
 
 def play(session: Session, rng: random.Random, steps: int) -> None:
@@ -55,3 +64,12 @@ def test_a_night_views_without_events_between_and_during_games() -> None:
     night = Night(NightRules.from_options(None, options), PLAYERS, rng=rng)
     play(night, rng, 400)
     assert len(night.results) >= 2  # views between games and in several games were checked
+
+
+@pytest.mark.parametrize("name", ["two-card-guts", "five-card-draw", "bourre"])
+def test_views_of_a_seat_that_is_no_seat_is_an_error(name: str) -> None:
+    session = find_game(name).new_session(PLAYERS, rng=random.Random(1))
+    session.start_deal()
+    for wrong in (True, 4, -1):
+        with pytest.raises(IllegalAction):
+            session.views([0, wrong])

@@ -314,6 +314,16 @@ class Session(ABC):
         """Everything a spectator may see, as a JSON-able dict (``events`` as in
         :meth:`view`)."""
 
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """The view of each of ``seats`` without its events (None: a spectator's), all at
+        once: equal to :meth:`view` (or :meth:`public_view`) with ``events=False`` for
+        each. A family may make what the views show alike once: the dicts and lists
+        inside them may then be shared between the views, so treat them as read-only."""
+        return {
+            seat: self.public_view(events=False) if seat is None else self.view(seat, events=False)
+            for seat in seats
+        }
+
     def record(self) -> dict[str, Any]:
         """A JSON-able record (rules, players, button, events) that ``replay`` rebuilds."""
         raise NotImplementedError(f"{type(self).__name__} cannot record itself")

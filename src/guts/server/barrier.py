@@ -44,7 +44,13 @@ def disclose_each(
     read-only)."""
     made: list[dict[str, Any] | None] = [None] * len(events)
     public = _Public(session)
-    return {seat: _update(session, seat, events, made, public) for seat in seats}
+    count = len(session.table.names)
+    shown = {seat: seat if seat is not None and 0 <= seat < count else None for seat in seats}
+    games = session.views(dict.fromkeys(shown.values()))  # without their events: the
+    # client has them (the snapshot's and the updates')
+    return {
+        seat: _update(viewer, events, made, public, games[viewer]) for seat, viewer in shown.items()
+    }
 
 
 def disclose(
@@ -62,7 +68,10 @@ def disclose(
     """
     if events is None:
         return {"game": _view(session, seat)}
-    return _update(session, seat, events, [None] * len(events), _Public(session))
+    if seat is not None and not 0 <= seat < len(session.table.names):
+        seat = None
+    game = _view(session, seat, events=False)
+    return _update(seat, events, [None] * len(events), _Public(session), game)
 
 
 class _Public:
@@ -85,15 +94,14 @@ def _view(session: Session, seat: int | None, events: bool = True) -> dict[str, 
 
 
 def _update(
-    session: Session,
     seat: int | None,
     events: Sequence[Event],
     made: list[dict[str, Any] | None],
     public: _Public,
+    game: dict[str, Any],
 ) -> dict[str, Any]:
-    if seat is not None and not 0 <= seat < len(session.table.names):
-        seat = None
-    game = _view(session, seat, events=False)  # the client has them: the snapshot's
+    """``seat``'s update: the events it may see, who is to act, its own decision, the
+    stacks, the pot and its view ``game`` (without the view's events)."""
     own = [decision for decision in public.pending if decision.seat == seat]
     return {
         "events": _visible(events, seat, made),

@@ -178,16 +178,39 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
                                 deal=self._deals, over=self._over)  # fmt: skip
         if deal is not None:
             data["dealt_in"] = list(deal.seats)
-            data["hand"] = (
-                [c.ascii for c in deal.down[seat]]
-                if seat is not None and seat in deal.down and seat in deal.peeked
-                else None
-            )
+            data["hand"] = self._hand(deal, seat)
             data["face_up"] = {str(s): [c.ascii for c in deal.up[s]] for s in deal.seats}
             data["community"] = [c.ascii for c in deal.community]
             data["shown"] = {str(s): [c.ascii for c in cards] for s, cards in deal.shown.items()}
             data["declared"] = {str(s): choice for s, choice in deal.declared.items()}
         return data
+
+    @staticmethod
+    def _hand(deal: GutsDeal, seat: int | None) -> list[str] | None:
+        """``seat``'s own cards, once it has looked at them."""
+        if seat is not None and seat in deal.down and seat in deal.peeked:
+            return [c.ascii for c in deal.down[seat]]
+        return None
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """:meth:`~guts.games.base.Session.views`: the first view made whole, the others
+        from it with only what differs by seat (the seat, its hand, its decision)."""
+        deal = self._deal
+        views: dict[int | None, dict[str, Any]] = {}
+        first: dict[str, Any] | None = None
+        for seat in seats:
+            if seat is not None:
+                self._check_seat(seat)
+            if first is None:
+                views[seat] = first = self._view(seat)
+                continue
+            view = dict(first)
+            view["seat"] = seat
+            view["pending"] = [d.to_dict() for d in self.pending() if d.seat == seat]
+            if deal is not None:
+                view["hand"] = self._hand(deal, seat)
+            views[seat] = view
+        return views
 
     # -- replay ---------------------------------------------------------------------------------
 
