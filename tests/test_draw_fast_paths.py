@@ -40,21 +40,21 @@ REFUSED: list[Any] = [None, 7, "", "raise 10000", "bet 0", "call", "check", "fol
                       "discard zz", "take up", "declare nothing", "pat", "raise to 3"]  # fmt: skip
 
 DIGESTS = {
-    "32-card-poker": "4d534a2c050f38037ef85e6b2b976fcc60d0d2ec806a0c5e57b64ca231a045eb",
-    "all-for-one": "1e6eacc28b9815ee8a12317d53b2685400e174d1e8938dbf0e392d108eba8733",
-    "bosnian-32-card-poker": "9459499e6b5d3c25a3232c1e30f7cc4d65ee2234bab8f1e6d00b1407627111fe",
-    "deuces-wild": "3b851ef2d856d5eeb6eba5222714a204b120ad1a54f2cf9fc6df0c0bfdd4baec",
-    "diablo": "0e960774a513af93fc1720274431b6803e0dbfb7d8dc8c6b1d121383ad99c735",
+    "32-card-poker": "6c5162425c16c5be63e30c9348c30caef4d6e3d3e24564c8be206bb59daaf5ec",
+    "all-for-one": "c91739d9dc7703b6ccf905430d710ae18b81783e47d1ad794ba0827d81c59421",
+    "bosnian-32-card-poker": "96b85791d00b76e78cd39dfa50a47a4127cbbac12b2e2146dedb3f292d8c578c",
+    "deuces-wild": "ed97d09dd0229169f435004b7617dea9de37db1f48314d310a17b55a8d65cac1",
+    "diablo": "bbd0299417bba8b90c58d5d7de4d79f86fd46239f1e30ec57e99301191cbe1f4",
     "draw-with-blinds": "bf74c0a9609db1c9981565abcd88049992b3d5f9057873aa8803d3193b295144",
-    "draw-with-bug": "820d76641273aefb28c9e7c41ea3f77781d9b07c18d66336da4d532dba3aa621",
-    "five-card-draw": "73561ead4b4dda75b87f08b69c639654eb2518fc18ea8b28341a86dc58ab48b2",
-    "jacks-back": "236be605e31e883a6b92efb2bff9d74f8b581e245b4a39b902d7ae816775561f",
-    "jacks-or-better": "479106b83686091adcc5008634f4875c2becc69e6f3eb3ae08b76a7f291564fb",
-    "progressive-jackpots": "2a0e7a0c9e92eb4d17f2f3f4ee19ce9d4f70796c33daf1ca0418a51cee8362df",
+    "draw-with-bug": "595f79d2f6480ae3def70c2223e14c0a8aa6435c655a2dad77cb783655f676b8",
+    "five-card-draw": "5a7a6738c81d63b4fb831df88df070a2066c22b1c40575550d1ad1f97c9cecd1",
+    "jacks-back": "599c3c003d43d43ecce8f76543df8a4e5055dba1235834ff571f33075043784b",
+    "jacks-or-better": "dcee2ff898b3b95108f854bdddf396f93dde1b7e42b93e136badc51ce5b3af3e",
+    "progressive-jackpots": "1fb05738fd5172d8dc02c598af27cc8db323ce1a5d088767e74ba59bba80c313",
     "seven-card-draw": "0ec653b75021c49bae674cc62eecbe8b98c9b7f3f05d85b035412779536c820c",
-    "trips-to-win": "698488674255f0294816c11dd7851af4df367696e49e1d1fb517ddc0e449bbbc",
-    "two-draws": "066bd3cddc9c8c2938d54e08b9c3adec25b84ea0f5d8c1d7106c7089466221bd",
-    "wild-widow": "2a02108d7b7e6dc02642afa26db4f0d543a822e0c53ff60090aad2561b49c648",
+    "trips-to-win": "4c4e6c23cd2d2af22e1e1fa760bfb9b9354557acd9054f482c324aa0d5d575e1",
+    "two-draws": "af36b1d69de5aa226ed6598e201a05f592cba2b52d129050ec27a46841e5b721",
+    "wild-widow": "ccbbe356bbf07b720871f870522ee0b47a1b048f8bebcc39acb94a62fab45495",
 }
 
 

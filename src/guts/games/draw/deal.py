@@ -266,12 +266,18 @@ class DrawDeal:
             blind = Blinds(self.rules.bet) if self.rules.lowball_blind else None
             self._begin_betting(self.seats[0], blinds=blind,
                                 check_raise=self.rules.lowball_check_raise)  # fmt: skip
-        elif (first_round or low_first) and betting.opener is None:
+        elif (first_round or low_first) and betting.opener is None and self._could_open():
             self._end("thrown-in", {}, "everyone checked: the cards are thrown in")
         elif self._more_draws():
             self._begin_draw()
         else:
             self._finish_showdown()
+
+    def _could_open(self) -> bool:
+        """True if two players in the hand had chips to bet: only then is a round with no
+        bet thrown in (a hand all in on its ante is played out to the showdown)."""
+        table = self.table
+        return sum(1 for seat in self.in_hand if table.stack(seat) > 0) >= 2
 
     def _more_draws(self) -> bool:
         if self.rules.all_for_one:

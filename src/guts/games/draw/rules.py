@@ -129,6 +129,8 @@ AMBIGUITIES = """Decisions where the text is open (each is an option or document
 - Trips to Win: after a pot nobody won, those who folded before the draw stay out of the
   game until that pot is won, through any deals thrown in meanwhile; if fewer than two
   players stayed to the draw (or still have chips), everyone plays the next deal.
+- A first betting round in which no two players in the hand have chips to bet (the others
+  all in on their antes) is not thrown in for want of an opener: the hand is played out.
 - Diablo: antes are placed on the first deal and after a throw-in, never on a deal played
   for the opener's new pot; an opener who takes any share of the pot has won.
 - Declare: a hand declared above what it holds is dead; one declared below it ranks
