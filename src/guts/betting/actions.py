@@ -160,6 +160,15 @@ class Legal:
 
     def allows(self, action: Action) -> bool:
         """True if ``action`` is among these choices."""
+        kind = type(action)  # the usual actions by their exact type, any other below
+        if kind is Call:
+            return self.call_amount > 0  # (can_call)
+        if kind is Fold:
+            return self.can_fold
+        if kind is Check:
+            return self.can_check
+        if kind is Raise:
+            return _within(action.to, self.min_raise_to, self.max_raise_to)  # type: ignore[union-attr]
         if isinstance(action, Fold):
             return self.can_fold
         if isinstance(action, Check):
