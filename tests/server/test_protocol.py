@@ -31,6 +31,10 @@ REFUSED: list[tuple[Any, str]] = [
     ("[1, 2]", "bad-json"),
     ('"act"', "bad-json"),
     (b"\xff\xfe", "bad-json"),
+    ('{"type": "act", "seat": 0, "action": "in", "client_seq": NaN}', "bad-json"),
+    ('{"type": "chat", "text": "\\ud800"}', "bad-json"),  # a lone surrogate
+    ('{"type": "act", "seat": 0, "action": "in", "client_seq": 1} x', "bad-json"),
+    ('{"type": "act", "seat": 0, "action": "in", "client_seq": 1' + "0" * 30 + "}", "invalid"),
     ("{}", "unknown-type"),
     ('{"type": 3}', "unknown-type"),
     ('{"type": "Act", "seat": 0, "action": "in", "client_seq": 1}', "unknown-type"),

@@ -44,6 +44,25 @@ def test_migrations_make_the_schema_of_the_models(database_url: str) -> None:
     asyncio.run(run())
 
 
+def test_a_payload_comes_back_exactly_as_stored(database_url: str) -> None:
+    """Integers beyond 64 bits (a recorded draw of many random bits) and floats come back
+    equal: rows are written compactly, read back by the json module."""
+    payload = {"kind": "deal", "draws": [{"bits": 80, "value": 2**79 + 12345},
+                                         {"random": 0.1 + 0.2}, {"shuffle": [2, 0, 1]}],
+               "text": "Jo \u00e9 \U0001f0a1"}  # fmt: skip
+
+    async def run() -> None:
+        storage = await Storage.open(database_url)
+        await storage.create_table(table_row())
+        await storage.append("t1", ActionRow(1, "deal", payload))
+        stored = await storage.load("t1")
+        await storage.close()
+        assert stored is not None
+        assert stored.actions[0].payload == payload
+
+    asyncio.run(run())
+
+
 def test_commands_are_stored_in_order_with_their_seats(database_url: str) -> None:
     async def run() -> None:
         storage = await Storage.open(database_url)

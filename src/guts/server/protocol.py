@@ -33,6 +33,7 @@ import json
 import unicodedata
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -394,7 +395,7 @@ def read_message(text: str | bytes) -> AnyMessage:
     if len(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too-large", f"a message has at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(text)
+        data = orjson.loads(text)  # stricter than json: no NaN, no lone surrogates
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError("bad-json", "a message must be one JSON object") from None
     if not isinstance(data, dict):

@@ -22,6 +22,7 @@ The schema is created and upgraded by the Alembic migrations shipped in
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 from alembic.config import Config
 from alembic.runtime.environment import EnvironmentContext
@@ -51,6 +53,7 @@ __all__ = [
     "TableRow",
     "async_url",
     "database_url",
+    "json_text",
     "migrate",
 ]
 
@@ -176,6 +179,23 @@ def async_url(url: str) -> str:
     return f"{drivers.get(scheme, scheme)}://{rest}"
 
 
+def json_text(value: Any) -> str:
+    """``value`` as the JSON a row stores: compact, by orjson (the server writes one
+    command a row for every action), or by the json module where orjson refuses (an
+    integer beyond 64 bits, as a recorded draw of many random bits can be); read back
+    by the json module either way, so such an integer stays exact.
+
+    >>> json_text({"seq": 3, "value": 2**70})
+    '{"seq": 3, "value": 1180591620717411303424}'
+    >>> json_text({"seq": 3, "draws": [[2, 0, 1]]})
+    '{"seq":3,"draws":[[2,0,1]]}'
+    """
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -242,10 +262,12 @@ class Storage:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             # one connection: SQLite has one writer anyway, and this way never waits on
             # its own lock
-            engine = create_async_engine(url, pool_size=1, max_overflow=0)
+            engine = create_async_engine(url, pool_size=1, max_overflow=0,
+                                         json_serializer=json_text)
             sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         else:
-            engine = create_async_engine(url, pool_size=10, max_overflow=10)
+            engine = create_async_engine(url, pool_size=10, max_overflow=10,
+                                         json_serializer=json_text)
         async with engine.begin() as connection:
             await connection.run_sync(migrate)
         return cls(engine)
