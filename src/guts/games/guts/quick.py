@@ -5,10 +5,10 @@ no No Peek, no face-up, community or ghost card dealt first), a deal is: antes, 
 face-down cards, each seat in turn saying in or out (the dealer in automatically when
 all the others are out), then what the declaration comes to. :class:`QuickDeal` plays
 that part directly, the seat to choose a counter instead of a round of choices and the
-events shared values; where the rules also pay the plain way (:func:`plain`), it settles
-in one pass after the last declaration; anything else it leaves to the general
-:class:`GutsDeal` it is. ``tests/test_guts_quick_deal.py`` holds the two equal, step by
-step, on every preset.
+events shared values; where the rules also pay the plain way (:func:`plain`), a
+:class:`PlainQuickDeal` settles in one pass after the last declaration; anything else
+it leaves to the general :class:`GutsDeal` it is. ``tests/test_guts_quick_deal.py``
+holds the two equal, step by step, on every preset.
 
 >>> import random
 >>> from guts.games.guts.rules import GutsRules
@@ -16,7 +16,7 @@ step, on every preset.
 >>> session = GutsSession(GutsRules(), ["Ann", "Bob"], buy_in=10, rng=random.Random(2))
 >>> session.start_deal()
 >>> type(session.deal).__name__, [d.actions for d in session.pending()]
-('QuickDeal', [('in', 'out')])
+('PlainQuickDeal', [('in', 'out')])
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from guts.games.guts.rules import Declare, Ghost, GutsRules, Payment, Qualifier
 from guts.games.guts.showdown import contest
 from guts.table import POT, Reason
 
-__all__ = ["QuickDeal", "covers", "plain"]
+__all__ = ["PlainQuickDeal", "QuickDeal", "covers", "plain"]
 
 
 def covers(rules: GutsRules) -> bool:
@@ -132,7 +132,6 @@ class QuickDeal(GutsDeal):
         self._outs = 0
         self._asks = _asks(seats, self._actions(), "declare " + self._prompt())
         self._auto_last = rules.auto_in and len(seats) > 1
-        self._plain = plain(rules)
 
     def pending(self) -> tuple[Decision, ...]:
         """The decision of the seat to declare now (or of the general round after it)."""
@@ -165,11 +164,36 @@ class QuickDeal(GutsDeal):
         if self._turn == len(seats):
             self._after_declare(choices)
 
-    def _after_declare(self, choices: dict[int, str]) -> None:
-        """Everyone has declared: settle at once where the rules pay the plain way."""
-        if not self._plain:
-            super()._after_declare(choices)
+    def _showdown(self) -> None:
+        """Two or more in: show the hands and pay by the rules' general settlement."""
+        rules = self.rules
+        if rules.hi_lo or rules.has_second_deal:
+            super()._showdown()
             return
+        strengths = self._show_hands()
+        result = contest(strengths, None, rules.ghost_ties)
+        settle.contest_result(self, result, strengths, self.ins)
+
+    def _show_hands(self) -> dict[int, int]:
+        """Show the face-down hands of the seats in (no wild ranks of the deal, no ghost, no
+        community cards); their strengths, by seat in turn order."""
+        emit, down, shown = self.emit, self.down, self.shown
+        ranking = self.rules.ranking_for(self.rules.cards, self.extra_wild)  # every hand's size
+        strengths: dict[int, int] = {}
+        for seat in self.ins:
+            cards = shown[seat] = tuple(down[seat])
+            evaluation = ranking.evaluate(cards)
+            emit(cards_shown(seat, card_codes(cards), evaluation.description))
+            strengths[seat] = evaluation.strength
+        return strengths
+
+
+class PlainQuickDeal(QuickDeal):
+    """A :class:`QuickDeal` of rules that also pay the plain way (:func:`plain`): it
+    settles in one pass after the last declaration (the session picks it once)."""
+
+    def _after_declare(self, choices: dict[int, str]) -> None:
+        """Everyone has declared: settle at once, the plain way."""
         ins = self.ins = [s for s in self.seats if choices[s] != "out"]
         self.ways = dict.fromkeys(ins, "in")
         if not ins:
@@ -184,23 +208,10 @@ class QuickDeal(GutsDeal):
         self._finish()
 
     def _showdown(self) -> None:
-        """Two or more in: show the hands, and pay the plain way if the rules do."""
+        """Two or more in: show the hands; the best take the pot, the others match it."""
         rules = self.rules
-        if rules.hi_lo or rules.has_second_deal:
-            super()._showdown()
-            return
-        emit, down, shown, ins = self.emit, self.down, self.shown, self.ins
-        ranking = rules.ranking_for(rules.cards, self.extra_wild)  # every hand's size
-        strengths: dict[int, int] = {}
-        for seat in ins:
-            cards = shown[seat] = tuple(down[seat])
-            evaluation = ranking.evaluate(cards)
-            emit(cards_shown(seat, card_codes(cards), evaluation.description))
-            strengths[seat] = evaluation.strength
+        strengths = self._show_hands()
         result = contest(strengths, None, rules.ghost_ties)
-        if not self._plain:
-            settle.contest_result(self, result, strengths, ins)
-            return
         table, losers = self.table, result.losers  # the winners share, each loser matches
         pot = table.pot
         stake = pot if rules.max_loss is None else min(pot, rules.max_loss)
@@ -214,4 +225,4 @@ class QuickDeal(GutsDeal):
         self.matched.update(losers)
         if rules.dropouts_ante:
             settle.dropouts_ante(self)
-        emit(settle.contest_outcome(self, result, True, pot, losers, stake))
+        self.emit(settle.contest_outcome(self, result, True, pot, losers, stake))

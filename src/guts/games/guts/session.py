@@ -22,7 +22,7 @@ from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Event
 from guts.games.guts.deal import GutsDeal
 from guts.games.guts.events import Acted, Moved, Outcome, SessionEnded, Shuffled, Stopped
-from guts.games.guts.quick import QuickDeal, covers
+from guts.games.guts.quick import PlainQuickDeal, QuickDeal, covers, plain
 from guts.games.guts.rules import GutsRules
 from guts.games.guts.settle import ASIDE
 from guts.games.session import RecordedSession
@@ -36,6 +36,13 @@ SHORT_OF_PLAYERS = "fewer than two players have chips"
 QUICK = True
 """Deal with :class:`~guts.games.guts.quick.QuickDeal` where its rules allow (False: the
 general deal everywhere, which the tests compare it with)."""
+
+
+def _deal_class(rules: GutsRules) -> type[GutsDeal]:
+    """The class that plays a deal of ``rules`` (chosen once a session)."""
+    if not QUICK or not covers(rules):
+        return GutsDeal
+    return PlainQuickDeal if plain(rules) else QuickDeal
 
 
 class GutsSession(RecordedSession[GutsRules, GutsDeal]):
@@ -83,7 +90,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         super().__init__(rules, table, record_buy_ins=False)  # buy-ins are not events
         self._rng = rng
         self._pack = rules.hand_ranking.deck
-        self._deal_class = QuickDeal if QUICK and covers(rules) else GutsDeal
+        self._deal_class = _deal_class(rules)
         self._skip_ante: frozenset[int] = frozenset()
         if len(self._seats_with_chips()) < 2:
             self._end(SHORT_OF_PLAYERS)  # table stakes with fewer than two stakes
