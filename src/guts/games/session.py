@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from bisect import bisect_left
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
@@ -25,7 +25,15 @@ from guts.games.decision import Discard
 from guts.games.options import RuleOptions
 from guts.table import OddChipRule, Place, Table, Transfer
 
-__all__ = ["EndedEvent", "MovedEvent", "PlayedDeal", "RecordedSession", "TableRules", "open_table"]
+__all__ = [
+    "EndedEvent",
+    "MovedEvent",
+    "PlayedDeal",
+    "RecordedSession",
+    "TableRules",
+    "emitter_of_all",
+    "open_table",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,6 +93,12 @@ class _Record:
             self.sync()
         self.events.append(event)
 
+    def emit_all(self, events: Iterable[Event]) -> None:
+        """:meth:`emit` each of ``events`` in turn (nothing moves chips between them)."""
+        if len(self.table._ledger) != self.synced:
+            self.sync()
+        self.events.extend(events)
+
     def sync(self) -> None:
         """Append a ``Moved`` event for each transfer not yet mirrored."""
         ledger = self.table._ledger  # (the table's ledger_size and ledger_since, read
@@ -104,6 +118,21 @@ class _Record:
                     kept[id(transfer)] = (transfer, moved, event)  # it keeps the id taken
                 append(event)
             self.synced = size
+
+
+def emitter_of_all(emit: Callable[[Event], None]) -> Callable[[Iterable[Event]], None]:
+    """What emits several events at once, in turn, where a deal was given ``emit``: the
+    session record's :meth:`_Record.emit_all` when ``emit`` is the record's own (one check
+    of the ledger for them all), else a call of ``emit`` on each."""
+    if getattr(emit, "__func__", None) is _Record.emit:  # a record's bound emit
+        record: _Record = getattr(emit, "__self__")  # noqa: B009  (Callable has no __self__)
+        return record.emit_all
+
+    def emit_each(events: Iterable[Event]) -> None:
+        for event in events:
+            emit(event)
+
+    return emit_each
 
 
 _LONGEST = 200

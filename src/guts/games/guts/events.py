@@ -38,6 +38,7 @@ __all__ = [
     "deal_ended",
     "deal_started",
     "declared",
+    "shuffled",
 ]
 
 GHOST = -1
@@ -299,6 +300,15 @@ def cards_dealt(seat: int, cards: tuple[str, ...], audience: tuple[int, ...] | N
     values["seat"] = seat
     values["cards"] = cards
     values["face_up"] = False
+    return event
+
+
+def shuffled(deck: tuple[str, ...]) -> Shuffled:
+    """``Shuffled(deck=deck, audience=())``: the stock's order, seen by no one."""
+    event = _new(Shuffled)
+    values = event.__dict__
+    values["audience"] = ()
+    values["deck"] = deck
     return event
 
 

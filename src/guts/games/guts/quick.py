@@ -22,21 +22,22 @@ holds the two equal, step by step, on every preset.
 from __future__ import annotations
 
 from guts.cards import card_codes
-from guts.games.base import Decision
+from guts.games.base import Decision, Event
 from guts.games.guts import settle
 from guts.games.guts.deal import GutsDeal, Phase
 from guts.games.guts.events import (
     Acted,
     Declared,
-    Shuffled,
     acted,
     cards_dealt,
     cards_shown,
     deal_started,
     declared,
+    shuffled,
 )
 from guts.games.guts.rules import Declare, Ghost, GutsRules, Payment, Qualifier
 from guts.games.guts.showdown import contest
+from guts.games.session import emitter_of_all
 from guts.table import POT, Reason
 
 __all__ = ["PlainQuickDeal", "QuickDeal", "covers", "plain"]
@@ -116,25 +117,29 @@ class QuickDeal(GutsDeal):
                 if seat not in skip:
                     pay(seat, POT, ante, _ANTE)
         codes = self.deck.codes
-        emit(Shuffled(deck=codes, audience=()))
         size, down, count = rules.down_cards, self.down, len(seats)
+        emit_all = self._emit_all = emitter_of_all(emit)
         if len(codes) < size * count:
+            emit(shuffled(codes))
             self._deal_hands()  # it runs out on the card that is not there
         else:
             hands = self.deck.deal_around(size, count)
             self.peeked.update(seats)
+            made: list[Event] = [shuffled(codes)]
             for hand, seat in enumerate(seats):
                 down[seat] = hands[hand]  # its codes: every count-th of the first dealt
-                emit(cards_dealt(seat, codes[hand : size * count : count], (seat,)))
+                made.append(cards_dealt(seat, codes[hand : size * count : count], (seat,)))
+            emit_all(made)
         self.phase = _DECLARE
-        self._choices: dict[int, str] = {}
         self._turn = 0  # the number of seats that have declared
         self._outs = 0
         self._asks = _asks(seats, self._actions(), "declare " + self._prompt())
         self._auto_last = rules.auto_in and len(seats) > 1
 
     def pending(self) -> tuple[Decision, ...]:
-        """The decision of the seat to declare now (or of the general round after it)."""
+        """The decision of the seat to declare now (or of the general round after it);
+        :meth:`GutsSession.pending <guts.games.guts.session.GutsSession.pending>` reads it
+        so too."""
         if self.round is not None:
             return self.round.pending()
         return self._asks[self._turn] if self.phase is _DECLARE else ()
@@ -144,24 +149,22 @@ class QuickDeal(GutsDeal):
         if self.round is not None:
             super().act(seat, action)
             return
-        emit, choices, seats = self.emit, self._choices, self.seats
-        choices[seat] = action
+        choices, seats = self.declared, self.seats  # (the choices so far: what is declared)
         said = _SAID.get((seat, action))
         if said is None:
             said = _SAID[seat, action] = (acted(seat, action), declared(seat, action))
-        emit(said[0])
-        self.declared[seat] = action
+        choices[seat] = action
         if action == "out":
             self.dropped.add(seat)
             self._outs += 1
-        emit(said[1])
-        self._turn += 1
-        if self._auto_last and self._turn == len(seats) - 1 and self._outs == self._turn:
+        self._emit_all(said)
+        turn = self._turn = self._turn + 1
+        if self._auto_last and turn == len(seats) - 1 and self._outs == turn:
             last = seats[-1]  # every other seat is out: the last to declare is in
-            choices[last] = self.declared[last] = "in"
-            emit(declared(last, "in", automatic=True))
-            self._turn += 1
-        if self._turn == len(seats):
+            choices[last] = "in"
+            self.emit(declared(last, "in", automatic=True))
+            turn = self._turn = turn + 1
+        if turn == len(seats):
             self._after_declare(choices)
 
     def _showdown(self) -> None:

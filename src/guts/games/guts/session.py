@@ -19,8 +19,8 @@ from typing import Any
 
 from guts.cards import Card, Deck
 from guts.errors import HandError, IllegalAction, OptionError
-from guts.games.base import Event
-from guts.games.guts.deal import GutsDeal
+from guts.games.base import Decision, Event
+from guts.games.guts.deal import GutsDeal, Phase
 from guts.games.guts.events import Acted, Moved, Outcome, SessionEnded, Shuffled, Stopped
 from guts.games.guts.quick import PlainQuickDeal, QuickDeal, covers, plain
 from guts.games.guts.rules import GutsRules
@@ -32,6 +32,8 @@ __all__ = ["SHORT_OF_PLAYERS", "GutsSession"]
 
 SHORT_OF_PLAYERS = "fewer than two players have chips"
 """Why a session at table stakes ends when it cannot go on."""
+
+_DECLARE = Phase.DECLARE
 
 QUICK = True
 """Deal with :class:`~guts.games.guts.quick.QuickDeal` where its rules allow (False: the
@@ -94,6 +96,42 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         self._skip_ante: frozenset[int] = frozenset()
         if len(self._seats_with_chips()) < 2:
             self._end(SHORT_OF_PLAYERS)  # table stakes with fewer than two stakes
+
+    def pending(self) -> tuple[Decision, ...]:
+        """The decisions to be made now (a quick deal's declaration read at once, as
+        :meth:`QuickDeal.pending <guts.games.guts.quick.QuickDeal.pending>` reads it: it
+        costs less than the session's kept decisions)."""
+        deal = self._deal
+        if isinstance(deal, QuickDeal) and deal.round is None:
+            if self._over or deal.phase is not _DECLARE:
+                return ()
+            return deal._asks[deal._turn]
+        return super().pending()
+
+    def act(self, seat: int, action: str) -> tuple[Event, ...]:
+        """:meth:`RecordedSession.act <guts.games.session.RecordedSession.act>`; a quick
+        deal's declaration spelled as its actions spell it is applied at once."""
+        deal = self._deal
+        if (
+            isinstance(deal, QuickDeal)
+            and deal.round is None
+            and deal.phase is _DECLARE
+            and not self._over
+            and type(seat) is int
+            and type(action) is str
+        ):
+            asks = deal._asks[deal._turn]
+            if asks and asks[0].seat == seat and action in asks[0].verbatim:
+                events = self._events  # as RecordedSession.act and _apply do it
+                start = len(events)
+                self._pending_deal = None
+                try:
+                    deal.act(seat, action)
+                    self._after_step()
+                finally:
+                    self._pending_deal = None
+                return tuple(events[start:])
+        return super().act(seat, action)
 
     def start_deal(self, deck: Deck | None = None) -> None:
         """Start the next deal, with ``deck`` (stacked, for tests and replays) or a shuffle."""
@@ -162,7 +200,9 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
     # -- between deals ---------------------------------------------------------------------
 
     def _after_step(self) -> None:
-        self._sync()
+        record = self._record  # (_sync, read at once)
+        if len(self._table._ledger) != record.synced:
+            record.sync()
         if self._deal is None or not self._deal.over:
             return
         self._skip_ante = frozenset(self._deal.matched)
