@@ -71,7 +71,7 @@ class WatchedStorage(Storage):
     fails the commits it is told to."""
 
     def __init__(self, inner: Storage, clients: list[Recorder]) -> None:
-        super().__init__(inner.engine)
+        super().__init__(inner.database)
         self.clients = clients
         self.told_at_commit: list[int] = []
         self.fail_next = False

@@ -14,7 +14,6 @@ SERVER_DEPENDENCIES = (
     "uvicorn",
     "sqlalchemy",
     "alembic",
-    "aiosqlite",
     "asyncpg",
     "pydantic",
     "httpx",

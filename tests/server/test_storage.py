@@ -18,8 +18,8 @@ from guts.server.storage import (
     Storage,
     StorageConflict,
     TableRow,
-    async_url,
     database_url,
+    driver_url,
 )
 
 
@@ -34,10 +34,9 @@ def test_migrations_make_the_schema_of_the_models(database_url: str) -> None:
         storage = await Storage.open(database_url)
         await storage.close()
         storage = await Storage.open(database_url)  # migrating again changes nothing
-        async with storage.engine.connect() as connection:
-            diff = await connection.run_sync(
-                lambda sync: compare_metadata(MigrationContext.configure(sync), METADATA)
-            )
+        diff = await storage.run(
+            lambda connection: compare_metadata(MigrationContext.configure(connection), METADATA)
+        )
         await storage.close()
         assert diff == []
 
@@ -119,15 +118,17 @@ def test_only_open_tables_are_listed_for_rebuilding(sqlite_url: str) -> None:
 
 
 def test_database_urls(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    assert async_url("postgres://u@h/d") == "postgresql+asyncpg://u@h/d"
-    assert async_url("postgresql+asyncpg://u@h/d") == "postgresql+asyncpg://u@h/d"
+    assert driver_url("postgres://u@h/d") == "postgresql+asyncpg://u@h/d"
+    assert driver_url("postgresql+asyncpg://u@h/d") == "postgresql+asyncpg://u@h/d"
+    assert driver_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"
+    assert driver_url("sqlite+aiosqlite:///x.db") == "sqlite+pysqlite:///x.db"
     with pytest.raises(GutsError, match="not a database URL"):
-        async_url("guts.db")
+        driver_url("guts.db")
     monkeypatch.setenv("GUTS_DATABASE_URL", "sqlite:///x.db")
-    assert database_url() == "sqlite+aiosqlite:///x.db"
+    assert database_url() == "sqlite+pysqlite:///x.db"
     assert database_url("postgresql://h/d") == "postgresql+asyncpg://h/d"
     monkeypatch.delenv("GUTS_DATABASE_URL")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     default = database_url()
-    assert default.startswith("sqlite+aiosqlite:///") and default.endswith("guts.sqlite3")
-    assert Path(default.removeprefix("sqlite+aiosqlite:///")).parent.is_dir()
+    assert default.startswith("sqlite+pysqlite:///") and default.endswith("guts.sqlite3")
+    assert Path(default.removeprefix("sqlite+pysqlite:///")).parent.is_dir()

@@ -496,7 +496,7 @@ def serve(
     shown: list[str] = []
 
     def announce(storage: Storage) -> None:
-        shown.append(storage.engine.url.render_as_string(hide_password=True))
+        shown.append(storage.url.render_as_string(hide_password=True))
 
     class Announcing(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:

@@ -8,12 +8,13 @@ deleted. The ``tables`` and ``seats`` rows are what the HTTP routes and the look
 a command and the rows it changes are written in one transaction
 (:meth:`Storage.append`).
 
-SQLite (a file in the user data directory) is the default; PostgreSQL is taken with a
-``postgresql+asyncpg://`` URL. Plain ``sqlite://`` and ``postgresql://`` URLs get the
-async drivers:
+SQLite (a file in the user data directory) is the default, run on a thread of its own
+through the standard library's driver; PostgreSQL is taken with a
+``postgresql+asyncpg://`` URL. A plain ``postgresql://`` URL gets the async driver, and
+any ``sqlite`` URL the standard one:
 
->>> async_url("postgresql://me@db/guts"), async_url("sqlite:////tmp/g.db")
-('postgresql+asyncpg://me@db/guts', 'sqlite+aiosqlite:////tmp/g.db')
+>>> driver_url("postgresql://me@db/guts"), driver_url("sqlite+aiosqlite:////tmp/g.db")
+('postgresql+asyncpg://me@db/guts', 'sqlite+pysqlite:////tmp/g.db')
 
 The schema is created and upgraded by the Alembic migrations shipped in
 ``guts/server/migrations/versions`` (:func:`migrate`, run by :meth:`Storage.open`).
@@ -24,11 +25,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 import sqlalchemy as sa
@@ -38,7 +41,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from guts.errors import GutsError
 
@@ -51,8 +54,8 @@ __all__ = [
     "StorageConflict",
     "StoredTable",
     "TableRow",
-    "async_url",
     "database_url",
+    "driver_url",
     "json_text",
     "migrate",
 ]
@@ -60,6 +63,8 @@ __all__ = [
 MIGRATIONS = Path(__file__).with_name("migrations")
 OPEN_STATUSES = ("lobby", "playing")
 """The statuses of a table that the server rebuilds at startup."""
+
+T = TypeVar("T")
 
 METADATA = sa.MetaData()
 
@@ -155,7 +160,8 @@ class StoredTable:
 
 def database_url(url: str | None = None) -> str:
     """The database to use: ``url``, else ``GUTS_DATABASE_URL``, else a SQLite file in
-    the user data directory (its folder created if need be), with an async driver."""
+    the user data directory (its folder created if need be), with its driver
+    (:func:`driver_url`)."""
     url = url or os.environ.get("GUTS_DATABASE_URL")
     if not url:
         from platformdirs import user_data_dir
@@ -163,19 +169,19 @@ def database_url(url: str | None = None) -> str:
         folder = Path(user_data_dir("guts", appauthor=False))
         folder.mkdir(parents=True, exist_ok=True)
         url = f"sqlite:///{folder / 'guts.sqlite3'}"
-    return async_url(url)
+    return driver_url(url)
 
 
-def async_url(url: str) -> str:
-    """``url`` with the async driver for its database (aiosqlite, asyncpg) if it names none."""
+def driver_url(url: str) -> str:
+    """``url`` with the driver the storage uses: asyncpg for PostgreSQL if it names no
+    other, the standard library's for SQLite (whatever it names: the storage runs SQLite
+    on a thread of its own)."""
     scheme, sep, rest = url.partition("://")
     if not sep:
         raise GutsError(f"not a database URL: {url!r} (sqlite:///PATH or postgresql://...)")
-    drivers = {
-        "sqlite": "sqlite+aiosqlite",
-        "postgresql": "postgresql+asyncpg",
-        "postgres": "postgresql+asyncpg",
-    }
+    if scheme.partition("+")[0] == "sqlite":
+        return f"sqlite+pysqlite://{rest}"
+    drivers = {"postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
     return f"{drivers.get(scheme, scheme)}://{rest}"
 
 
@@ -244,60 +250,113 @@ class _Append:
     done: asyncio.Future[None]
 
 
+class _Database:
+    """Where a storage's SQL runs: each piece of work is a plain function of a
+    synchronous :class:`~sqlalchemy.engine.Connection`, run in a transaction of its own."""
+
+    url: sa.URL
+
+    async def run(self, work: Callable[[Connection], T]) -> T:
+        """``work(connection)`` in one transaction, committed unless it raises."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Close every connection."""
+        raise NotImplementedError
+
+
+class _SQLiteFile(_Database):
+    """SQLite through the standard library's driver, on one thread of its own: a piece of
+    work is one hand-off to that thread, however many statements it runs (an async
+    driver's thread takes one hand-off per statement, cursor and commit: five for a
+    command), and one connection, so SQLite's one writer never waits on its own lock."""
+
+    def __init__(self, url: sa.URL) -> None:
+        self.url = url
+        self.engine = sa.create_engine(url, pool_size=1, max_overflow=0, json_serializer=json_text)
+        sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guts-sqlite")
+
+    async def run(self, work: Callable[[Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._transaction, work)
+
+    def _transaction(self, work: Callable[[Connection], T]) -> T:
+        with self.engine.begin() as connection:
+            return work(connection)
+
+    async def close(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._thread, self.engine.dispose)
+        self._thread.shutdown()
+
+
+class _AsyncServer(_Database):
+    """A database server (PostgreSQL) through an async driver (asyncpg): the work runs on
+    the event loop, each statement awaited where the driver waits for the server."""
+
+    def __init__(self, url: sa.URL) -> None:
+        self.url = url
+        self.engine = create_async_engine(url, pool_size=10, max_overflow=10,
+                                          json_serializer=json_text)  # fmt: skip
+
+    async def run(self, work: Callable[[Connection], T]) -> T:
+        async with self.engine.begin() as connection:
+            return await connection.run_sync(work)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
 class Storage:
     """The database of a server: open it with :meth:`open` (which migrates)."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
+    def __init__(self, database: _Database) -> None:
+        self.database = database
         self._waiting: list[_Append] = []
         self._writer: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str | None = None) -> Storage:
         """Connect to ``url`` (see :func:`database_url`) and migrate the schema."""
-        url = database_url(url)
-        if url.startswith("sqlite"):
-            path = sa.engine.make_url(url).database
+        address = sa.engine.make_url(database_url(url))
+        database: _Database
+        if address.get_backend_name() == "sqlite":
+            path = address.database
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            # one connection: SQLite has one writer anyway, and this way never waits on
-            # its own lock
-            engine = create_async_engine(url, pool_size=1, max_overflow=0,
-                                         json_serializer=json_text)
-            sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+            database = _SQLiteFile(address)
         else:
-            engine = create_async_engine(url, pool_size=10, max_overflow=10,
-                                         json_serializer=json_text)
-        async with engine.begin() as connection:
-            await connection.run_sync(migrate)
-        return cls(engine)
+            database = _AsyncServer(address)
+        await database.run(migrate)
+        return cls(database)
 
     async def close(self) -> None:
         """Close every connection."""
-        await self.engine.dispose()
+        await self.database.close()
+
+    @property
+    def url(self) -> sa.URL:
+        """The database's URL."""
+        return self.database.url
 
     @property
     def dialect(self) -> str:
         """``sqlite`` or ``postgresql``."""
-        return self.engine.dialect.name
+        return self.database.url.get_backend_name()
+
+    async def run(self, work: Callable[[Connection], T]) -> T:
+        """``work(connection)`` in one transaction of the database, committed unless it
+        raises (for what the methods here do not: a test's look at the schema)."""
+        return await self.database.run(work)
 
     async def create_table(self, table: TableRow) -> None:
         """Store a new table."""
         now = _now()
-        async with self.engine.begin() as connection:
-            await connection.execute(
-                TABLES.insert().values(
-                    id=table.id,
-                    preset=table.preset,
-                    options=dict(table.options),
-                    stakes=dict(table.stakes),
-                    auto_approve=table.auto_approve,
-                    host_secret_hash=table.host_secret_hash,
-                    status=table.status,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
+        row = {"id": table.id, "preset": table.preset, "options": dict(table.options),
+               "stakes": dict(table.stakes), "auto_approve": table.auto_approve,
+               "host_secret_hash": table.host_secret_hash, "status": table.status,
+               "created_at": now, "updated_at": now}  # fmt: skip
+        await self.database.run(lambda connection: connection.execute(TABLES.insert(), row))
 
     async def append(
         self,
@@ -325,11 +384,11 @@ class Storage:
         while self._waiting:
             batch, self._waiting = self._waiting, []
             try:
-                await self._commit(batch)
+                await self.database.run(partial(_commit, batch))
             except Exception:
                 for one in batch:
                     try:
-                        await self._commit([one])
+                        await self.database.run(partial(_commit, [one]))
                     except IntegrityError as error:
                         one.done.set_exception(StorageConflict(
                             f"table {one.table_id}: command {one.action.seq} is already "
@@ -343,79 +402,86 @@ class Storage:
                 if not one.done.done():
                     one.done.set_result(None)
 
-    async def _commit(self, batch: Sequence[_Append]) -> None:
-        now = _now()
-        async with self.engine.begin() as connection:
-            await connection.execute(ACTIONS.insert(), [
-                {"table_id": one.table_id, "seq": one.action.seq, "kind": one.action.kind,
-                 "payload": dict(one.action.payload), "created_at": now}
-                for one in batch
-            ])  # fmt: skip
-            for one in batch:
-                for seat in one.seats:
-                    await _put_seat(connection, one.table_id, seat, now)
-                if one.status is not None:
-                    await connection.execute(
-                        TABLES.update()
-                        .where(TABLES.c.id == one.table_id)
-                        .values(status=one.status, updated_at=now)
-                    )
-
     async def table(self, table_id: str) -> TableRow | None:
         """The table called ``table_id``, if there is one."""
-        async with self.engine.connect() as connection:
-            row = (await connection.execute(TABLES.select().where(TABLES.c.id == table_id))).first()
-        return None if row is None else _table_row(row)
+
+        def read(connection: Connection) -> TableRow | None:
+            row = connection.execute(TABLES.select().where(TABLES.c.id == table_id)).first()
+            return None if row is None else _table_row(row)
+
+        return await self.database.run(read)
 
     async def load(self, table_id: str) -> StoredTable | None:
         """The table, its seats and its actions in order (None if there is no such table)."""
-        async with self.engine.connect() as connection:
-            row = (await connection.execute(TABLES.select().where(TABLES.c.id == table_id))).first()
+
+        def read(connection: Connection) -> StoredTable | None:
+            row = connection.execute(TABLES.select().where(TABLES.c.id == table_id)).first()
             if row is None:
                 return None
-            seats = (
-                await connection.execute(
-                    SEATS.select().where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat_id)
-                )
+            seats = connection.execute(
+                SEATS.select().where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat_id)
             ).all()
-            actions = (
-                await connection.execute(
-                    ACTIONS.select().where(ACTIONS.c.table_id == table_id).order_by(ACTIONS.c.seq)
-                )
+            actions = connection.execute(
+                ACTIONS.select().where(ACTIONS.c.table_id == table_id).order_by(ACTIONS.c.seq)
             ).all()
-        return StoredTable(
-            _table_row(row),
-            tuple(_seat_row(seat) for seat in seats),
-            tuple(ActionRow(a.seq, a.kind, a.payload) for a in actions),
-        )
+            return StoredTable(
+                _table_row(row),
+                tuple(_seat_row(seat) for seat in seats),
+                tuple(ActionRow(a.seq, a.kind, a.payload) for a in actions),
+            )
+
+        return await self.database.run(read)
 
     async def times(self, table_id: str) -> tuple[dict[int, datetime], datetime | None]:
         """When each seat of the table was asked for, and when the table last changed
         status (None if there is no such table)."""
-        async with self.engine.connect() as connection:
-            seats = await connection.execute(
+
+        def read(connection: Connection) -> tuple[dict[int, datetime], datetime | None]:
+            seats = connection.execute(
                 sa.select(SEATS.c.seat_id, SEATS.c.created_at).where(SEATS.c.table_id == table_id)
             )
             joined = {row.seat_id: row.created_at for row in seats}
-            changed = (
-                await connection.execute(
-                    sa.select(TABLES.c.updated_at).where(TABLES.c.id == table_id)
-                )
+            changed = connection.execute(
+                sa.select(TABLES.c.updated_at).where(TABLES.c.id == table_id)
             ).scalar()
-        return joined, changed
+            return joined, changed
+
+        return await self.database.run(read)
 
     async def table_ids(self, statuses: Sequence[str] = OPEN_STATUSES) -> list[str]:
         """The tables whose status is one of ``statuses``, oldest first."""
-        async with self.engine.connect() as connection:
-            rows = await connection.execute(
+
+        def read(connection: Connection) -> list[str]:
+            rows = connection.execute(
                 sa.select(TABLES.c.id)
                 .where(TABLES.c.status.in_(list(statuses)))
                 .order_by(TABLES.c.created_at, TABLES.c.id)
             )
             return [row.id for row in rows]
 
+        return await self.database.run(read)
 
-async def _put_seat(connection: Any, table_id: str, seat: SeatRow, now: datetime) -> None:
+
+def _commit(batch: Sequence[_Append], connection: Connection) -> None:
+    """Write ``batch``'s commands with the seats and statuses they change."""
+    now = _now()
+    connection.execute(ACTIONS.insert(), [
+        {"table_id": one.table_id, "seq": one.action.seq, "kind": one.action.kind,
+         "payload": dict(one.action.payload), "created_at": now}
+        for one in batch
+    ])  # fmt: skip
+    for one in batch:
+        for seat in one.seats:
+            _put_seat(connection, one.table_id, seat, now)
+        if one.status is not None:
+            connection.execute(
+                TABLES.update()
+                .where(TABLES.c.id == one.table_id)
+                .values(status=one.status, updated_at=now)
+            )
+
+
+def _put_seat(connection: Any, table_id: str, seat: SeatRow, now: datetime) -> None:
     values = {
         "nickname": seat.nickname,
         "kind": seat.kind,
@@ -424,13 +490,13 @@ async def _put_seat(connection: Any, table_id: str, seat: SeatRow, now: datetime
         "seat_number": seat.seat_number,
         "status": seat.status,
     }
-    changed = await connection.execute(
+    changed = connection.execute(
         SEATS.update()
         .where(SEATS.c.table_id == table_id, SEATS.c.seat_id == seat.seat_id)
         .values(**values)
     )
     if changed.rowcount == 0:
-        await connection.execute(
+        connection.execute(
             SEATS.insert().values(table_id=table_id, seat_id=seat.seat_id, created_at=now, **values)
         )
 
