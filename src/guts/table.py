@@ -396,7 +396,7 @@ class Table:
 
     def move_button(self) -> int:
         """Pass the deal to the left (the next seat index, wrapping); return the new dealer."""
-        self._button = self.left_of(self._button)
+        self._button = (self._button + 1) % len(self._names)  # left_of, the button a seat
         return self._button
 
     def left_of(self, seat: int, steps: int = 1) -> int:
@@ -497,6 +497,16 @@ class Table:
         Returns what each paid; for antes, ``pay_each(table.turn_order(), POT, ante, ANTE)``.
         """
         count = len(self._names)
+        if (
+            type(seats) is tuple
+            and type(to) is Place
+            and to is not BANK
+            and type(amount) is int
+            and amount > 0
+            and _plain(reason, note)
+            and _distinct_seats(seats, count)
+        ):  # the usual round of antes, checked at once: as the loop below pays it
+            return self._pay_each_place(seats, to, amount, reason, note)
         order = [seat if type(seat) is int and 0 <= seat < count else self._seat(seat)
                  for seat in seats]  # (what _seat checks)  # fmt: skip
         if len(set(order)) != len(order) or to in order:
@@ -525,6 +535,40 @@ class Table:
             return paid_each
         return {seat: self.pay(seat, to, amount, reason, note) for seat in order}
 
+    def _pay_each_place(
+        self, seats: tuple[int, ...], place: Place, amount: int, reason: Reason, note: str
+    ) -> dict[int, int]:
+        """:meth:`pay_each` of distinct ``int`` seats of this table into ``place`` (not the
+        bank), ``amount`` a positive ``int``, ``reason`` and ``note`` as :func:`_plain`
+        accepts them: the same transfers, stacks and places, without checking them again
+        (on credit, or where every stack covers ``amount``, the transfers kept per seats)."""
+        stacks, places, ledger = self._stacks, self._places, self._ledger
+        if self._credit or min(map(stacks.__getitem__, seats)) >= amount:
+            key = (seats, place, amount, reason, note)
+            transfers = _ROUNDS.get(key)
+            if transfers is None:
+                transfers = tuple(
+                    _checked_transfer(seat, place, amount, reason, note, 0) for seat in seats
+                )
+                if len(_ROUNDS) >= 1 << 10:
+                    _ROUNDS.clear()
+                _ROUNDS[key] = transfers
+            for seat in seats:
+                stacks[seat] -= amount
+            ledger.extend(transfers)
+            places[place] = places.get(place, 0) + amount * len(seats)
+            return dict.fromkeys(seats, amount)
+        paid_each = {}
+        for seat in seats:
+            stack = stacks[seat]
+            paid = amount if amount <= stack else stack
+            key6 = (seat, place, paid, reason, note, amount - paid)
+            ledger.append(_TRANSFERS.get(key6) or _checked_transfer(*key6))
+            stacks[seat] = stack - paid
+            places[place] = places.get(place, 0) + paid
+            paid_each[seat] = paid
+        return paid_each
+
     def collect(
         self,
         place: Place,
@@ -534,6 +578,26 @@ class Table:
         note: str = "",
     ) -> int:
         """``seat`` takes ``amount`` (everything, if None) from ``place``; return the amount."""
+        stacks, places = self._stacks, self._places
+        if (
+            amount is None
+            and type(place) is Place
+            and place is not BANK
+            and type(seat) is int
+            and 0 <= seat < len(stacks)
+            and type(reason) is Reason  # _plain(reason, note), read at once
+            and reason is not _BUY_IN
+            and reason is not _CASH_OUT
+            and type(note) is str
+        ):  # the usual take of a whole place, checked here at once: as the path below
+            held = places.get(place, 0)
+            if held:
+                key = (place, seat, held, reason, note, 0)  # plain ints and places
+                transfer = _TRANSFERS.get(key) or _checked_transfer(*key)
+                places[place] = 0  # as _apply does for a place paying a seat
+                stacks[seat] += held
+                self._ledger.append(transfer)
+            return held
         held = self._places.get(self._place(place), 0)
         self._seat(seat)
         amount = held if amount is None else _check_amount(amount)
@@ -933,6 +997,29 @@ def _seat_entry(player: object, buy_in: int) -> tuple[str, int]:
         name, chips = player
         return name, _check_amount(chips, f"buy-in of {name!r}")
     raise SeatError(f"a player is a name or a (name, chips) pair, not {player!r}")
+
+
+_ROUNDS: dict[tuple[tuple[int, ...], Place, int, Reason, str], tuple[Transfer, ...]] = {}
+"""The transfers of a round of payments in full (:meth:`Table._pay_each_place`), by seats,
+place, amount, reason and note."""
+_INT_ONLY = frozenset({int})
+_SEATS_CHECKED: set[tuple[int, tuple[int, ...]]] = set()
+"""Seat counts and tuples of seats that :func:`_distinct_seats` passed."""
+
+
+def _distinct_seats(seats: tuple[int, ...], count: int) -> bool:
+    """True if ``seats`` are distinct plain ``int`` seats of a table of ``count`` (what
+    :meth:`Table.pay_each` checks of them); each passed tuple kept per count."""
+    if not seats or not {*map(type, seats)} <= _INT_ONLY:
+        return False  # (no bool may stand for a seat: a kept tuple of ints compares equal)
+    if (count, seats) in _SEATS_CHECKED:
+        return True
+    if len(set(seats)) != len(seats) or min(seats) < 0 or max(seats) >= count:
+        return False
+    if len(_SEATS_CHECKED) >= 1 << 10:
+        _SEATS_CHECKED.clear()
+    _SEATS_CHECKED.add((count, seats))
+    return True
 
 
 _NAMES_CHECKED: set[tuple[str, ...]] = set()

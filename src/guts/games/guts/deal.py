@@ -35,7 +35,7 @@ from guts.games.guts.events import (
 from guts.games.guts.rules import Declare, Ghost, GutsRules, Qualifier
 from guts.games.guts.showdown import contest
 from guts.rankings.base import Ranking
-from guts.table import POT, Reason, Table
+from guts.table import POT, RESERVE, Reason, Table
 
 __all__ = ["GutsDeal", "Phase"]
 
@@ -77,7 +77,7 @@ class GutsDeal:
         self.deck = deck
         self.number = number
         self.seats = tuple(seats)  # dealt in, from the dealer's left
-        self.dealer = table.button
+        self.dealer = table._button  # (the button, read at once)
         self.skip_ante = skip_ante
         self.down: dict[int, list[Card]] = {}
         self.up: dict[int, list[Card]] = {}
@@ -371,9 +371,11 @@ class GutsDeal:
         settle.contest_result(self, result, strengths, self.ins)
 
     def _finish(self) -> None:
-        settle.normalize_pot(self)
-        table = self.table
+        rules = self.rules
+        if rules.pot_limit is not None or rules.pot_cap is not None:
+            settle.normalize_pot(self)
         self.phase = _DONE
         self.over = self.round is None
-        aside = table.chips_in(settle.ASIDE)
-        self.emit(deal_ended(self.number, table.pot, table.reserve, aside))
+        places = self.table._places  # (the pot, the reserve and set aside, read at once)
+        get = places.get
+        self.emit(deal_ended(self.number, get(POT, 0), get(RESERVE, 0), get(settle.ASIDE, 0)))

@@ -110,12 +110,10 @@ class QuickDeal(GutsDeal):
         self.over = False
         emit, rules, table, seats = self.emit, self.rules, self.table, self.seats
         emit(deal_started(self.number, self.dealer, seats))
-        if not table.pot or rules.ante_every_deal:
+        if not table._places.get(POT) or rules.ante_every_deal:  # (the pot, read at once)
             skip = self.skip_ante if rules.ante_every_deal and rules.matcher_skips_ante else ()
-            ante, pay = rules.ante, table.pay
-            for seat in seats:
-                if seat not in skip:
-                    pay(seat, POT, ante, _ANTE)
+            payers = tuple([seat for seat in seats if seat not in skip]) if skip else seats
+            table.pay_each(payers, POT, rules.ante, _ANTE)
         codes = self.deck.codes
         size, down, count = rules.down_cards, self.down, len(seats)
         emit_all = self._emit_all = emitter_of_all(emit)
@@ -180,14 +178,17 @@ class QuickDeal(GutsDeal):
     def _show_hands(self) -> dict[int, int]:
         """Show the face-down hands of the seats in (no wild ranks of the deal, no ghost, no
         community cards); their strengths, by seat in turn order."""
-        emit, down, shown = self.emit, self.down, self.shown
+        down, shown = self.down, self.shown
         ranking = self.rules.ranking_for(self.rules.cards, self.extra_wild)  # every hand's size
+        evaluate = ranking.evaluate
         strengths: dict[int, int] = {}
+        made = []
         for seat in self.ins:
             cards = shown[seat] = tuple(down[seat])
-            evaluation = ranking.evaluate(cards)
-            emit(cards_shown(seat, card_codes(cards), evaluation.description))
+            evaluation = evaluate(cards)
+            made.append(cards_shown(seat, card_codes(cards), evaluation.description))
             strengths[seat] = evaluation.strength
+        self._emit_all(made)
         return strengths
 
 
@@ -203,7 +204,7 @@ class PlainQuickDeal(QuickDeal):
             settle.everyone_out(self)
         elif len(ins) == 1:
             table, seat = self.table, ins[0]
-            pot = table.pot
+            pot = table._places.get(POT, 0)  # (the pot, read at once)
             table.collect(POT, seat)  # alone in: the pot, unshown
             self.emit(settle.lone_outcome(self, seat, pot))
         else:
@@ -216,7 +217,7 @@ class PlainQuickDeal(QuickDeal):
         strengths = self._show_hands()
         result = contest(strengths, None, rules.ghost_ties)
         table, losers = self.table, result.losers  # the winners share, each loser matches
-        pot = table.pot
+        pot = table._places.get(POT, 0)  # (the pot, read at once)
         stake = pot if rules.max_loss is None else min(pot, rules.max_loss)
         if len(result.winners) == 1:
             table.collect(POT, result.winners[0])

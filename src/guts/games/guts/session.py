@@ -135,8 +135,11 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
 
     def start_deal(self, deck: Deck | None = None) -> None:
         """Start the next deal, with ``deck`` (stacked, for tests and replays) or a shuffle."""
-        self._check_can_deal()
-        seats = self._dealing_order()
+        deal = self._deal
+        if self._over or (deal is not None and not deal.over):
+            self._check_can_deal()  # it raises, saying why not
+        table = self._table
+        seats = table.turn_order() if table._credit else self._dealing_order()
         if len(seats) < 2:
             self._end(SHORT_OF_PLAYERS)
             return
@@ -146,12 +149,13 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             needed = self.rules.cards_needed(len(seats))
             if len(deck) < needed:
                 raise HandError(f"the deck has {len(deck)} cards; this deal may need {needed}")
-        self._button_to_a_player(seats)
+        if not table._credit:
+            self._button_to_a_player(seats)
         self._deals += 1
-        self._deal = self._deal_class(
-            self.rules, self._table, self._emit, deck, self._deals, seats, self._skip_ante
+        deal = self._deal = self._deal_class(
+            self.rules, table, self._record.emit, deck, self._deals, seats, self._skip_ante
         )
-        self._deal.start()
+        deal.start()
         self._after_step()
 
     def stacked(
@@ -203,18 +207,22 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         record = self._record  # (_sync, read at once)
         if len(self._table._ledger) != record.synced:
             record.sync()
-        if self._deal is None or not self._deal.over:
+        deal = self._deal
+        if deal is None or not deal.over:
             return
-        self._skip_ante = frozenset(self._deal.matched)
-        table = self._table
-        empty = table.pot == 0 and table.reserve == 0 and table.chips_in(ASIDE) == 0
-        if empty and not self.rules.continue_after_empty:
+        self._skip_ante = frozenset(deal.matched)
+        table, rules = self._table, self.rules
+        get = table._places.get  # (the pot, the reserve and set aside, read at once)
+        empty = get(POT, 0) == 0 and get(RESERVE, 0) == 0 and get(ASIDE, 0) == 0
+        if empty and not rules.continue_after_empty:
             self._end("the pot was won")
-        elif self.rules.max_deals is not None and self._deals >= self.rules.max_deals:
-            self._end(f"the deal limit ({self.rules.max_deals}) was reached")
-        elif not table.credit and len(self._seats_with_chips()) < 2:  # (on credit all play)
+        elif rules.max_deals is not None and self._deals >= rules.max_deals:
+            self._end(f"the deal limit ({rules.max_deals}) was reached")
+        elif not table._credit and len(self._seats_with_chips()) < 2:  # (on credit all play)
             self._end(SHORT_OF_PLAYERS)
-        self._pass_button()
+        table.move_button()  # _pass_button: on credit every seat plays
+        if not table._credit:
+            self._button_to_a_player()
 
     # -- views ---------------------------------------------------------------------------------
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import eq, ne
 
 from guts.games.decision import quick_init
 from guts.games.guts.rules import GhostTie, Payment
@@ -32,10 +34,10 @@ quick_init(Contest)  # made at every showdown: its fields stored at once
 
 def contest(strengths: Mapping[int, int], ghost: int | None, ties: GhostTie) -> Contest:
     """Compare the players' ``strengths`` (seat order kept) and the ghost's, if it plays."""
-    seats = tuple(strengths)
-    best = max(strengths.values())
-    top = tuple(s for s in seats if strengths[s] == best)
-    rest = tuple(s for s in seats if strengths[s] != best)
+    seats, values = tuple(strengths), strengths.values()
+    best = max(values)
+    top = tuple(compress(seats, map(eq, values, repeat(best))))  # strengths[s] == best
+    rest = tuple(compress(seats, map(ne, values, repeat(best))))
     if ghost is None or ghost < best:
         return Contest(top, rest)
     if ghost > best or ties is GhostTie.GHOST_WINS:
