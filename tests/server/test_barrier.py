@@ -27,6 +27,9 @@ FAST = Settings(bot_delay=0, deal_delay=0, clock=lambda: 0.0)  # clocks stand st
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])[cdhs♣♦♥♠](?![0-9A-Za-z])")
 """A card named anywhere in a payload: ``As``, ``Td``, ``10h``, ``K♠``."""
 
+SHUFFLE = re.compile(r'"kind": "(\w+-)?shuffled"')
+"""A shuffle event of any family (not a draw game's public ``draw-reshuffled``)."""
+
 
 def cards_in(text: str) -> set[str]:
     """Every card a text names, as its code (``10h`` read as ``Th``)."""
@@ -81,7 +84,10 @@ class Attacker(Recorder):
         text = json.dumps(message, ensure_ascii=False)
         leaked = cards_in(text) - self.shown
         assert not leaked, f"seat {self.number} is sent {sorted(leaked)}: {text[:300]}"
-        assert '"deck"' not in text and "shuffled" not in text
+        # no shuffle (shuffled, draw-shuffled, pile-shuffled) reaches a client, nor any
+        # deck (a draw game's public draw-reshuffled, its discards made a new stub, says
+        # only how many cards)
+        assert '"deck"' not in text and not SHUFFLE.search(text)
         state = self.actor.state
         session = state.session
         if message["type"] == "event":
