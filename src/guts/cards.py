@@ -491,6 +491,19 @@ class Deck:
         del self._cards[:count]
         return dealt
 
+    def take(self, count: int) -> list[Card]:
+        """Take ``count`` cards off the top, as a new list (:meth:`deal` as a list).
+
+        >>> deck = Deck.stacked("2c 3c 4c"); deck.take(2), len(deck)
+        ([Card('2c'), Card('3c')], 1)
+        """
+        cards = self._cards
+        if count > len(cards):
+            raise HandError(f"cannot deal {count} cards: only {len(cards)} remain")
+        dealt = cards[:count]
+        del cards[:count]
+        return dealt
+
     def deal_around(self, rounds: int, hands: int) -> list[list[Card]]:
         """Deal ``rounds`` cards to each of ``hands`` hands, one card at a time, round by
         round, hand 0 first in each round; each hand's cards in the order dealt.

@@ -320,9 +320,11 @@ class Table:
         odd_chips: OddChipRule = OddChipRule.NEAREST_LEFT,
         button: int = 0,
     ) -> None:
-        plain = type(players) in (list, tuple) and all(type(p) is str for p in players)
+        plain = type(players) in (list, tuple) and {*map(type, players)} <= _STR_ONLY
         if plain and players:  # a list of names, bought in alike
-            alike = _check_amount(buy_in, "buy-in")
+            alike = (
+                buy_in if type(buy_in) is int and buy_in >= 0 else _check_amount(buy_in, "buy-in")
+            )
             names = tuple(cast("Sequence[str]", players))
             if names not in _NAMES_CHECKED:  # plain strings, so a kept tuple is the same
                 _check_names(names)
@@ -337,9 +339,13 @@ class Table:
             _check_names(names)
         self._names = names
         self._credit = bool(credit)
-        self._odd_chips = OddChipRule.parse(odd_chips)
+        self._odd_chips = (
+            odd_chips if type(odd_chips) is OddChipRule else OddChipRule.parse(odd_chips)
+        )
         self._places: dict[Place, int] = {}
-        self._button = self._seat(button)
+        self._button = (
+            button if type(button) is int and 0 <= button < len(names) else self._seat(button)
+        )
         if amounts is None:  # every seat buys in for ``alike`` chips (as below, at once)
             count = len(names)
             self._stacks = [alike] * count
@@ -1003,6 +1009,7 @@ _ROUNDS: dict[tuple[tuple[int, ...], Place, int, Reason, str], tuple[Transfer, .
 """The transfers of a round of payments in full (:meth:`Table._pay_each_place`), by seats,
 place, amount, reason and note."""
 _INT_ONLY = frozenset({int})
+_STR_ONLY = frozenset({str})
 _SEATS_CHECKED: set[tuple[int, tuple[int, ...]]] = set()
 """Seat counts and tuples of seats that :func:`_distinct_seats` passed."""
 

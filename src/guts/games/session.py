@@ -142,6 +142,22 @@ _MOVED: dict[int, tuple[Transfer, type[MovedEvent], MovedEvent]] = {}
 _MOVED_KEPT = 1 << 12
 
 
+def _ended(ended: type[EndedEvent], reason: str) -> EndedEvent:
+    """``ended(reason=reason)``, made once per event class and reason (a plain string):
+    events are immutable, and sessions end for the same few reasons."""
+    if type(reason) is not str:
+        return ended(reason=reason)
+    event = _ENDED.get((ended, reason))
+    if event is None:
+        if len(_ENDED) >= 1 << 8:
+            _ENDED.clear()
+        event = _ENDED[ended, reason] = ended(reason=reason)
+    return event
+
+
+_ENDED: dict[tuple[type[EndedEvent], str], EndedEvent] = {}
+
+
 class PlayedDeal(Protocol):
     """What a session needs of its deal."""
 
@@ -232,14 +248,14 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
     def __init__(self, rules: RulesT, table: Table, *, record_buy_ins: bool) -> None:
         self.rules = rules
         self._table = table
-        self._players = list(zip(table.names, table._stacks, strict=True))  # (name, stack)
-        self._first_button = table.button
+        self._players = list(zip(table._names, table._stacks, strict=True))  # (name, stack)
+        self._first_button = table._button  # (the table's names and button, read at once)
         self._events: list[Event] = []
         self._events_tuple: tuple[Event, ...] = ()
         self._json: list[dict[str, Any]] = []  # events[i].to_dict(), made once each
         self._seen: dict[int | None, _Seen] = {}  # each audience's visible events so far
         self._record = _Record(
-            self._events, table, self.moved_event, 0 if record_buy_ins else table.ledger_size
+            self._events, table, self.moved_event, 0 if record_buy_ins else len(table._ledger)
         )
         self._deal: DealT | None = None
         self._deals = 0
@@ -247,7 +263,8 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         self._pending: tuple[Decision, ...] = ()
         self._pending_deal: DealT | None = None  # the deal _pending is of (None: none kept)
         self._pending_events = self._pending_size = -1  # and the record's and ledger's sizes
-        self._sync()
+        if record_buy_ins:
+            self._sync()  # (nothing to mirror otherwise: the record starts at the ledger's end)
 
     # -- the contract ---------------------------------------------------------------------
 
@@ -413,7 +430,7 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
 
     def _end(self, reason: str) -> None:
         self._over = reason
-        self._emit(self.ended_event(reason=reason))
+        self._emit(_ended(self.ended_event, reason))
 
     @property
     def _emit(self) -> Callable[[Event], None]:

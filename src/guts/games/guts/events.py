@@ -263,12 +263,13 @@ def declared(seat: int, choice: str, round: int = 1, automatic: bool = False) ->
 
 def deal_started(deal: int, dealer: int, seats: tuple[int, ...]) -> DealStarted:
     """``DealStarted(deal=deal, dealer=dealer, seats=seats)``, shared."""
-    key = ("deal-started", deal, dealer, seats)
-    if type(deal) is int and type(dealer) is int and _seats(seats):
+    if type(deal) is int and type(dealer) is int:
+        key = ("deal-started", deal, dealer, seats)
         event = _SHARED.get(key)
-        if event is None:
+        if event is not None and (event.seats is seats or _seats(seats)):  # type: ignore[attr-defined]
+            return event  # type: ignore[return-value]  # (the kept tuple itself: plain ints)
+        if event is None and _seats(seats):
             return _keep(key, DealStarted(deal=deal, dealer=dealer, seats=seats))
-        return event  # type: ignore[return-value]
     return DealStarted(deal=deal, dealer=dealer, seats=seats)
 
 

@@ -97,6 +97,9 @@ def _asks(
 _ASKS: dict[tuple[tuple[int, ...], tuple[str, ...], str], tuple[tuple[Decision, ...], ...]] = {}
 
 
+_IN_OUT = ("in", "out")
+"""The words of a declaration that is not Hi-Lo (``GutsDeal._actions``)."""
+
 _SAID: dict[tuple[int, str], tuple[Acted, Declared]] = {}
 """The events of a seat's declaration in turn, by seat and choice (the session hands the
 deal its actions as plain strings, so every key is a plain int and string)."""
@@ -121,17 +124,20 @@ class QuickDeal(GutsDeal):
             emit(shuffled(codes))
             self._deal_hands()  # it runs out on the card that is not there
         else:
-            hands = self.deck.deal_around(size, count)
+            dealt = self.deck.take(size * count)  # (deal_around, sliced here)
             self.peeked.update(seats)
             made: list[Event] = [shuffled(codes)]
             for hand, seat in enumerate(seats):
-                down[seat] = hands[hand]  # its codes: every count-th of the first dealt
+                down[seat] = dealt[hand::count]  # its codes: every count-th of the first dealt
                 made.append(cards_dealt(seat, codes[hand : size * count : count], (seat,)))
             emit_all(made)
         self.phase = _DECLARE
         self._turn = 0  # the number of seats that have declared
         self._outs = 0
-        self._asks = _asks(seats, self._actions(), "declare " + self._prompt())
+        if rules.hi_lo:
+            self._asks = _asks(seats, self._actions(), "declare " + self._prompt())
+        else:
+            self._asks = _asks(seats, _IN_OUT, "declare in or out")  # (as the general deal)
         self._auto_last = rules.auto_in and len(seats) > 1
 
     def pending(self) -> tuple[Decision, ...]:
@@ -223,9 +229,8 @@ class PlainQuickDeal(QuickDeal):
             table.collect(POT, result.winners[0])
         else:
             table.split(POT, list(result.winners))
-        pay = table.pay
-        for seat in losers:
-            pay(seat, POT, stake, _MATCHED)
+        if losers:
+            table.pay_each(losers, POT, stake, _MATCHED)
         self.matched.update(losers)
         if rules.dropouts_ante:
             settle.dropouts_ante(self)
