@@ -143,15 +143,13 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         ):
             asks = deal._asks[deal._turn]
             if asks and asks[0].seat == seat and action in asks[0].verbatim:
-                events = self._events  # as RecordedSession.act and _apply do it
-                start = len(events)
+                events = self._events  # as RecordedSession.act and _apply do it (the kept
+                start = len(events)  # decisions are never a quick deal's declaration)
                 self._pending_deal = None
-                try:
-                    deal.act(seat, action)
-                    self._after_step()
-                finally:
-                    self._pending_deal = None
-                return tuple(events[start:])
+                deal.act(seat, action)
+                if deal.over or len(self._table._ledger) != self._record.synced:
+                    self._after_step()  # (a declaration that ends nothing and moves no chips
+                return tuple(events[start:])  # has nothing for it to do)
         return super().act(seat, action)
 
     def start_deal(self, deck: Deck | None = None) -> None:
