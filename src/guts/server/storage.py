@@ -8,8 +8,8 @@ deleted. The ``tables`` and ``seats`` rows are what the HTTP routes and the look
 a command and the rows it changes are written in one transaction
 (:meth:`Storage.append`).
 
-SQLite (a file in the user data directory) is the default, run on the event loop's
-thread through the standard library's driver; PostgreSQL is taken with a
+SQLite (a file in the user data directory) is the default, run on a thread of its own
+through the standard library's driver; PostgreSQL is taken with a
 ``postgresql+asyncpg://`` URL. A plain ``postgresql://`` URL gets the async driver, and
 any ``sqlite`` URL the standard one:
 
@@ -26,6 +26,7 @@ import asyncio
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -173,8 +174,8 @@ def database_url(url: str | None = None) -> str:
 
 def driver_url(url: str) -> str:
     """``url`` with the driver the storage uses: asyncpg for PostgreSQL if it names no
-    other, the standard library's for SQLite (whatever it names: see
-    :class:`_SQLiteFile`)."""
+    other, the standard library's for SQLite (whatever it names: the storage runs SQLite
+    on a thread of its own)."""
     scheme, sep, rest = url.partition("://")
     if not sep:
         raise GutsError(f"not a database URL: {url!r} (sqlite:///PATH or postgresql://...)")
@@ -265,28 +266,33 @@ class _Database:
 
 
 class _SQLiteFile(_Database):
-    """SQLite through the standard library's driver, on the event loop's own thread: a
-    piece of work (a group commit: a fraction of a millisecond) runs at once, in one
-    connection, so SQLite's one writer never waits on its own lock.
+    """SQLite through the standard library's driver, on one thread of its own: a piece of
+    work is one hand-off to that thread, however many statements it runs (an async
+    driver's thread takes one hand-off per statement, cursor and commit: five for a
+    command), and one connection, so SQLite's one writer never waits on its own lock.
 
-    Not on a thread of its own, as an async driver does it: that thread needs the GIL
-    back after every call into SQLite, and while the loop is busy it waits for the
-    interpreter's switch interval (5 ms) each time, so a commit of a few statements took
-    3 ms at the median and up to a tenth of a second under load, and each hand-off to
-    it cost about 100 us of CPU besides. With WAL and ``synchronous=NORMAL`` a commit
-    does not wait for the disk; only a checkpoint (every thousand pages) does."""
+    Not on the event loop's thread, though a group commit is a fraction of a
+    millisecond of CPU: there every commit, and every checkpoint's wait for the disk,
+    stopped every table at once (tried: the benchmark's p99 rose from about 0.2 s to
+    0.7-0.8 s on a loaded machine)."""
 
     def __init__(self, url: sa.URL) -> None:
         self.url = url
         self.engine = sa.create_engine(url, pool_size=1, max_overflow=0, json_serializer=json_text)
         sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guts-sqlite")
 
     async def run(self, work: Callable[[Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._transaction, work)
+
+    def _transaction(self, work: Callable[[Connection], T]) -> T:
         with self.engine.begin() as connection:
             return work(connection)
 
     async def close(self) -> None:
-        self.engine.dispose()
+        await asyncio.get_running_loop().run_in_executor(self._thread, self.engine.dispose)
+        self._thread.shutdown()
 
 
 class _AsyncServer(_Database):
