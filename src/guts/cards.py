@@ -337,6 +337,9 @@ def deck_cards(kind: DeckKind) -> tuple[Card, ...]:
     return naturals + tuple(Card.joker(i) for i in range(kind.jokers))
 
 
+_PACKS: dict[str, tuple[Card, ...]] = {}
+""":func:`deck_cards` of each kind of pack, by the kind's value."""
+
 _PLAIN_SHUFFLE = getattr(Random, "_randbelow", None) is getattr(
     Random, "_randbelow_with_getrandbits", 0
 )
@@ -401,7 +404,12 @@ class Deck:
     @classmethod
     def shuffled(cls, kind: DeckKind = DeckKind.STANDARD, rng: Random | None = None) -> Deck:
         """A full pack of ``kind`` in random order."""
-        cards = list(deck_cards(kind))
+        pack = _PACKS.get(kind._value_) if type(kind) is DeckKind else None
+        if pack is None:  # (keyed by the kind's value: an Enum hashes in Python)
+            pack = deck_cards(kind)
+            if type(kind) is DeckKind:
+                _PACKS[kind._value_] = pack
+        cards = list(pack)
         if type(rng) is Random and _PLAIN_SHUFFLE:
             _shuffle(rng, cards)
         else:

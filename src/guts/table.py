@@ -575,6 +575,21 @@ class Table:
             paid_each[seat] = paid
         return paid_each
 
+    def _collect_all(self, place: Place, seat: int) -> int:
+        """:meth:`collect` of everything in ``place`` by ``seat``, for a caller that has
+        checked what its usual path checks: ``place`` a :class:`Place` other than the bank,
+        ``seat`` an ``int`` seat of this table (the reason a win, no note). The same
+        transfer, stacks and places, without checking them again."""
+        places = self._places
+        held = places.get(place, 0)
+        if held:
+            key = (place, seat, held, _WIN, "", 0)  # plain ints and places
+            transfer = _TRANSFERS.get(key) or _checked_transfer(*key)
+            places[place] = 0  # as _apply does for a place paying a seat
+            self._stacks[seat] += held
+            self._ledger.append(transfer)
+        return held
+
     def collect(
         self,
         place: Place,
@@ -939,7 +954,7 @@ class Table:
 
 _new = object.__new__
 _set = object.__setattr__
-_BUY_IN, _CASH_OUT = Reason.BUY_IN, Reason.CASH_OUT
+_BUY_IN, _CASH_OUT, _WIN = Reason.BUY_IN, Reason.CASH_OUT, Reason.WIN
 
 
 def _plain(reason: object, note: object) -> bool:

@@ -21,6 +21,9 @@ holds the two equal, step by step, on every preset.
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import ne
+
 from guts.cards import card_codes
 from guts.games.base import Decision, Event
 from guts.games.guts import settle
@@ -28,9 +31,11 @@ from guts.games.guts.deal import GutsDeal, Phase
 from guts.games.guts.events import (
     Acted,
     Declared,
+    Outcome,
     acted,
     cards_dealt,
     cards_shown,
+    deal_ended,
     deal_started,
     declared,
     shuffled,
@@ -38,7 +43,7 @@ from guts.games.guts.events import (
 from guts.games.guts.rules import Declare, Ghost, GutsRules, Payment, Qualifier
 from guts.games.guts.showdown import contest
 from guts.games.session import emitter_of_all
-from guts.table import POT, Reason
+from guts.table import POT, RESERVE, Reason
 
 __all__ = ["PlainQuickDeal", "QuickDeal", "covers", "plain"]
 
@@ -57,7 +62,8 @@ def covers(rules: GutsRules) -> bool:
     )  # (once a session)
 
 
-_ANTE, _MATCHED, _DECLARE = Reason.ANTE, Reason.MATCH, Phase.DECLARE
+_ANTE, _MATCHED, _DECLARE, _DONE = Reason.ANTE, Reason.MATCH, Phase.DECLARE, Phase.DONE
+_OUTS = repeat("out")
 _NO_GHOST, _NO_QUALIFIER, _MATCH = Ghost.NEVER, Qualifier.NONE, Payment.MATCH
 """(Read as globals: an Enum class's attribute costs several times a global's in 3.11.)"""
 
@@ -116,7 +122,11 @@ class QuickDeal(GutsDeal):
         if not table._places.get(POT) or rules.ante_every_deal:  # (the pot, read at once)
             skip = self.skip_ante if rules.ante_every_deal and rules.matcher_skips_ante else ()
             payers = tuple([seat for seat in seats if seat not in skip]) if skip else seats
-            table.pay_each(payers, POT, rules.ante, _ANTE)
+            ante = rules.ante
+            if payers and type(ante) is int and ante > 0:  # distinct seats dealt in, the pot
+                table._pay_each_place(payers, POT, ante, _ANTE, "")  # (pay_each, checked)
+            else:
+                table.pay_each(payers, POT, ante, _ANTE)
         codes = self.deck.codes
         size, down, count = rules.down_cards, self.down, len(seats)
         emit_all = self._emit_all = emitter_of_all(emit)
@@ -204,21 +214,23 @@ class PlainQuickDeal(QuickDeal):
 
     def _after_declare(self, choices: dict[int, str]) -> None:
         """Everyone has declared: settle at once, the plain way."""
-        ins = self.ins = [s for s in self.seats if choices[s] != "out"]
+        seats = self.seats  # those in: ``[s for s in seats if choices[s] != "out"]``
+        ins = self.ins = list(compress(seats, map(ne, map(choices.__getitem__, seats), _OUTS)))
         self.ways = dict.fromkeys(ins, "in")
         if not ins:
             settle.everyone_out(self)
+            self._finish()
         elif len(ins) == 1:
             table, seat = self.table, ins[0]
             pot = table._places.get(POT, 0)  # (the pot, read at once)
-            table.collect(POT, seat)  # alone in: the pot, unshown
-            self.emit(settle.lone_outcome(self, seat, pot))
+            table._collect_all(POT, seat)  # alone in: the pot, unshown (a seat in: checked)
+            self._finish_with(settle.lone_outcome(self, seat, pot))
         else:
-            self._showdown()
-        self._finish()
+            self._finish_with(self._shown_outcome())
 
-    def _showdown(self) -> None:
-        """Two or more in: show the hands; the best take the pot, the others match it."""
+    def _shown_outcome(self) -> Outcome:
+        """Two or more in: show the hands; the best take the pot, the others match it;
+        the outcome (not yet emitted)."""
         rules = self.rules
         strengths = self._show_hands()
         result = contest(strengths, None, rules.ghost_ties)
@@ -226,12 +238,28 @@ class PlainQuickDeal(QuickDeal):
         pot = table._places.get(POT, 0)  # (the pot, read at once)
         stake = pot if rules.max_loss is None else min(pot, rules.max_loss)
         if len(result.winners) == 1:
-            table.collect(POT, result.winners[0])
+            table._collect_all(POT, result.winners[0])  # (a seat in: checked)
         else:
             table.split(POT, list(result.winners))
-        if losers:
+        if losers and type(stake) is int and stake > 0:  # distinct seats in, paying the pot
+            table._pay_each_place(losers, POT, stake, _MATCHED, "")  # (pay_each, checked)
+        elif losers:
             table.pay_each(losers, POT, stake, _MATCHED)
         self.matched.update(losers)
         if rules.dropouts_ante:
             settle.dropouts_ante(self)
-        self.emit(settle.contest_outcome(self, result, True, pot, losers, stake))
+        return settle.contest_outcome(self, result, True, pot, losers, stake)
+
+    def _finish_with(self, outcome: Outcome) -> None:
+        """Emit ``outcome`` and end the deal (:meth:`_finish`): where the rules have no pot
+        limit or cap, nothing moves between the two, and both events go at once."""
+        rules = self.rules
+        if rules.pot_limit is not None or rules.pot_cap is not None:
+            self.emit(outcome)
+            self._finish()
+            return
+        self.phase = _DONE
+        self.over = self.round is None
+        get = self.table._places.get  # (the pot, the reserve and set aside, read at once)
+        ended = deal_ended(self.number, get(POT, 0), get(RESERVE, 0), get(settle.ASIDE, 0))
+        self._emit_all((outcome, ended))
