@@ -345,21 +345,39 @@ _PLAIN_SHUFFLE = getattr(Random, "_randbelow", None) is getattr(
 )
 """True when ``Random.shuffle`` draws each index with ``getrandbits`` (as CPython's does),
 which :func:`_shuffle` repeats without a method call per card."""
-_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+_PLANS: dict[int, tuple[tuple[tuple[int, int, int, int, int, int], ...], tuple[int, ...]]] = {}
 """Per pack size: for each position from the last down, the position, how many cards it
-draws among, and the bits ``getrandbits`` takes for that."""
+draws among, and the bits ``getrandbits`` takes for that; two positions to a step, and
+the last position alone when their number is odd."""
+
+
+def _plan(size: int) -> tuple[tuple[tuple[int, int, int, int, int, int], ...], tuple[int, ...]]:
+    """:data:`_PLANS` for a pack of ``size`` cards."""
+    steps = [(i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)]
+    pairs = tuple(a + b for a, b in zip(steps[0::2], steps[1::2], strict=False))  # (odd: one left)
+    return pairs, steps[-1] if len(steps) % 2 else ()
 
 
 def _shuffle(rng: Random, cards: list[Card]) -> None:
     """``rng.shuffle(cards)`` exactly (the same order, the same draws from ``rng``), for a
-    plain ``random.Random``: CPython's Fisher-Yates with rejection sampling, inlined."""
+    plain ``random.Random``: CPython's Fisher-Yates with rejection sampling, inlined, two
+    positions a step."""
     plan = _PLANS.get(len(cards))
     if plan is None:
-        plan = _PLANS[len(cards)] = tuple(
-            (i, i + 1, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1)
-        )
+        plan = _PLANS[len(cards)] = _plan(len(cards))
     getrandbits = rng.getrandbits
-    for i, n, k in plan:
+    pairs, odd = plan
+    for i, n, k, i2, n2, k2 in pairs:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+        j = getrandbits(k2)
+        while j >= n2:
+            j = getrandbits(k2)
+        cards[i2], cards[j] = cards[j], cards[i2]
+    if odd:
+        i, n, k = odd
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
