@@ -527,18 +527,7 @@ class Table:
             and _plain(reason, note)
             and all(type(seat) is int for seat in order)
         ):  # what pay's usual path checks, checked here once for every seat
-            # each seat as _pay_place pays it, in one loop
-            stacks, places, ledger, credit = self._stacks, self._places, self._ledger, self._credit
-            paid_each = {}
-            for seat in order:
-                stack = stacks[seat]
-                paid = amount if amount <= stack or credit else stack
-                key = (seat, to, paid, reason, note, amount - paid)
-                ledger.append(_TRANSFERS.get(key) or _checked_transfer(*key))
-                stacks[seat] = stack - paid
-                places[to] = places.get(to, 0) + paid
-                paid_each[seat] = paid
-            return paid_each
+            return self._pay_in_turn(order, to, amount, reason, note)
         return {seat: self.pay(seat, to, amount, reason, note) for seat in order}
 
     def _pay_each_place(
@@ -564,12 +553,21 @@ class Table:
             ledger.extend(transfers)
             places[place] = places.get(place, 0) + amount * len(seats)
             return dict.fromkeys(seats, amount)
+        return self._pay_in_turn(seats, place, amount, reason, note)
+
+    def _pay_in_turn(
+        self, seats: Sequence[int], place: Place, amount: int, reason: Reason, note: str
+    ) -> dict[int, int]:
+        """Each of ``seats`` pays ``amount`` (at table stakes, at most its stack) into
+        ``place``, as :meth:`_pay_place` pays it, in one loop; for callers that have
+        checked the seats, place, amount, reason and note."""
+        stacks, places, ledger, credit = self._stacks, self._places, self._ledger, self._credit
         paid_each = {}
         for seat in seats:
             stack = stacks[seat]
-            paid = amount if amount <= stack else stack
-            key6 = (seat, place, paid, reason, note, amount - paid)
-            ledger.append(_TRANSFERS.get(key6) or _checked_transfer(*key6))
+            paid = amount if amount <= stack or credit else stack
+            key = (seat, place, paid, reason, note, amount - paid)
+            ledger.append(_TRANSFERS.get(key) or _checked_transfer(*key))
             stacks[seat] = stack - paid
             places[place] = places.get(place, 0) + paid
             paid_each[seat] = paid
