@@ -13,7 +13,9 @@ would). Once every table is started it measures, for ``--seconds``:
 - the server's resident memory per table (its RSS with every table connected, less its
   RSS before any table was opened, over the tables);
 - the CPU the server and the clients used (shares of one core) and the server's CPU
-  milliseconds per accepted action, which a busy machine changes least;
+  milliseconds per accepted action, which a busy machine changes least, and the same
+  for the event loop's thread alone (``loop_cpu_*``: the thread that bounds the
+  throughput, SQLite's thread aside);
 - the messages the clients received per accepted action (``frames_per_action``);
 - how late the clients' own event loop ran (``client_lag``: a callback due every 5 ms,
   p50 and p99), the part of the latencies that is the clients' queue.
@@ -46,6 +48,7 @@ import json
 import os
 import random
 import select
+import signal
 import socket
 import subprocess
 import sys
@@ -83,9 +86,11 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def cpu_seconds(pid: int) -> float:
-    """The CPU time (user and system) process ``pid`` has used, in seconds."""
-    with open(f"/proc/{pid}/stat") as stat:
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """The CPU time (user and system) process ``pid`` has used, in seconds (with
+    ``thread``: that thread's alone; the main thread's id is the process's)."""
+    path = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
+    with open(path) as stat:
         fields = stat.read().rpartition(")")[2].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -149,7 +154,9 @@ class Server:
             raise SystemExit(f"the server did not start: {line!r}; see {log}")
 
     def stop(self) -> None:
-        self.process.terminate()
+        # SIGINT, not SIGTERM: uvicorn re-raises a SIGTERM once it has shut down, which
+        # would end a profiled server before cProfile writes its file
+        self.process.send_signal(signal.SIGINT)
         try:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
@@ -333,12 +340,14 @@ async def bench(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     await asyncio.sleep(args.warmup)
     connected = rss_kib(server.process.pid)
     measures.measuring = True
-    began, server_cpu, client_cpu = time.perf_counter(), cpu_seconds(server.process.pid), \
-        time.process_time()  # fmt: skip
+    pid = server.process.pid
+    began, server_cpu, loop_cpu, client_cpu = time.perf_counter(), cpu_seconds(pid), \
+        cpu_seconds(pid, pid), time.process_time()  # fmt: skip
     await asyncio.sleep(args.seconds)
     measures.measuring = False
     elapsed = time.perf_counter() - began
-    server_cpu = cpu_seconds(server.process.pid) - server_cpu
+    server_cpu = cpu_seconds(pid) - server_cpu
+    loop_cpu = cpu_seconds(pid, pid) - loop_cpu
     client_cpu = time.process_time() - client_cpu
     for client in clients:
         client.close()
@@ -366,6 +375,10 @@ async def bench(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_share": round(server_cpu / elapsed, 2),
         "client_cpu_share": round(client_cpu / elapsed, 2),
         "server_cpu_ms_per_action": round(server_cpu * ms / max(measures.acks, 1), 2),
+        # the event loop's thread alone (the server's other threads: SQLite's): the share
+        # of a core that bounds the throughput
+        "loop_cpu_share": round(loop_cpu / elapsed, 2),
+        "loop_cpu_ms_per_action": round(loop_cpu * ms / max(measures.acks, 1), 3),
     }
 
 
