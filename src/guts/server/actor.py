@@ -833,19 +833,18 @@ class TableActor:
             return False
         if state.session is None:
             return False
-        ready = [client for client in self.clients if client.ready]
-        seats = {self._number(client) for client in ready}
+        ready = {client: self._number(client) for client in self.clients if client.ready}
         happened = self._happened([entry])
         head = {"type": "event", "seq": state.seq, "status": state.status}
         clocks = self.clock_list()
-        frames = {
-            seat: {**head, **update, "clocks": clocks}
-            for seat, update in disclose_each(state.session, seats, happened).items()
-        }
-        for client in ready:  # one frame per seat, shared by that seat's clients
-            frame = frames[self._number(client)]
-            if client is acting and isinstance(command, ActCommand):
-                frame = {**frame, "acked": command.client_seq}
+        frames = disclose_each(state.session, set(ready.values()), happened, head)
+        for frame in frames.values():
+            frame["clocks"] = clocks
+        acked = {"acked": command.client_seq} if isinstance(command, ActCommand) else None
+        for client, number in ready.items():  # one frame per seat, shared by its clients
+            frame = frames[number]
+            if acked is not None and client is acting:
+                frame = {**frame, **acked}
             client.send(frame)
         return acting is not None and acting in ready
 

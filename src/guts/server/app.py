@@ -19,13 +19,11 @@ import sys
 import time
 from collections.abc import (
     AsyncIterator,
-    Awaitable,
     Callable,
     Coroutine,
     Generator,
-    MutableMapping,
 )
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from pydantic import ValidationError
@@ -33,6 +31,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from guts.errors import GutsError
@@ -55,10 +54,6 @@ from guts.server.tables import Tables
 __all__ = ["JsonLines", "create_app", "serve"]
 
 log = logging.getLogger("guts.server")
-
-Scope = MutableMapping[str, Any]
-ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
-                   Awaitable[None]]  # fmt: skip
 
 MAX_QUEUED = 1000
 """A client that falls this many messages behind is disconnected (it resumes)."""
@@ -97,9 +92,11 @@ class _Connection(Client):
     usual case: the socket takes it without waiting); otherwise, or when the socket
     makes the write wait, it waits in the outbox for the writer task, in order."""
 
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, websocket: WebSocket, send: Send | None = None) -> None:
         super().__init__()
         self.websocket = websocket
+        self._send = send or websocket.send
+        """The ASGI ``send`` the frames go to (the websocket's own, for an ASGI route)."""
         self.overflowed = False
         self.gone = False  # a write failed: the client is gone (the reader sees it)
         self.writing = False  # the writer task is in the middle of a write
@@ -117,7 +114,7 @@ class _Connection(Client):
                 return
             outbox.put_nowait(message)
             return
-        write = self.websocket.send_text(_frame_text(message))
+        write = self.write(message)
         try:
             waiting = write.send(None)
         except StopIteration:
@@ -127,6 +124,12 @@ class _Connection(Client):
             return
         self.writing = True  # the socket's buffer is full: the writer finishes this write
         outbox.put_nowait({_UNFINISHED: _Unfinished(write, waiting)})
+
+    def write(self, message: dict[str, Any]) -> Coroutine[Any, Any, None]:
+        """Write ``message`` as a text frame (a coroutine: await it, or drive it: an ASGI
+        server's ``send``, and Starlette's around it, are coroutine functions)."""
+        frame = {"type": "websocket.send", "text": _frame_text(message)}
+        return cast(Coroutine[Any, Any, None], self._send(frame))
 
     def within_rate(self) -> bool:
         """Take one message from the connection's allowance (False: over the limit)."""
@@ -255,9 +258,18 @@ async def health(request: Request) -> Response:
                          "tables": len(tables.actors), "broken": broken})  # fmt: skip
 
 
-async def table_socket(websocket: WebSocket) -> None:
+class _TableSocket:
+    """``/ws/{table_id}`` as an ASGI app, so that the frames go to the server's ``send``
+    at once rather than through a :class:`~starlette.websockets.WebSocket`'s methods (a
+    server writes five frames an action: each layer less counts)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await table_socket(WebSocket(scope, receive, send), send)
+
+
+async def table_socket(websocket: WebSocket, send: Send | None = None) -> None:
     """``/ws/{table_id}``: read the client's messages, hand them to the table's actor, and
-    write what the actor sends back."""
+    write what the actor sends back (to ``send``, the ASGI one, if given)."""
     table_id = websocket.path_params["table_id"]
     where = {"table": table_id, "client": _peer(websocket)}
     actor = await _tables(websocket).get(table_id)
@@ -281,7 +293,7 @@ async def table_socket(websocket: WebSocket) -> None:
         )
         log.info("connection refused", extra={"event": "refused", **where})
         return
-    client = _Connection(websocket)
+    client = _Connection(websocket, send)
     actor.attach(client)
     writer = asyncio.create_task(_write(websocket, client))
     log.info("connected", extra={"event": "connect", **where})
@@ -326,7 +338,7 @@ async def _write(websocket: WebSocket, client: _Connection) -> None:
             if unfinished is not None:
                 await unfinished
             else:
-                await websocket.send_text(_frame_text(message))
+                await client.write(message)
         except Exception:  # the client is gone; the reader sees the disconnect
             client.gone = True
             return
@@ -399,14 +411,14 @@ class _Logged:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         began = time.perf_counter()
         status = {"code": 500, "started": False}
 
-        async def sending(message: dict[str, Any]) -> None:
+        async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status["code"], status["started"] = message["status"], True
             await send(message)
@@ -462,7 +474,7 @@ def create_app(
             Route("/api/tables/{table_id}/history", table_history, methods=["GET"]),
             *page_routes(),  # the lobby, the table page and their files (guts.web)
             Route("/healthz", health, methods=["GET"]),
-            WebSocketRoute("/ws/{table_id}", table_socket),
+            WebSocketRoute("/ws/{table_id}", _TableSocket()),
         ],
         lifespan=lifespan,
     )

@@ -27,7 +27,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from guts.games.base import Event, Session
@@ -36,20 +36,27 @@ __all__ = ["disclose", "disclose_each", "disclose_record"]
 
 
 def disclose_each(
-    session: Session, seats: Iterable[int | None], events: Sequence[Event]
+    session: Session,
+    seats: Iterable[int | None],
+    events: Sequence[Event],
+    head: Mapping[str, Any] | None = None,
 ) -> dict[int | None, dict[str, Any]]:
     """:func:`disclose` of ``events`` for each of ``seats`` at once: each event turned
     into JSON once for all of them, and what every seat is shown alike (who is to act,
-    the stacks, the pot) read once (the dicts and lists are shared between the updates:
-    read-only)."""
+    the stacks, the pot, and the events themselves when every one is public) read once
+    (the lists and the dicts inside the updates are shared between them: read-only).
+    Each update is a dict of its own that begins with ``head``'s items (the frame's)."""
     made: list[dict[str, Any] | None] = [None] * len(events)
     public = _Public(session)
+    if all(event.audience is None for event in events):
+        public.events = _visible(events, None, made)
     count = len(session.table.names)
     shown = {seat: seat if seat is not None and 0 <= seat < count else None for seat in seats}
     games = session.views(dict.fromkeys(shown.values()))  # without their events: the
     # client has them (the snapshot's and the updates')
     return {
-        seat: _update(viewer, events, made, public, games[viewer]) for seat, viewer in shown.items()
+        seat: _update(viewer, events, made, public, games[viewer], head)
+        for seat, viewer in shown.items()
     }
 
 
@@ -84,6 +91,8 @@ class _Public:
         self.to_act = [decision.seat for decision in self.pending]
         self.stacks = [table.stack(number) for number in range(len(table.names))]
         self.pot = table.pot
+        self.events: list[dict[str, Any]] | None = None
+        """The events' JSON when every seat sees them all (None: each seat's own)."""
 
 
 def _view(session: Session, seat: int | None, events: bool = True) -> dict[str, Any]:
@@ -99,12 +108,16 @@ def _update(
     made: list[dict[str, Any] | None],
     public: _Public,
     game: dict[str, Any],
+    head: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """``seat``'s update: the events it may see, who is to act, its own decision, the
-    stacks, the pot and its view ``game`` (without the view's events)."""
+    """``seat``'s update (after ``head``'s items): the events it may see, who is to act,
+    its own decision, the stacks, the pot and its view ``game`` (without the view's
+    events)."""
     own = [decision for decision in public.pending if decision.seat == seat]
+    shown = public.events
     return {
-        "events": _visible(events, seat, made),
+        **(head or {}),
+        "events": _visible(events, seat, made) if shown is None else shown,
         "to_act": public.to_act,
         "decision": own[0].to_dict() if own else None,
         "stacks": public.stacks,
