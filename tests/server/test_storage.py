@@ -4,15 +4,19 @@ it changes are written together or not at all, and ``(table, seq)`` is unique.""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from guts.errors import GutsError
 from guts.server.storage import (
+    ACTIONS,
     METADATA,
+    ROWS_A_STATEMENT,
     ActionRow,
     SeatRow,
     Storage,
@@ -101,6 +105,50 @@ def test_a_taken_sequence_number_is_a_conflict_and_writes_nothing(database_url: 
         assert stored.actions == (ActionRow(1, "join", {"a": 1}),)
         assert stored.seats == () and stored.table.status == "lobby"  # all or nothing
         await storage.close()
+
+    asyncio.run(run())
+
+
+def test_commands_waiting_together_are_committed_together_each_with_its_answer(
+    database_url: str,
+) -> None:
+    """A group commit: the commands of many tables that wait together go in as few
+    statements (more rows than one SQLite statement takes, here), read back as written,
+    times included; a taken sequence number among them fails that one command alone, and
+    every other one is stored, in order."""
+    count = ROWS_A_STATEMENT * 2 + 7
+
+    async def run() -> None:
+        storage = await Storage.open(database_url)
+        for name in ("a", "b"):
+            await storage.create_table(table_row(name))
+        began = datetime.now(UTC)
+        await asyncio.gather(*(
+            storage.append("a", ActionRow(seq, "act", {"seq": seq, "draws": [[seq, 2**70]]}))
+            for seq in range(1, count + 1)
+        ))  # fmt: skip
+        answers = await asyncio.gather(
+            storage.append("b", ActionRow(1, "join", {"first": True})),
+            storage.append("a", ActionRow(count, "act", {"again": True})),
+            storage.append("b", ActionRow(2, "act", {"second": True})),
+            return_exceptions=True,
+        )
+        a, b = await storage.load("a"), await storage.load("b")
+        times = await storage.run(
+            lambda connection: connection.execute(sa.select(ACTIONS.c.created_at)).scalars().all()
+        )
+        await storage.close()
+        assert answers[0] is None and answers[2] is None
+        assert isinstance(answers[1], StorageConflict)
+        assert a is not None and b is not None
+        assert [action.seq for action in a.actions] == list(range(1, count + 1))
+        assert a.actions[-1].payload == {"seq": count, "draws": [[count, 2**70]]}
+        assert b.actions == (ActionRow(1, "join", {"first": True}),
+                             ActionRow(2, "act", {"second": True}))  # fmt: skip
+        assert len(times) == count + 2
+        for when in times:  # SQLite keeps no zone: the server writes UTC
+            when = when if when.tzinfo else when.replace(tzinfo=UTC)
+            assert abs((when - began).total_seconds()) < 600
 
     asyncio.run(run())
 
