@@ -92,11 +92,10 @@ class _Connection(Client):
     usual case: the socket takes it without waiting); otherwise, or when the socket
     makes the write wait, it waits in the outbox for the writer task, in order."""
 
-    def __init__(self, websocket: WebSocket, send: Send | None = None) -> None:
+    def __init__(self, websocket: WebSocket, send: Send) -> None:
         super().__init__()
         self.websocket = websocket
-        self._send = send or websocket.send
-        """The ASGI ``send`` the frames go to (the websocket's own, for an ASGI route)."""
+        self._send = send  # the ASGI ``send`` the frames go to
         self.overflowed = False
         self.gone = False  # a write failed: the client is gone (the reader sees it)
         self.writing = False  # the writer task is in the middle of a write
@@ -267,9 +266,9 @@ class _TableSocket:
         await table_socket(WebSocket(scope, receive, send), send)
 
 
-async def table_socket(websocket: WebSocket, send: Send | None = None) -> None:
+async def table_socket(websocket: WebSocket, send: Send) -> None:
     """``/ws/{table_id}``: read the client's messages, hand them to the table's actor, and
-    write what the actor sends back (to ``send``, the ASGI one, if given)."""
+    write what the actor sends back (to ``send``, the connection's ASGI one)."""
     table_id = websocket.path_params["table_id"]
     where = {"table": table_id, "client": _peer(websocket)}
     actor = await _tables(websocket).get(table_id)

@@ -496,12 +496,13 @@ SQLite's limit of 32,766 bound values)."""
 
 def _insert_rows(batch: Sequence[_Append], connection: Connection, now: datetime) -> None:
     """Insert ``batch``'s commands on SQLite as one multi-row ``INSERT`` statement (one
-    per :data:`ROWS_A_STATEMENT`), its text made and prepared once per number of rows (the
-    driver keeps the statements it prepared). The standard library's driver runs each
+    per :data:`ROWS_A_STATEMENT`), its text made once per number of rows (and kept
+    prepared by the driver, for its last 128). The standard library's driver runs each
     statement with the interpreter lock released, and takes it back after: one statement
     instead of one per row (``executemany``) spares the event loop's thread a hand-over
-    of the lock for every row. The values are written as SQLAlchemy's own types write
-    them (its bind processors: the JSON text, the time), so the rows read back alike."""
+    of the lock for every row. The values are written as the Core insert writes them
+    (the JSON text by :func:`json_text`, the engine's serializer; the time by
+    SQLAlchemy's bind processor), so the rows read back alike."""
     dialect = connection.dialect
     stamp = ACTIONS.c.created_at.type.bind_processor(dialect)
     when = stamp(now) if stamp is not None else now
