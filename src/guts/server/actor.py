@@ -35,6 +35,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from guts.bots import BOT_NAMES
 from guts.errors import GutsError
 from guts.games.base import Event
@@ -127,6 +129,7 @@ class _Clock:
     bank_ms: int
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the websocket layer's, and tests'
 class Client:
     """One connected client as its table sees it. The actor alone sets ``seat_id`` and
     ``ready``; :meth:`send` must not block (the websocket layer queues the message)."""
