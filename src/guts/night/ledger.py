@@ -57,8 +57,9 @@ class NightLedger:
         )
 
     def settlement(self) -> Settlement:
-        """Each player's net and the payments that square them (the biggest loser pays
-        the biggest winner first); TableError while chips are in the middle of a game."""
+        """Each player's net and the fewest payments that square them
+        (:func:`~guts.table.settling_payments`); TableError while chips are in the middle
+        of a game."""
         if self.in_play:
             raise TableError(
                 f"{self.in_play} chips are in the middle of a game; finish or stop it first"
