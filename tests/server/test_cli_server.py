@@ -20,8 +20,6 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 
-
-
 @pytest.fixture
 def server(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     """The app in process, answering the CLI's HTTP requests to http://testserver."""
@@ -157,3 +155,40 @@ def test_ledger_prints_the_table_and_the_csv(
     assert code == 2 and "host link" in err
     code, _, err = run(capsys, "ledger", links["join_url"] + "#host=wrong")
     assert code == 2 and "host secret" in err
+
+
+def test_ledger_prints_nicknames_as_written_and_no_settlement_while_chips_are_in_the_pot(
+    capsys: pytest.CaptureFixture[str], server: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def get(url: str, **kwargs: Any) -> httpx.Response:
+        kwargs.pop("timeout", None)
+        return server.get(url.removeprefix("http://testserver"), **kwargs)
+
+    monkeypatch.setattr(httpx, "get", get)
+    created = server.post("/api/tables", json={"preset": "two-card-guts", "bots": 2,
+                                               "bot": "random", "auto_approve": True,
+                                               "clock": 0}).json()  # fmt: skip
+    table_id, secret, host_url = created["table_id"], created["host_secret"], created["host_url"]
+    ledger_url = f"/api/tables/{table_id}/ledger"
+    auth = {"authorization": f"Bearer {secret}"}
+    with server.websocket_connect(f"/ws/{table_id}") as mal:
+        mal.send_json({"type": "join", "nickname": "[red]Mal[/red]"})
+        while mal.receive_json()["type"] != "welcome":
+            pass
+        code, out, err = run(capsys, "ledger", host_url)  # bought in, not yet dealt
+        assert code == 0, err
+        assert "[red]Mal[/red]" in out and "No settlement" not in out and " pays " not in out
+        assert server.get(ledger_url, headers=auth).json()["unsettled"] is None
+        mal.send_json({"type": "start", "secret": secret})
+        while mal.receive_json()["type"] != "event":
+            pass  # the antes are in the pot and Mal has to decide
+        pot = server.get(f"/api/tables/{table_id}").json()["pot"]
+        assert pot == 3
+        ledger = server.get(ledger_url, headers=auth).json()
+        assert sum(row["net"] for row in ledger["players"]) == -pot
+        assert ledger["settlement"] == []
+        assert ledger["unsettled"] == "3 chips are still in the pot: settle once it is won"
+        code, out, err = run(capsys, "ledger", host_url)
+        assert code == 0, err
+        assert "[red]Mal[/red]" in out and " pays " not in out
+        assert "No settlement yet: 3 chips are still in the pot: settle once it is won." in out

@@ -1,19 +1,47 @@
-"""The ledger: PokerNow's columns, nets that add up, a settlement with few payments,
-and cells that no spreadsheet reads as a formula."""
+"""The ledger: PokerNow's columns, a row for every player who bought in (from the moment
+they are approved), nets that add up, a settlement in the fewest payments (none while
+chips are in the pot, and why), and cells that no spreadsheet reads as a formula."""
 
 from __future__ import annotations
 
 import asyncio
 import csv
 import io
+from datetime import UTC, datetime
 
 from server_helpers import bot_table, settle
 
 from guts.server.actor import Settings
-from guts.server.ledger import COLUMNS, ledger_rows, settlement, to_csv
+from guts.server.commands import (
+    ApproveCommand,
+    BotCommand,
+    EndCommand,
+    JoinCommand,
+    LeaveCommand,
+    StartCommand,
+)
+from guts.server.ledger import COLUMNS, ledger_body, ledger_rows, settlement, to_csv, unsettled
 from guts.server.protocol import End
-from guts.server.storage import Storage
+from guts.server.state import TableState
+from guts.server.storage import Storage, TableRow
 from guts.server.tables import Tables
+
+JOINED = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
+LEFT = datetime(2026, 12, 4, 21, 30, tzinfo=UTC)
+ENDED = datetime(2026, 12, 4, 23, 45, tzinfo=UTC)
+
+
+def lobby(*, auto_approve: bool = False) -> TableState:
+    """A two-card Guts table of 10-chip buy-ins with the bots Ann, Bob and Cy seated,
+    not started."""
+    state = TableState(TableRow("t", "two-card-guts", {}, {"buy_in": 10}, auto_approve, "h"))
+    for n, name in enumerate(["Ann", "Bob", "Cy"]):
+        state.apply(BotCommand(seat_id=n, nickname=name, bot="random", buy_in=10))
+    return state
+
+
+def by_name(rows: list[dict[str, object]]) -> dict[object, dict[str, object]]:
+    return {row["player_nickname"]: row for row in rows}
 
 
 def test_the_ledger_of_a_night_adds_up(sqlite_url: str) -> None:
@@ -69,6 +97,80 @@ def test_the_settlement_squares_every_net_in_at_most_n_minus_one_payments() -> N
         square[payer] += amount
         square[payee] -= amount
     assert set(square.values()) == {0}
+
+
+def test_the_settlement_is_the_fewest_payments() -> None:
+    # The biggest loser paying the biggest winner first takes 4 payments here.
+    nets = {"A": -7, "B": -5, "C": 4, "D": 3, "E": 5}
+    rows = [{"player_nickname": name, "net": net} for name, net in nets.items()]
+    assert settlement(rows) == [("A", "C", 4), ("A", "D", 3), ("B", "E", 5)]
+
+
+def test_approved_players_are_in_the_ledger_before_the_first_deal() -> None:
+    state = lobby()
+    state.apply(JoinCommand(seat_id=3, nickname="Jo", buy_in=20, token_hash="jo"))
+    state.apply(JoinCommand(seat_id=4, nickname="Al", buy_in=30, token_hash="al"))
+    state.apply(ApproveCommand(seat_id=4, buy_in=25))  # Jo is still waiting: no chips yet
+    rows = ledger_rows(state, {n: JOINED for n in range(5)}, None)
+    assert [row["player_nickname"] for row in rows] == ["Ann", "Bob", "Cy", "Al"]
+    assert [(row["buy_in"], row["buy_out"], row["stack"], row["net"]) for row in rows] == [
+        (10, 0, 10, 0), (10, 0, 10, 0), (10, 0, 10, 0), (25, 0, 25, 0)
+    ]  # fmt: skip
+    assert all(row["session_start_at"] == JOINED.isoformat() for row in rows)
+    assert all(row["session_end_at"] == "" for row in rows)
+    assert ledger_body(rows) == {"players": rows, "settlement": [], "unsettled": None}
+
+
+def test_a_night_ended_before_the_first_deal_cashes_everyone_out() -> None:
+    state = lobby()
+    state.apply(EndCommand())
+    rows = ledger_rows(state, {}, ENDED)
+    assert [(row["buy_in"], row["buy_out"], row["stack"], row["net"]) for row in rows] == [
+        (10, 10, 0, 0)
+    ] * 3
+    assert all(row["session_end_at"] == ENDED.isoformat() for row in rows)
+
+
+def test_a_player_who_left_ends_when_cashed_out_not_when_the_night_ends() -> None:
+    state = lobby()
+    state.apply(LeaveCommand(seat_id=2, by="player"))  # Cy takes the chips away at once
+    cy = by_name(ledger_rows(state, {}, None, {2: LEFT}))["Cy"]
+    assert (cy["buy_out"], cy["stack"], cy["net"], cy["session_end_at"]) == (
+        10, 0, 0, LEFT.isoformat()
+    )  # fmt: skip
+    state.apply(EndCommand())
+    assert state.status == "over"
+    rows = by_name(ledger_rows(state, {}, ENDED, {2: LEFT}))
+    assert rows["Cy"]["session_end_at"] == LEFT.isoformat()
+    assert rows["Ann"]["session_end_at"] == ENDED.isoformat()
+    # Where the server does not know when Cy was cashed out, it says nothing: never the
+    # night's end.
+    assert by_name(ledger_rows(state, {}, ENDED))["Cy"]["session_end_at"] == ""
+
+
+def test_there_is_no_settlement_while_chips_are_in_the_pot() -> None:
+    state = lobby()
+    state.apply(StartCommand())  # the antes are in the pot
+    session = state.session
+    assert session is not None and session.table.pot == 3
+    rows = ledger_rows(state, {}, None)
+    assert [row["net"] for row in rows] == [-1, -1, -1]
+    assert settlement(rows) == []
+    assert unsettled(rows) == "3 chips are still in the pot: settle once it is won"
+    body = ledger_body(rows)
+    assert body["settlement"] == [] and body["unsettled"] == unsettled(rows)
+
+
+def test_a_settlement_ignores_no_loser_while_chips_are_in_the_pot() -> None:
+    rows = [{"player_nickname": name, "net": net} for name, net in
+            [("Ann", -3), ("Bob", -3), ("Cat", 3)]]  # fmt: skip
+    assert settlement(rows) == []
+    assert unsettled(rows) == "3 chips are still in the pot: settle once it is won"
+    rows[1]["net"] = -1
+    assert unsettled(rows) == "1 chip is still in the pot: settle once it is won"
+    rows[1]["net"] = 0
+    assert unsettled(rows) is None and settlement(rows) == [("Ann", "Cat", 3)]
+    assert ledger_body(rows)["settlement"] == [{"from": "Ann", "to": "Cat", "amount": 3}]
 
 
 def test_no_cell_is_read_as_a_formula() -> None:

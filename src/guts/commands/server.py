@@ -4,10 +4,11 @@ terminal controls."""
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from guts.commands.common import OptionOpt, console, parse_key_values
 from guts.errors import OptionError
@@ -136,10 +137,11 @@ def host_command(
     if json_out:
         print(json.dumps(links))
         return
-    console.print(f"Table {links['table_id']} of {preset} is open.", highlight=False)
-    console.print(f"Send the players this link: {links['join_url']}", highlight=False)
-    console.print(f"Keep the host link (it holds the host secret): {links['host_url']}",
+    console.print(f"Table {links['table_id']} of {preset} is open.", markup=False, highlight=False)
+    console.print(f"Send the players this link: {links['join_url']}", markup=False,
                   highlight=False)  # fmt: skip
+    console.print(f"Keep the host link (it holds the host secret): {links['host_url']}",
+                  markup=False, highlight=False)  # fmt: skip
 
 
 def ledger_command(
@@ -176,14 +178,21 @@ def ledger_command(
     if csv:
         print(response.text, end="")
         return
-    answer = response.json()
-    out = Table(title=f"Ledger of table {table_id} ({answer['status']})")
+    _print_ledger(table_id, response.json())
+
+
+def _print_ledger(table_id: str, answer: dict[str, Any]) -> None:
+    """The ledger's rows as a table, then who pays whom (or why nobody pays yet). What
+    players wrote (their nicknames) and the link's table id are text, never markup."""
+    out = Table(title=Text(f"Ledger of table {table_id} ({answer['status']})"))
     for column in ("player", "buy-in", "cash-out", "stack", "net"):
         out.add_column(column, justify="left" if column == "player" else "right")
     for row in answer["players"]:
-        out.add_row(row["player_nickname"], str(row["buy_in"]), str(row["buy_out"]),
+        out.add_row(Text(row["player_nickname"]), str(row["buy_in"]), str(row["buy_out"]),
                     str(row["stack"]), f"{row['net']:+d}")  # fmt: skip
     console.print(out)
+    if answer.get("unsettled"):
+        console.print(f"No settlement yet: {answer['unsettled']}.", markup=False, highlight=False)
     for payment in answer["settlement"]:
         console.print(f"{payment['from']} pays {payment['to']} {payment['amount']}",
                       markup=False, highlight=False)  # fmt: skip

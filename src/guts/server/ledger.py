@@ -2,15 +2,18 @@
 
 The rows have PokerNow's columns (``player_nickname, player_id, session_start_at,
 session_end_at, buy_in, buy_out, stack, net``), the chip amounts as integers, one row
-per seat of the night (every table it sat at). While the night goes on a player's chips
-are their ``stack``; once it is over, or once they leave, they are cashed out
-(``buy_out``, the stack then 0). ``net`` is ``buy_out + stack - buy_in`` (less any debt a
-player left a table on credit with), so the nets add up to zero whenever no chips are in
-a pot.
+per seat of the night that bought chips (every table it sat at), from the moment it is
+approved. While the night goes on a player's chips are their ``stack``; once it is over,
+or once they leave, they are cashed out (``buy_out``, the stack then 0). ``net`` is
+``buy_out + stack - buy_in`` (less any debt a player left a table on credit with), so
+the nets add up to zero whenever no chips are in a pot, and only then is there a
+settlement (:func:`unsettled` says why not).
 
 >>> rows = [{"player_nickname": "=Jo", "net": 5}, {"player_nickname": "Ann", "net": -5}]
 >>> settlement(rows)
 [('Ann', '=Jo', 5)]
+>>> unsettled(rows + [{"player_nickname": "Cy", "net": -3}])
+'3 chips are still in the pot: settle once it is won'
 >>> print(to_csv([{"player_nickname": "=1+1", "player_id": 0}]), end="")
 player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net
 '=1+1,0,,,,,,
@@ -24,10 +27,10 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from guts.server.state import TableState
+from guts.server.state import Seat, TableState
 from guts.table import settling_payments
 
-__all__ = ["COLUMNS", "ledger_rows", "settlement", "to_csv"]
+__all__ = ["COLUMNS", "ledger_body", "ledger_rows", "settlement", "to_csv", "unsettled"]
 
 COLUMNS = ("player_nickname", "player_id", "session_start_at", "session_end_at", "buy_in",
            "buy_out", "stack", "net")  # fmt: skip
@@ -36,15 +39,17 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def ledger_rows(
-    state: TableState, joined: Mapping[int, datetime], ended: datetime | None
+    state: TableState,
+    joined: Mapping[int, datetime],
+    ended: datetime | None,
+    left: Mapping[int, datetime] | None = None,
 ) -> list[dict[str, Any]]:
     """One row per seat that bought chips, in the order the seats were asked for
     (``joined``: when each seat was asked for; ``ended``: when the night ended, None
-    while it goes on). ``buy_in`` counts every rebuy and top-up, ``buy_out`` every
-    cash-out (a seat that left, and everyone once the night is over); ``stack`` is what a
-    seat still has (on the table, held while it sits out, or approved and not yet dealt)."""
-    if state.session is None:
-        return []
+    while it goes on; ``left``: when each seat that left was cashed out, where known).
+    ``buy_in`` counts every rebuy and top-up, ``buy_out`` every cash-out (a seat that
+    left, and everyone once the night is over); ``stack`` is what a seat still has (on
+    the table, held while it sits out, or approved and not yet dealt)."""
     over = state.status == "over"
     rows = []
     for seat in sorted(state.seats.values(), key=lambda s: s.seat_id):
@@ -54,12 +59,11 @@ def ledger_rows(
         buy_out = seat.cashed
         if over and seat.status == "approved":
             buy_out, stack = buy_out + stack, 0
-        start = joined.get(seat.seat_id)
         rows.append({
             "player_nickname": seat.nickname,
             "player_id": seat.seat_id,
-            "session_start_at": start.isoformat() if start else "",
-            "session_end_at": ended.isoformat() if ended and over else "",
+            "session_start_at": _moment(joined.get(seat.seat_id)),
+            "session_end_at": _moment(_end(seat, ended if over else None, left or {})),
             "buy_in": seat.bought,
             "buy_out": buy_out,
             "stack": stack,
@@ -68,11 +72,45 @@ def ledger_rows(
     return rows
 
 
+def _end(seat: Seat, ended: datetime | None, left: Mapping[int, datetime]) -> datetime | None:
+    """When ``seat``'s night ended: when it was cashed out if it left (None if unknown),
+    else the night's end (None while the night goes on)."""
+    return left.get(seat.seat_id) if seat.status == "left" else ended
+
+
+def _moment(when: datetime | None) -> str:
+    """A time as the ledger writes it: ISO 8601, or empty when unknown."""
+    return when.isoformat() if when else ""
+
+
+def unsettled(rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """Why the nets cannot be settled now (chips are still in a pot: the nets fall short
+    of zero by that much), None when they can."""
+    in_pot = -sum(row["net"] for row in rows)
+    if in_pot > 0:
+        chips = "1 chip is" if in_pot == 1 else f"{in_pot} chips are"
+        return f"{chips} still in the pot: settle once it is won"
+    if in_pot < 0:
+        return f"the nets add up to {-in_pot:+d}, not 0"
+    return None
+
+
 def settlement(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, int]]:
-    """Who pays whom how much to settle the nets: the biggest loser pays the biggest
-    winner as much as one of them is owed, until all are square (at most one payment
-    fewer than the players)."""
+    """Who pays whom how much to settle the nets, in the fewest payments
+    (:func:`~guts.table.settling_payments`); none while the nets cannot be settled
+    (:func:`unsettled`)."""
+    if unsettled(rows):
+        return []
     return list(settling_payments({row["player_nickname"]: row["net"] for row in rows}))
+
+
+def ledger_body(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The JSON of a ledger's ``rows``: ``players`` (the rows), ``settlement`` (the
+    payments, each ``from``, ``to`` and ``amount``) and ``unsettled`` (why there are no
+    payments yet, else None)."""
+    payments = [{"from": payer, "to": payee, "amount": amount}
+                for payer, payee, amount in settlement(rows)]  # fmt: skip
+    return {"players": list(rows), "settlement": payments, "unsettled": unsettled(rows)}
 
 
 def _cell(value: Any) -> Any:

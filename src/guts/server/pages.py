@@ -35,7 +35,7 @@ from guts.games.options import RuleOptions, dash, format_value, split_optional
 from guts.narrate import Narrator
 from guts.night import DEALERS_CHOICE, NightRules
 from guts.night.narrate import NightNarrator
-from guts.server.ledger import ledger_rows, settlement, to_csv
+from guts.server.ledger import ledger_body, ledger_rows, to_csv
 from guts.server.tables import Tables
 
 if TYPE_CHECKING:
@@ -183,10 +183,7 @@ async def ledger_response(request: Request, actor: TableActor) -> Response:
         return Response(to_csv(rows), media_type="text/csv; charset=utf-8",
                         headers={"content-disposition":
                                  f'attachment; filename="guts-{actor.id}-ledger.csv"'})  # fmt: skip
-    payments = [{"from": payer, "to": payee, "amount": amount}
-                for payer, payee, amount in settlement(rows)]  # fmt: skip
-    return JSONResponse({"table_id": actor.id, "status": actor.status, "players": rows,
-                         "settlement": payments})  # fmt: skip
+    return JSONResponse({"table_id": actor.id, "status": actor.status, **ledger_body(rows)})
 
 
 async def lobby_page(request: Request) -> Response:
