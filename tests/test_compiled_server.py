@@ -1,0 +1,95 @@
+"""The compiled build (``GUTS_COMPILE=1``, ``setup.py``) plays as the Python one: the
+wheel it makes holds the server's hot modules as extension modules, and every server
+test passes with them in place of their source.
+
+The wheel is built once per version of what it compiles (the modules, ``setup.py`` and
+``pyproject.toml``) and kept in ``build/compiled-server/``; a machine without a C
+compiler skips this with that reason."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ["setup.py", "pyproject.toml"]
+COMPILED = ["actor", "barrier", "dealer", "state"]
+"""The server's modules the compiled build compiles (``setup.py``'s ``COMPILED``)."""
+
+
+def _compiler() -> str | None:
+    command = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(command)
+
+
+pytestmark = pytest.mark.skipif(_compiler() is None, reason="no C compiler to build with")
+
+
+def _fingerprint() -> str:
+    digest = hashlib.sha256()
+    paths = SOURCES + [f"src/guts/server/{name}.py" for name in COMPILED]
+    for path in paths:
+        digest.update(path.encode() + b"\0" + (ROOT / path).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@pytest.fixture(scope="module")
+def compiled_site() -> Path:
+    """A folder holding the compiled wheel's files, as site-packages would."""
+    folder = ROOT / "build" / "compiled-server" / _fingerprint()
+    site = folder / "site"
+    if (folder / "done").exists():
+        return site
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+         "--wheel-dir", str(folder), str(ROOT)],
+        env={**os.environ, "GUTS_COMPILE": "1"}, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    (wheel,) = folder.glob("guts-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    (folder / "done").touch()
+    return site
+
+
+def _python(site: Path, *arguments: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    """This Python with the compiled wheel first on its path."""
+    return subprocess.run(
+        [sys.executable, *arguments], cwd=ROOT, capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(site)}, timeout=timeout,
+    )  # fmt: skip
+
+
+def test_the_wheel_holds_the_compiled_modules(compiled_site: Path) -> None:
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    built = sorted(p.name.split(".")[0] for p in (compiled_site / "guts").rglob("*")
+                   if p.name.endswith(suffixes))  # fmt: skip
+    assert built == COMPILED
+    names = [f"guts.server.{name}" for name in COMPILED]
+    shown = _python(compiled_site, "-c", "import importlib\n"
+                    f"for name in {names!r}: print(importlib.import_module(name).__file__)",
+                    timeout=120)  # fmt: skip
+    assert shown.returncode == 0, shown.stderr
+    files = [Path(file) for file in shown.stdout.split()]
+    assert [file.parent for file in files] == [compiled_site / "guts" / "server"] * len(COMPILED)
+    assert [file.name.split(".")[0] for file in files] == COMPILED
+    assert all(file.name.endswith(suffixes) for file in files)
+
+
+def test_every_server_test_passes_compiled(compiled_site: Path) -> None:
+    ran = _python(compiled_site, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-x",
+                  "tests/server", timeout=1500)  # fmt: skip
+    assert ran.returncode == 0, ran.stdout[-6000:] + ran.stderr[-2000:]
+    assert " passed" in ran.stdout.splitlines()[-1]
