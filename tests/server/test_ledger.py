@@ -7,11 +7,14 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import json
 from datetime import UTC, datetime
 
 from server_helpers import bot_table, settle
+from starlette.testclient import TestClient
 
 from guts.server.actor import Settings
+from guts.server.app import create_app
 from guts.server.commands import (
     ApproveCommand,
     BotCommand,
@@ -181,3 +184,40 @@ def test_no_cell_is_read_as_a_formula() -> None:
     cells = [line.split(",")[0] for line in to_csv(rows).splitlines()[1:]]
     assert all(not cell.lstrip('"').startswith(("=", "+", "-", "@")) for cell in cells)
     assert cells[-1] == "Jo"
+
+
+def test_a_player_who_left_ends_when_cashed_out(sqlite_url: str) -> None:
+    """``session_end_at`` of a seat that left is when the command that cashed it out was
+    committed: shown while the night goes on, and the same after the table is rebuilt."""
+    settings = Settings(bot_delay=0, deal_delay=3600)
+    with TestClient(create_app(sqlite_url, settings=settings)) as client:
+        created = client.post("/api/tables", json={"preset": "two-card-guts", "bots": 2,
+                                                   "auto_approve": True}).json()  # fmt: skip
+        table_id, auth = created["table_id"], {"authorization": f"Bearer {created['host_secret']}"}
+        with client.websocket_connect(f"/ws/{table_id}") as jo:
+            jo.send_text(json.dumps({"type": "join", "nickname": "Jo"}))
+            while jo.receive_json()["type"] != "welcome":
+                pass
+            jo.send_text(json.dumps({"type": "leave"}))
+            for _ in range(50):
+                rows = by_name(client.get(f"/api/tables/{table_id}/ledger", headers=auth)
+                               .json()["players"])  # fmt: skip
+                if rows["Jo"]["session_end_at"]:
+                    break
+        left = str(rows["Jo"]["session_end_at"])
+        assert left and rows["Jo"]["buy_out"] == rows["Jo"]["buy_in"]
+        assert left >= str(rows["Jo"]["session_start_at"])
+        assert all(row["session_end_at"] == "" for name, row in rows.items() if name != "Jo")
+
+        async def cash_out_committed() -> datetime:
+            storage = await Storage.open(sqlite_url)
+            actions = (await storage.load(table_id)).actions  # type: ignore[union-attr]
+            (seq,) = [a.seq for a in actions if a.kind == "leave"]
+            moments = await storage.committed_at(table_id, [seq, 10_000])
+            await storage.close()
+            return moments[seq]
+
+        assert left == asyncio.run(cash_out_committed()).isoformat()
+    with TestClient(create_app(sqlite_url, settings=settings)) as client:  # rebuilt by replay
+        rows = by_name(client.get(f"/api/tables/{table_id}/ledger", headers=auth).json()["players"])
+        assert rows["Jo"]["session_end_at"] == left

@@ -30,7 +30,15 @@ from typing import Any
 from guts.server.state import Seat, TableState
 from guts.table import settling_payments
 
-__all__ = ["COLUMNS", "ledger_body", "ledger_rows", "settlement", "to_csv", "unsettled"]
+__all__ = [
+    "COLUMNS",
+    "departures",
+    "ledger_body",
+    "ledger_rows",
+    "settlement",
+    "to_csv",
+    "unsettled",
+]
 
 COLUMNS = ("player_nickname", "player_id", "session_start_at", "session_end_at", "buy_in",
            "buy_out", "stack", "net")  # fmt: skip
@@ -70,6 +78,15 @@ def ledger_rows(
             "net": state.net(seat),
         })  # fmt: skip
     return rows
+
+
+def departures(state: TableState) -> dict[int, int]:
+    """The seats that left, each with the command (its seq) that cashed it out."""
+    return {
+        seat.seat_id: seat.left_at
+        for seat in state.seats.values()
+        if seat.status == "left" and seat.left_at is not None
+    }
 
 
 def _end(seat: Seat, ended: datetime | None, left: Mapping[int, datetime]) -> datetime | None:

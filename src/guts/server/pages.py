@@ -35,7 +35,7 @@ from guts.games.options import RuleOptions, dash, format_value, split_optional
 from guts.narrate import Narrator
 from guts.night import DEALERS_CHOICE, NightRules
 from guts.night.narrate import NightNarrator
-from guts.server.ledger import ledger_body, ledger_rows, to_csv
+from guts.server.ledger import departures, ledger_body, ledger_rows, to_csv
 from guts.server.tables import Tables
 
 if TYPE_CHECKING:
@@ -178,7 +178,10 @@ async def ledger_response(request: Request, actor: TableActor) -> Response:
     """The table's ledger and settlement as JSON, or as CSV with ``?format=csv`` (for the
     host's ``/ledger`` and the players' ``/standings``)."""
     joined, changed = await actor.storage.times(actor.id)
-    rows = await actor.query(lambda: ledger_rows(actor.state, joined, changed))
+    leaving = await actor.query(lambda: departures(actor.state))
+    moments = await actor.storage.committed_at(actor.id, leaving.values())
+    left = {seat_id: moments[seq] for seat_id, seq in leaving.items() if seq in moments}
+    rows = await actor.query(lambda: ledger_rows(actor.state, joined, changed, left))
     if request.query_params.get("format") == "csv":
         return Response(to_csv(rows), media_type="text/csv; charset=utf-8",
                         headers={"content-disposition":

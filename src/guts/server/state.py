@@ -154,6 +154,8 @@ class Seat:
     due: int = 0
     asked: int = 0
     debt: int = 0
+    left_at: int | None = None
+    """The command (its seq) that cashed the seat out when it left."""
 
     def row(self) -> SeatRow:
         """The seat as stored."""
@@ -450,6 +452,7 @@ class TableState:
         seat.cashed += seat.held + seat.due
         seat.held = seat.due = 0
         seat.status, seat.leaving, seat.away = "left", False, False
+        seat.left_at = self.seq + 1  # the command being applied
 
     # -- the clocks' settings ---------------------------------------------------------------
 

@@ -453,6 +453,22 @@ class Storage:
 
         return await self.database.run(read)
 
+    async def committed_at(self, table_id: str, seqs: Iterable[int]) -> dict[int, datetime]:
+        """When each of the table's commands ``seqs`` was committed (those stored)."""
+        wanted = sorted(set(seqs))
+        if not wanted:
+            return {}
+
+        def read(connection: Connection) -> dict[int, datetime]:
+            rows = connection.execute(
+                sa.select(ACTIONS.c.seq, ACTIONS.c.created_at).where(
+                    ACTIONS.c.table_id == table_id, ACTIONS.c.seq.in_(wanted)
+                )
+            )
+            return {row.seq: row.created_at for row in rows}
+
+        return await self.database.run(read)
+
     async def table_ids(self, statuses: Sequence[str] = OPEN_STATUSES) -> list[str]:
         """The tables whose status is one of ``statuses``, oldest first."""
 
