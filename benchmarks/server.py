@@ -35,6 +35,7 @@ per action but the sockets', steadier on a busy machine, and short enough to run
 
     python benchmarks/server.py [--tables 200] [--players 4] [--seconds 20]
                                 [--database sqlite|postgresql|URL] [--preset two-card-guts]
+                                [--server-python PYTHON]
                                 [--in-process [--actions 20000] [--profile FILE]]
 """
 
@@ -136,12 +137,12 @@ def postgres_url() -> tuple[str, Any]:
 class Server:
     """``guts serve`` in a subprocess (bots and deals at once: only the clients wait)."""
 
-    def __init__(self, database: str, log: Path) -> None:
+    def __init__(self, database: str, log: Path, python: str = sys.executable) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         profile = os.environ.get("GUTS_BENCH_PROFILE")  # a cProfile output file
         wrap = ["-m", "cProfile", "-o", profile] if profile else []
-        command = [sys.executable, *wrap, "-m", "guts", "serve", "--port", str(self.port),
+        command = [python, *wrap, "-m", "guts", "serve", "--port", str(self.port),
                    "--database", database, "--bot-delay", "0", "--deal-delay", "0"]  # fmt: skip
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=log.open("w"), text=True,
@@ -488,6 +489,14 @@ async def in_process(database: str, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def server_compiled(python: str) -> bool:
+    """Whether ``python`` imports the server's actor as an extension module (the compiled
+    build) rather than from its source."""
+    shown = subprocess.run([python, "-c", "import guts.server.actor as a; print(a.__file__)"],
+                           capture_output=True, text=True, check=True)  # fmt: skip
+    return not shown.stdout.strip().endswith(".py")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -504,6 +513,9 @@ def main() -> None:
                         "think time: the load offered below the server's most)")  # fmt: skip
     parser.add_argument("--profile", metavar="FILE",
                         help="with --in-process: cProfile the measured actions")  # fmt: skip
+    parser.add_argument("--server-python", metavar="PYTHON", default=sys.executable,
+                        help="the Python that runs guts serve: e.g. a virtual environment's "
+                        "with the compiled build (GUTS_COMPILE=1 pip install '.[server]')")
     parser.add_argument("--actions", type=int, default=20000,
                         help="with --in-process: how many actions to measure")  # fmt: skip
     args = parser.parse_args()
@@ -520,7 +532,7 @@ def main() -> None:
         if args.in_process:
             result = uvloop.run(in_process(database, args))
         else:
-            server = Server(database, folder / "server.log")
+            server = Server(database, folder / "server.log", args.server_python)
             try:
                 result = uvloop.run(bench(server, args))  # the clients' loop, as the server's
             finally:
@@ -534,6 +546,7 @@ def main() -> None:
     result["load_after"] = [round(x, 2) for x in os.getloadavg()]
     result["cpu"] = f"{cpu_model()} x{os.cpu_count()}"
     result["python"] = sys.version.split()[0]
+    result["server_compiled"] = server_compiled(args.server_python)
     print(json.dumps(result, indent=2))
 
 
