@@ -216,7 +216,7 @@ def replayed(stored: StoredTable) -> TableActor:
     return actor
 
 
-def every_view(actor: TableActor) -> list[Any]:
+def every_view(actor: TableActor) -> Any:
     """Every seat's view (bots and people) and the public view of the session in play."""
     session = actor.session
     assert session is not None
