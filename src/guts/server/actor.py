@@ -6,9 +6,11 @@ host's commands, the bots' turns and the next deal (which the actor schedules fo
 itself), even a summary for the HTTP routes. An accepted command is applied, then
 committed to the database with its sequence number, and only then is anyone told
 ("persist, then tell"); if the commit fails the actor rebuilds the table from the
-database, which is the truth (memory is a cache). On server start every open table is
-rebuilt by replaying its stored commands through the same code (:meth:`TableActor.load`),
-with the shuffles fed back from the record (:class:`~guts.server.dealer.Dealer`).
+database, which is the truth (memory is a cache), and if the database cannot be read
+either the table refuses everything until it can (:attr:`TableActor.stale`). On server
+start every open table is rebuilt by replaying its stored commands through the same
+code (:meth:`TableActor.load`), with the shuffles fed back from the record
+(:class:`~guts.server.dealer.Dealer`).
 
 What a client receives of the game is made by :func:`guts.server.barrier.disclose`
 alone; the actor adds the lobby (seats, nicknames), the clocks, the chat and the
@@ -102,6 +104,8 @@ MAX_SEATS = 32
 """The most seats (asked for, given or refused) a table keeps."""
 MAX_CATCH_UP = 1000
 """A client that missed more commands than this gets a snapshot instead."""
+FAILED = ProtocolError("internal", "the table failed to do that: nothing was changed")
+"""What a client is told of an unexpected error in its command (the log has the rest)."""
 
 
 def digest(secret: str) -> str:
@@ -198,6 +202,10 @@ class TableActor:
         self._timer: asyncio.TimerHandle | None = None
         self.stalled = ""
         """Why the table stopped acting by itself (an unexpected error), '' if it did not."""
+        self.stale = False
+        """True when a command was applied but not committed and the table could not be
+        rebuilt from the database: memory is ahead of the truth, so the table does nothing
+        by itself and rebuilds before anything else (refusing it while it cannot)."""
         self.clocks: dict[int, _Clock] = {}
         """The running action clock of each game seat a person must decide for."""
 
@@ -298,12 +306,21 @@ class TableActor:
             try:
                 await self._handle(item)
             except Exception as error:  # never let one command kill the table
-                log.exception("table %s: unexpected error", self.id)
+                log.exception("table %s: unexpected error", self.id,
+                              extra={"event": "error", "table": self.id})  # fmt: skip
                 if isinstance(item, _Auto):  # do not try it again and again
                     self.stalled = f"{type(error).__name__}: {error}"
             self._schedule()
 
     async def _handle(self, item: _Item) -> None:
+        if isinstance(item, _Auto):
+            self._auto_due = False
+        if self.stale and isinstance(item, _Inbound | _Query | _Auto):
+            try:
+                await self._rebuild()
+            except ProtocolError as error:
+                _refuse(item, error)
+                return
         if isinstance(item, _Attach):
             self.clients.add(item.client)
         elif isinstance(item, _Detach):
@@ -317,21 +334,18 @@ class TableActor:
                 except Exception as error:
                     item.reply.set_exception(error)
         elif isinstance(item, _Auto):
-            self._auto_due = False
             await self._auto()
         elif isinstance(item, _Inbound):
             try:
                 await self._message(item.message, item.client)
             except ProtocolError as error:
-                if item.reply is not None:
-                    if not item.reply.done():
-                        item.reply.set_exception(error)
-                elif item.client is not None:
-                    item.client.send(error.to_dict())
+                _refuse(item, error)
                 return
             except Exception as error:
                 if item.reply is not None and not item.reply.done():
                     item.reply.set_exception(error)
+                elif item.reply is None and item.client is not None:
+                    item.client.send(FAILED.to_dict())
                 raise
             if item.reply is not None and not item.reply.done():
                 item.reply.set_result(None)
@@ -694,7 +708,7 @@ class TableActor:
         """The delay before the next automatic step, or None if there is none now."""
         state = self.state
         session = state.session
-        if self.stalled or state.paused:
+        if self.stalled or self.stale or state.paused:
             return None
         if state.leftover():
             return 0.0
@@ -788,7 +802,8 @@ class TableActor:
         except GutsError:
             raise  # the engine refused it and changed nothing
         except Exception:  # a bug: the state may be half changed, so rebuild it
-            await self.reload()
+            with contextlib.suppress(ProtocolError):
+                await self._rebuild()
             raise
         draws = state.dealer.take()
         if draws:
@@ -803,8 +818,9 @@ class TableActor:
                 status=state.status if state.status != status else None,
             )
         except Exception:
-            log.exception("table %s: command %d was not committed; reloading", self.id, seq)
-            await self.reload()
+            log.exception("table %s: command %d was not committed; reloading", self.id, seq,
+                          extra={"event": "error", "table": self.id, "seq": seq})  # fmt: skip
+            await self._rebuild()
             raise ProtocolError(
                 "internal", "the table could not record that: nothing changed"
             ) from None
@@ -974,6 +990,20 @@ class TableActor:
         self.state = TableState.replay(stored)
         self.row = stored.table
 
+    async def _rebuild(self) -> None:
+        """Rebuild from the database after a failed commit; if it cannot be read, the
+        table is :attr:`stale` and ProtocolError says so."""
+        try:
+            await self.reload()
+        except Exception:
+            log.exception("table %s: its record cannot be read", self.id,
+                          extra={"event": "error", "table": self.id})  # fmt: skip
+            self.stale = True
+            raise ProtocolError(
+                "internal", "the table cannot reach its record now: nothing changed; try again"
+            ) from None
+        self.stale = False
+
     async def reload(self) -> None:
         """Rebuild from the database (after a failed commit) and resend every snapshot."""
         stored = await self.storage.load(self.id)
@@ -983,6 +1013,17 @@ class TableActor:
         for client in self.clients:
             if client.ready:
                 client.send(self.snapshot(client))
+
+
+def _refuse(item: _Inbound | _Query | _Auto, error: ProtocolError) -> None:
+    """Tell whoever waits for ``item`` that it was refused with ``error``."""
+    if isinstance(item, _Auto):
+        return
+    if item.reply is not None:
+        if not item.reply.done():
+            item.reply.set_exception(error)
+    elif isinstance(item, _Inbound) and item.client is not None:
+        item.client.send(error.to_dict())
 
 
 def _needs(client: Client | None) -> Client:

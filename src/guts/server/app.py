@@ -4,7 +4,9 @@
 ``/ws/{id}`` its websocket, over which clients speak the protocol of
 :mod:`guts.server.protocol`. The routes only relay: every message goes to the table's
 actor (:mod:`guts.server.actor`), which answers on the connection. One structured line
-(JSON) is logged per request, connection and error; a client never sees a stack trace.
+(JSON) is logged per request, connection and error; a client never sees a stack trace:
+an unexpected error is an ``internal`` error (a 500 answer, or an ``error`` frame and a
+close with code 1011).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 import logging
 import socket
 import sys
+import threading
 import time
 from collections.abc import (
     AsyncIterator,
@@ -23,7 +26,7 @@ from collections.abc import (
     Coroutine,
     Generator,
 )
-from typing import Any, cast
+from typing import Any, TextIO, cast
 
 import orjson
 from pydantic import ValidationError
@@ -32,10 +35,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from guts.errors import GutsError
-from guts.server.actor import Client, Settings
+from guts.server.actor import Client, Settings, TableActor
 from guts.server.pages import ledger_response, page_routes
 from guts.server.presets import check_bots, table_game
 from guts.server.protocol import (
@@ -68,7 +71,7 @@ BURST = 60.0
 
 class JsonLines(logging.Formatter):
     """One JSON object per log line: the time, level, message and any ``extra`` fields
-    (an exception on the same line, as a string)."""
+    (an exception, or a stack, in one field as a string: never lines of its own)."""
 
     FIELDS = ("event", "method", "path", "status", "ms", "table", "tables", "client", "code",
               "seq", "messages")  # fmt: skip
@@ -77,14 +80,52 @@ class JsonLines(logging.Formatter):
         line: dict[str, Any] = {
             "at": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
             "level": record.levelname.lower(),
-            "message": record.getMessage(),
+            "message": _message(record),
         }
+        if not record.name.startswith("guts."):
+            line["logger"] = record.name  # uvicorn's, asyncio's, a warning...
         for name in self.FIELDS:
             if hasattr(record, name):
                 line[name] = getattr(record, name)
         if record.exc_info:
             line["error"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            line["stack"] = self.formatStack(record.stack_info)
         return json.dumps(line, default=str)
+
+
+def _message(record: logging.LogRecord) -> str:
+    """``record``'s message; its template and arguments if they do not make one (logging
+    would otherwise print its own lines about it)."""
+    try:
+        return record.getMessage()
+    except Exception:
+        return f"{record.msg!s} {record.args!r}"
+
+
+def _log_json_lines(stream: TextIO) -> None:
+    """Send every log record of the process to ``stream`` as JSON lines: the server's
+    from INFO, the others' (uvicorn's, asyncio's, the warnings) from WARNING, and an
+    exception no thread caught."""
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonLines())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
+    for name in ("guts.server", "uvicorn", "uvicorn.error", "uvicorn.asgi"):
+        logging.getLogger(name).handlers.clear()
+        logging.getLogger(name).propagate = True
+    log.setLevel(logging.INFO)
+    logging.captureWarnings(True)
+    threading.excepthook = _log_thread_error
+
+
+def _log_thread_error(failed: threading.ExceptHookArgs) -> None:
+    """Log an exception that ended a thread (Python would print its trace in lines)."""
+    if failed.exc_type is SystemExit or failed.exc_value is None:
+        return
+    error = (failed.exc_type, failed.exc_value, failed.exc_traceback)
+    log.error("a thread failed", exc_info=error, extra={"event": "error"})
 
 
 class _Connection(Client):
@@ -97,6 +138,8 @@ class _Connection(Client):
         self.websocket = websocket
         self._send = send  # the ASGI ``send`` the frames go to
         self.overflowed = False
+        self.closing = 1000  # the close code once the outbox is written out
+        self.messages = 0  # received
         self.gone = False  # a write failed: the client is gone (the reader sees it)
         self.writing = False  # the writer task is in the middle of a write
         self.allowance = BURST
@@ -129,6 +172,11 @@ class _Connection(Client):
         server's ``send``, and Starlette's around it, are coroutine functions)."""
         frame = {"type": "websocket.send", "text": _frame_text(message)}
         return cast(Coroutine[Any, Any, None], self._send(frame))
+
+    def fail(self) -> None:
+        """Tell the client the server failed, after what waits, and close with 1011."""
+        self.send(INTERNAL.to_dict())
+        self.closing = 1011
 
     def within_rate(self) -> bool:
         """Take one message from the connection's allowance (False: over the limit)."""
@@ -268,61 +316,91 @@ class _TableSocket:
 
 async def table_socket(websocket: WebSocket, send: Send) -> None:
     """``/ws/{table_id}``: read the client's messages, hand them to the table's actor, and
-    write what the actor sends back (to ``send``, the connection's ASGI one)."""
-    table_id = websocket.path_params["table_id"]
-    where = {"table": table_id, "client": _peer(websocket)}
-    actor = await _tables(websocket).get(table_id)
+    write what the actor sends back (to ``send``, the connection's ASGI one). An
+    unexpected error is logged (one line, with the table and the client); the client
+    gets an ``internal`` error, and the socket is closed with code 1011."""
+    where = {"table": websocket.path_params["table_id"], "client": _peer(websocket)}
+    try:
+        actor = await _admit(websocket, where)
+    except Exception:
+        log.exception("connection failed", extra={"event": "error", **where})
+        await _refuse(websocket, NOT_OPENED, 1011)
+        return
+    if actor is not None:
+        await _relay(websocket, actor, _Connection(websocket, send), where)
+
+
+async def _admit(websocket: WebSocket, where: dict[str, str]) -> TableActor | None:
+    """Accept the connection, and find its table: None if it is refused (told why)."""
     await websocket.accept()
     version = websocket.query_params.get("v")
     refusal = None
+    actor = None
     if not _same_origin(websocket):
         refusal = ProtocolError("bad-origin", "a page of another site may not open this table")
-    elif actor is None:
+    elif (actor := await _tables(websocket).get(where["table"])) is None:
         refusal = ProtocolError("no-such-table", "no table has that id")
     elif version not in (None, str(PROTOCOL_VERSION)):
         refusal = ProtocolError("invalid", f"this server speaks protocol {PROTOCOL_VERSION}, "
                                            f"not {version[:20]}")  # fmt: skip
-    if refusal is not None or actor is None:
-        if refusal is not None:
-            await websocket.send_text(json.dumps(refusal.to_dict()))
-        await websocket.close(
-            code={"no-such-table": 4404, "bad-origin": 4403}.get(
-                refusal.code if refusal else "", 4400
-            )
-        )
-        log.info("connection refused", extra={"event": "refused", **where})
-        return
-    client = _Connection(websocket, send)
+    if refusal is None:
+        return actor
+    await _refuse(websocket, refusal, {"no-such-table": 4404, "bad-origin": 4403}.get(
+        refusal.code, 4400))  # fmt: skip
+    log.info("connection refused", extra={"event": "refused", "code": refusal.code, **where})
+    return None
+
+
+async def _refuse(websocket: WebSocket, error: ProtocolError, code: int) -> None:
+    """Send ``error`` (accepting the connection first if need be) and close with ``code``."""
+    with contextlib.suppress(Exception):  # the client may be gone already
+        if websocket.application_state is WebSocketState.CONNECTING:
+            await websocket.accept()
+        await websocket.send_text(json.dumps(error.to_dict()))
+        await websocket.close(code=code)
+
+
+async def _relay(
+    websocket: WebSocket, actor: TableActor, client: _Connection, where: dict[str, str]
+) -> None:
+    """Relay between the client and ``actor`` until the client goes."""
     actor.attach(client)
     writer = asyncio.create_task(_write(websocket, client))
     log.info("connected", extra={"event": "connect", **where})
-    messages = 0
     try:
-        while True:
-            received = await websocket.receive()
-            if received["type"] == "websocket.disconnect":
-                break
-            messages += 1
-            text = received.get("text")
-            data = text if text is not None else received.get("bytes") or b""
-            if not client.within_rate():
-                client.send(ProtocolError("rate-limited", "too many messages: slow down")
-                            .to_dict())  # fmt: skip
-                continue
-            try:
-                message = read_message(data)
-            except ProtocolError as error:
-                client.send(error.to_dict())
-                continue
-            actor.post(message, client)
+        await _read(websocket, actor, client)
     except WebSocketDisconnect:
         pass
+    except Exception:
+        log.exception("connection failed", extra={"event": "error", **where})
+        client.fail()
     finally:
         actor.detach(client)
         client.outbox.put_nowait(None)
         with contextlib.suppress(Exception):
             await writer
-        log.info("disconnected", extra={"event": "disconnect", "messages": messages, **where})
+        log.info("disconnected", extra={"event": "disconnect", "messages": client.messages,
+                                        **where})  # fmt: skip
+
+
+async def _read(websocket: WebSocket, actor: TableActor, client: _Connection) -> None:
+    """Hand the client's messages to ``actor`` (answering the bad ones) until it goes."""
+    while True:
+        received = await websocket.receive()
+        if received["type"] == "websocket.disconnect":
+            return
+        client.messages += 1
+        text = received.get("text")
+        data = text if text is not None else received.get("bytes") or b""
+        if not client.within_rate():
+            client.send(ProtocolError("rate-limited", "too many messages: slow down").to_dict())
+            continue
+        try:
+            message = read_message(data)
+        except ProtocolError as error:
+            client.send(error.to_dict())
+            continue
+        actor.post(message, client)
 
 
 async def _write(websocket: WebSocket, client: _Connection) -> None:
@@ -344,7 +422,7 @@ async def _write(websocket: WebSocket, client: _Connection) -> None:
         finally:
             client.writing = False
     with contextlib.suppress(Exception):
-        await websocket.close(code=1008 if client.overflowed else 1000)
+        await websocket.close(code=1008 if client.overflowed else client.closing)
 
 
 _UNFINISHED = "\0unfinished"
@@ -373,6 +451,12 @@ class _Unfinished:
                 waiting = write.send(None)
             except StopIteration:
                 return
+
+
+INTERNAL = ProtocolError("internal", "the server failed: nothing was changed; try again")
+"""What a client is told of an unexpected error (the log has the rest)."""
+NOT_OPENED = ProtocolError("internal", "the server could not open the table now: try again")
+"""What a client is told when its connection failed before it was relayed."""
 
 
 def _frame_text(message: dict[str, Any]) -> str:
@@ -492,17 +576,13 @@ def serve(
     table: dict[str, Any] | None = None,
 ) -> None:
     """Run the server until interrupted: migrate, rebuild the open tables, print the
-    URL to open, log one JSON line per request, connection and error on stderr. With
+    URL to open, log one JSON line per request, connection and error on stderr (every
+    line on stderr is one: uvicorn's and the rest too). With
     ``table`` (a ``POST /api/tables`` body), open that table once listening and print
     its host link."""
     import uvicorn
 
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonLines())
-    root = logging.getLogger("guts.server")
-    root.handlers[:] = [handler]
-    root.setLevel(logging.INFO)
-    root.propagate = False
+    _log_json_lines(sys.stderr)
     url = public_url or f"http://{host}:{port}"
     shown: list[str] = []
 
@@ -528,8 +608,8 @@ def serve(
             async with httpx.AsyncClient(timeout=30) as client:
                 answer = await client.post(f"http://{address}:{bound}/api/tables", json=wanted)
             if answer.status_code != 201:
-                print(f"guts: the table was refused: {answer.json().get('message')}",
-                      file=sys.stderr, flush=True)  # fmt: skip
+                log.error("the table was refused: %s", answer.json().get("message"),
+                          extra={"event": "error"})  # fmt: skip
                 self.should_exit = True
                 return
             links = answer.json()
@@ -545,4 +625,11 @@ def serve(
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                             ws_max_size=2 * MAX_MESSAGE_BYTES, ws_per_message_deflate=False,
                             lifespan="on")  # fmt: skip
-    Announcing(config).run()
+    server = Announcing(config)
+    try:
+        server.run()
+    except Exception:
+        log.exception("the server failed", extra={"event": "error"})
+        raise SystemExit(1) from None
+    if not server.started:  # it never listened: the log says why
+        raise SystemExit(3)

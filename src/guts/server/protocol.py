@@ -651,7 +651,10 @@ def protocol_document() -> str:
         "`snapshot` (the public one until the client is seated). Every inbound message is",
         "validated against its schema: malformed JSON, an unknown `type`, a missing or",
         "unknown field, a value of the wrong type, a wrong seat, an action out of turn or",
-        "illegal get an `error` (a code and one line) and change nothing.",
+        "illegal get an `error` (a code and one line) and change nothing. A connection the",
+        "server refuses gets an `error` and is closed (code 4404: no such table, 4403: a page",
+        "of another site, 4400: another protocol version); one the server fails gets an",
+        "`error` with code `internal`, and no detail, and is closed with code 1011.",
         "",
         "Each accepted command has the table's next sequence number (`seq`); the server",
         "commits it before anyone hears of it, then sends each client what it may see of it",
@@ -699,7 +702,8 @@ def protocol_document() -> str:
         "host secret), gives each player's `buy_in`, `buy_out`, `stack` and `net` and the",
         "settlement, or with `?format=csv` the CSV of PokerNow's columns. A refused request",
         "is answered with `400` (`403` without the host secret, `404` for an unknown table)",
-        "and an `error` object as above.",
+        "and an `error` object as above; a request the server fails, with `500` and an",
+        "`internal` one.",
         "",
     ]
     for model in (CreateTable, TableCreated):
