@@ -303,3 +303,23 @@ def test_everyone_sees_whether_a_person_is_connected(client: TestClient) -> None
             send(again, {"type": "resume", "token": token})
             assert connected(until(again, "snapshot")) == [True, True]
             assert connected(until(watcher, "seats")) == [True, True]
+
+
+def test_the_host_seats_a_bot_where_asked_over_the_websocket(client: TestClient) -> None:
+    created = open_table(client, bots=1, bot="random", auto_approve=True)
+    table_id, secret = created["table_id"], created["host_secret"]
+    with client.websocket_connect(f"/ws/{table_id}") as host:
+        send(host, {"type": "resume"})
+        until(host, "snapshot")
+        before = client.get(f"/api/tables/{table_id}").json()
+        for seat_id, code in ((32, "invalid"), (-1, "invalid"), (0, "taken")):
+            send(host, {"type": "add_bot", "secret": secret, "bot": "sensible",
+                        "seat_id": seat_id})  # fmt: skip
+            send(host, {"type": "hello"})  # an error after it, whatever becomes of it
+            error = until(host, "error")
+            assert error["code"] == code and "seat" in error["message"], error
+            assert until(host, "error")["code"] == "unknown-type"
+        assert client.get(f"/api/tables/{table_id}").json() == before  # nothing changed
+        send(host, {"type": "add_bot", "secret": secret, "bot": "threshold", "seat_id": 4})
+        seats = until(host, "seats")["seats"]
+    assert [(s["seat_id"], s["kind"]) for s in seats] == [(0, "random"), (4, "threshold")]

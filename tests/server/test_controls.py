@@ -143,6 +143,17 @@ async def until_fresh(actor: TableActor, player: Recorder, answer: str) -> None:
     raise AssertionError("no fresh table was dealt")
 
 
+async def fresh_table(actor: TableActor) -> Any:
+    """The bots play on until a pot is won and a fresh table is dealt: its session."""
+    first = actor.session
+    for _ in range(200):
+        if actor.session is not first:
+            return actor.session
+        actor.tick()
+        await settle(actor)
+    raise AssertionError("no fresh table was dealt")
+
+
 def test_the_safe_action_risks_nothing_where_it_can() -> None:
     assert safe_action(("in", "out"), lambda: "in") == "out"
     assert safe_action(("fold", "call", "raise 4"), lambda: "call") == "fold"
@@ -281,6 +292,66 @@ def test_seats_taken_after_the_start_and_bots_removed_change_at_an_empty_pot(
         assert not any(first.table.places.values())  # the pot was empty when they changed
         rows = ledger_rows(actor.state, {}, None)
         assert sum(row["net"] for row in rows) == -sum(session.table.places.values())
+        same_table(actor, await rebuilt(tables, storage, actor))
+
+    on_tables(sqlite_url, body, deal_delay=3600)
+
+
+def test_a_bot_sits_in_the_seat_the_host_picks_and_a_taken_seat_is_refused(
+    sqlite_url: str,
+) -> None:
+    async def body(tables: Tables, storage: Storage, clock: Clock) -> None:
+        actor, secret = await tables.create("two-card-guts", {}, 50, auto_approve=True)
+
+        def bot(name: str, seat_id: int | None = None) -> AddBot:
+            return AddBot(type="add_bot", secret=secret, bot="threshold", nickname=name,
+                          seat_id=seat_id)  # fmt: skip
+
+        await actor.call(bot("Dee", 3))
+        await actor.call(bot("Ann"))  # the first free seat
+        cy = Recorder()
+        actor.attach(cy)
+        await actor.call(Join(type="join", nickname="Cy"), cy)  # a person: the next free one
+        assert cy.of("welcome")[0]["seat_id"] == 1
+        await actor.call(bot("Bea"))
+        before = (actor.seq, actor.seat_list())
+        with refused("taken") as taken:
+            await actor.call(bot("Eve", 1))
+        assert "Cy has that seat" in str(taken.value)
+        assert (actor.seq, actor.seat_list()) == before  # nothing changed
+        seats = actor.seat_list()
+        assert [(s["seat_id"], s["nickname"]) for s in seats] == [
+            (0, "Ann"), (1, "Cy"), (2, "Bea"), (3, "Dee")]  # fmt: skip
+        assert cy.of("seats")[-1]["seats"] == seats
+        await actor.call(Start(type="start", secret=secret))
+        session = actor.session
+        assert session is not None and session.table.names == ("Ann", "Cy", "Bea", "Dee")
+        same_table(actor, await rebuilt(tables, storage, actor))
+
+    on_tables(sqlite_url, body, deal_delay=3600)
+
+
+def test_a_bot_seated_after_the_start_is_dealt_in_at_its_seat_at_an_empty_pot(
+    sqlite_url: str,
+) -> None:
+    async def body(tables: Tables, storage: Storage, clock: Clock) -> None:
+        actor, secret = await tables.create("two-card-guts", {}, 50, auto_approve=True)
+        for name, seat_id in (("Ann", 0), ("Cat", 2)):
+            await actor.call(AddBot(type="add_bot", secret=secret, bot="random",
+                                    nickname=name, seat_id=seat_id))  # fmt: skip
+        await actor.call(Start(type="start", secret=secret))
+        await actor.call(AddBot(type="add_bot", secret=secret, bot="random", nickname="Bob",
+                                seat_id=1))  # fmt: skip
+        assert actor.session is not None and actor.session.table.names == ("Ann", "Cat")
+        session = await fresh_table(actor)
+        assert session.table.names == ("Ann", "Bob", "Cat")
+        await actor.call(Kick(type="kick", secret=secret, seat_id=1))
+        with refused("taken"):  # Bob plays until the pot is empty
+            await actor.call(AddBot(type="add_bot", secret=secret, seat_id=1))
+        assert (await fresh_table(actor)).table.names == ("Ann", "Cat")
+        with refused("taken") as taken:  # his seat stays his in the record (his ledger)
+            await actor.call(AddBot(type="add_bot", secret=secret, seat_id=1))
+        assert "was Bob's" in str(taken.value)
         same_table(actor, await rebuilt(tables, storage, actor))
 
     on_tables(sqlite_url, body, deal_delay=3600)

@@ -65,6 +65,7 @@ from guts.server.commands import (
 )
 from guts.server.presets import TableGame, check_bots
 from guts.server.protocol import (
+    MAX_SEATS,
     PROTOCOL_VERSION,
     Act,
     AddBot,
@@ -100,8 +101,6 @@ log = logging.getLogger("guts.server")
 T = TypeVar("T")
 Message = AnyMessage
 
-MAX_SEATS = 32
-"""The most seats (asked for, given or refused) a table keeps."""
 MAX_CATCH_UP = 1000
 """A client that missed more commands than this gets a snapshot instead."""
 FAILED = ProtocolError("internal", "the table failed to do that: nothing was changed")
@@ -423,7 +422,7 @@ class TableActor:
         if buy_in > state.buy_in:
             raise ProtocolError("invalid", f"the buy-in is at most {state.buy_in}")
         token = secrets.token_urlsafe(32)
-        seat_id = len(state.seats)
+        seat_id = self._free_seat()
         await self._commit(
             JoinCommand(
                 seat_id=seat_id, nickname=message.nickname, buy_in=buy_in, token_hash=digest(token)
@@ -572,10 +571,9 @@ class TableActor:
                 raise ProtocolError("invalid", str(error)) from None
             name = message.nickname or self._bot_name()
             self._check_free(name)
+            seat_id = self._free_seat(message.seat_id)
             await self._commit(
-                BotCommand(
-                    seat_id=len(state.seats), nickname=name, bot=message.bot, buy_in=state.buy_in
-                )
+                BotCommand(seat_id=seat_id, nickname=name, bot=message.bot, buy_in=state.buy_in)
             )
         else:
             seat = state.seats.get(message.seat_id)
@@ -642,6 +640,20 @@ class TableActor:
         taken = {s.nickname.casefold() for s in state.seats.values() if s.status != "refused"}
         if nickname.casefold() in taken:
             raise ProtocolError("taken", f"the nickname {nickname!r} is taken at this table")
+
+    def _free_seat(self, wanted: int | None = None) -> int:
+        """Seat ``wanted`` (ProtocolError if a seat of the record holds it), else the
+        first seat none holds (there is one: :meth:`_check_free` came first)."""
+        seats = self.state.seats
+        if wanted is None:
+            return next(seat_id for seat_id in range(MAX_SEATS) if seat_id not in seats)
+        holder = seats.get(wanted)
+        if holder is None:
+            return wanted
+        if holder.status in ("left", "refused"):
+            raise ProtocolError("taken", f"that seat was {holder.nickname}'s and stays in the "
+                                         "table's record: pick a free seat")  # fmt: skip
+        raise ProtocolError("taken", f"{holder.nickname} has that seat: pick a free seat")
 
     def _bot_name(self) -> str:
         taken = {seat.nickname.casefold() for seat in self.state.seats.values()}
@@ -868,11 +880,13 @@ class TableActor:
         return acting is not None and acting in ready
 
     def seat_list(self) -> list[dict[str, Any]]:
-        """Every seat as everyone sees it, with whether a person's client is connected."""
+        """Every seat as everyone sees it, in the order of the seats (``seat_id``), with
+        whether a person's client is connected."""
         online = {client.seat_id for client in self.clients if client.ready}
+        seats = self.state.seats
         return [
-            {**seat.public(), "connected": seat.kind != "person" or seat.seat_id in online}
-            for seat in self.state.seats.values()
+            {**seats[n].public(), "connected": seats[n].kind != "person" or n in online}
+            for n in sorted(seats)
         ]
 
     def _tell_connections(self, before: list[dict[str, Any]]) -> None:

@@ -49,6 +49,7 @@ from guts.errors import GutsError
 __all__ = [
     "CLIENT_MESSAGES",
     "MAX_MESSAGE_BYTES",
+    "MAX_SEATS",
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
     "ClientMessage",
@@ -68,6 +69,9 @@ PROTOCOL_VERSION = 2
 
 MAX_MESSAGE_BYTES = 8192
 """The largest inbound message the server reads."""
+
+MAX_SEATS = 32
+"""The most seats (asked for, given or refused) a table keeps: ``seat_id`` 0 to 31."""
 
 ErrorCode = Literal[
     "bad-json",
@@ -205,12 +209,17 @@ class Start(_Message):
 
 
 class AddBot(_Message):
-    """Host: seat a bot (approved at once; the table plays it)."""
+    """Host: seat a bot (approved at once; the table plays it) in seat ``seat_id``, or the
+    first free seat when left out. The table deals its seats in the order of their
+    ``seat_id``, so this says where the bot sits: from the start, or from the next deal
+    boundary with an empty pot. A seat that any seat of the table's record holds (a
+    player's, a bot's, one that left or was refused) is taken."""
 
     type: Literal["add_bot"]
     secret: Secret
     bot: BotKind = "sensible"
     nickname: Nickname | None = None
+    seat_id: Annotated[int, Field(ge=0, le=MAX_SEATS - 1)] | None = None
 
 
 class Approve(_Message):

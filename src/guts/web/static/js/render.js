@@ -93,12 +93,29 @@ export function clockText(state, number) {
   return bank > 0 ? `to act · time bank ${Math.ceil(bank)} s` : "to act · time is up";
 }
 
+/** A seat's name for people: its ``seat_id`` counted from 1. */
+export function seatName(seatId) {
+  return `Seat ${seatId + 1}`;
+}
+
+const MAX_SEATS = 32;
+
+/** The seats no seat of the table holds, for a bot: those of a ten-seat table, or up to
+ * one past the last seat held. */
+function freeSeats(seats) {
+  const held = new Set(seats.map((seat) => seat.seat_id));
+  const last = Math.max(-1, ...held);
+  const count = Math.min(MAX_SEATS, Math.max(10, last + 2));
+  return [...Array(count).keys()].filter((seatId) => !held.has(seatId));
+}
+
 function renderLobbySeats(root, state) {
   const list = el("ul", { class: "lobby-seats", "aria-label": "seats" });
   for (const seat of state.seats || []) {
     if (seat.status === "refused") continue;
-    list.append(el("li", {},
-      `${seat.nickname} — ${seat.kind === "person" ? "" : "bot, "}buy-in ${seat.buy_in}, `,
+    list.append(el("li", { "data-seat-id": seat.seat_id },
+      el("span", { class: "seat-number", text: seatName(seat.seat_id) }),
+      ` ${seat.nickname} — ${seat.kind === "person" ? "" : "bot, "}buy-in ${seat.buy_in}, `,
       el("span", { class: "badge", text: seat.status })));
   }
   root.append(el("div", { class: "lobby-box" },
@@ -407,8 +424,15 @@ export function renderHost(root, state, host, optionsForm) {
       onchange: () => { state.botKind = kind.value; } },
     ...["sensible", "threshold", "random"].map((k) => el("option", { value: k, text: k })));
     kind.value = state.botKind || "sensible";
-    box.append(el("h3", { text: "Bots" }), el("div", {}, kind,
-      el("button", { type: "button", id: "add-bot", onclick: () => host("add_bot", { bot: kind.value }), text: "Add a bot" })));
+    const free = freeSeats(state.seats || []);
+    const where = el("select", { "aria-label": "bot seat", id: "bot-seat",
+      onchange: () => { state.botSeat = where.value; } },
+    el("option", { value: "", text: "next free seat" }),
+    ...free.map((seatId) => el("option", { value: String(seatId), text: seatName(seatId) })));
+    where.value = free.map(String).includes(state.botSeat) ? state.botSeat : "";
+    const seated = () => (where.value === "" ? {} : { seat_id: Number(where.value) });
+    box.append(el("h3", { text: "Bots" }), el("div", { class: "add-bot" }, kind, where,
+      el("button", { type: "button", id: "add-bot", onclick: () => host("add_bot", { bot: kind.value, ...seated() }), text: "Add a bot" })));
   }
   box.append(el("h3", { text: "The game" }));
   if (table.status === "lobby") {
@@ -428,7 +452,8 @@ export function renderHost(root, state, host, optionsForm) {
     const list = el("ul", { class: "host-seats" });
     for (const seat of people) {
       const person = seat.kind === "person";
-      list.append(el("li", { "data-seat-id": seat.seat_id }, `${seat.nickname} `,
+      list.append(el("li", { "data-seat-id": seat.seat_id },
+        el("span", { class: "seat-number", text: seatName(seat.seat_id) }), ` ${seat.nickname} `,
         person ? el("button", { type: "button", class: "away", onclick: () => host("set_away", { seat_id: seat.seat_id, away: !seat.away }), text: seat.away ? "Back" : "Away" }) : null,
         el("button", { type: "button", class: "give-chips", onclick: () => {
           const amount = Number(window.prompt(`Chips for ${seat.nickname}:`, String(table.buy_in)));
