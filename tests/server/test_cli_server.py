@@ -119,14 +119,20 @@ def test_serve_refuses_bad_flags(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "not a database URL" in err
 
 
-def test_ledger_prints_the_table_and_the_csv(
-    capsys: pytest.CaptureFixture[str], server: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def answer_gets_from(server: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``httpx.get`` of ``http://testserver/...`` answered by the in-process ``server``."""
+
     def get(url: str, **kwargs: Any) -> httpx.Response:
         kwargs.pop("timeout", None)
         return server.get(url.removeprefix("http://testserver"), **kwargs)
 
     monkeypatch.setattr(httpx, "get", get)
+
+
+def test_ledger_prints_the_table_and_the_csv(
+    capsys: pytest.CaptureFixture[str], server: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer_gets_from(server, monkeypatch)
     code, out, _ = run(
         capsys,
         "host",
@@ -160,11 +166,7 @@ def test_ledger_prints_the_table_and_the_csv(
 def test_ledger_prints_nicknames_as_written_and_no_settlement_while_chips_are_in_the_pot(
     capsys: pytest.CaptureFixture[str], server: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def get(url: str, **kwargs: Any) -> httpx.Response:
-        kwargs.pop("timeout", None)
-        return server.get(url.removeprefix("http://testserver"), **kwargs)
-
-    monkeypatch.setattr(httpx, "get", get)
+    answer_gets_from(server, monkeypatch)
     created = server.post("/api/tables", json={"preset": "two-card-guts", "bots": 2,
                                                "bot": "random", "auto_approve": True,
                                                "clock": 0}).json()  # fmt: skip
