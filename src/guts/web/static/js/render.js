@@ -383,6 +383,8 @@ export function renderLedger(root, ledger, csvLink, night) {
   if (ledger.settlement.length) {
     root.append(el("h3", { text: ledger.status === "over" ? "Settlement" : "To settle now" }),
       el("ul", { class: "settlement" }, ...ledger.settlement.map((p) => el("li", { text: `${p.from} pays ${p.to} ${p.amount}` }))));
+  } else if (ledger.unsettled) {
+    root.append(el("p", { class: "unsettled", text: `No settlement yet: ${ledger.unsettled}.` }));
   }
   if (night && night.played.length) {
     root.append(el("h3", { text: "Games of the night" }), el("ol", { class: "night-games" },
