@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import orjson
 from mypy_extensions import mypyc_attr
 
 from guts.bots import BOT_NAMES
@@ -104,6 +105,12 @@ Message = AnyMessage
 MAX_CATCH_UP = 1000
 """A client that missed more commands than this gets a snapshot instead."""
 FAILED = ProtocolError("internal", "the table failed to do that: nothing was changed")
+UNTELLABLE = ProtocolError(
+    "invalid",
+    "the table cannot tell that to every seat (a number too large?): refused, nothing was changed",
+)
+"""What a client is told of a command whose events or views would not encode as JSON
+(a number beyond 64 bits): it is rolled back, never committed."""
 """What a client is told of an unexpected error in its command (the log has the rest)."""
 
 
@@ -205,6 +212,8 @@ class TableActor:
         """True when a command was applied but not committed and the table could not be
         rebuilt from the database: memory is ahead of the truth, so the table does nothing
         by itself and rebuilds before anything else (refusing it while it cannot)."""
+        self.why_paused = ""
+        """Why the table paused itself ('' when it did not, or the host resumed it)."""
         self.clocks: dict[int, _Clock] = {}
         """The running action clock of each game seat a person must decide for."""
 
@@ -307,9 +316,25 @@ class TableActor:
             except Exception as error:  # never let one command kill the table
                 log.exception("table %s: unexpected error", self.id,
                               extra={"event": "error", "table": self.id})  # fmt: skip
-                if isinstance(item, _Auto):  # do not try it again and again
-                    self.stalled = f"{type(error).__name__}: {error}"
+                if isinstance(item, _Auto) and not await self._hold(error):
+                    self.stalled = f"{type(error).__name__}: {error}"  # not again and again
             self._schedule()
+
+    async def _hold(self, error: Exception) -> bool:
+        """Pause the table, saying why, when a step it took by itself could not be told
+        to every seat (:data:`UNTELLABLE`, rolled back): True if it is paused now. The
+        host gets it back by ending the night (the chips settle as they stand) or, once
+        what made the step untellable is changed, by resuming."""
+        if error is not UNTELLABLE or self.state.paused:
+            return False
+        self.why_paused = ("the table could not tell its next step to every seat (a number "
+                           "too large): the host may end the night")  # fmt: skip
+        try:
+            await self._commit(PauseCommand(paused=True))  # its snapshots say why
+        except Exception:
+            self.why_paused = ""
+            raise
+        return True
 
     async def _handle(self, item: _Item) -> None:
         if isinstance(item, _Auto):
@@ -547,6 +572,8 @@ class TableActor:
             if state.paused == message.paused:
                 word = "paused" if state.paused else "not paused"
                 raise ProtocolError("not-now", f"the table is {word}")
+            if not message.paused:
+                self.why_paused = ""
             await self._commit(PauseCommand(paused=message.paused))
         elif isinstance(message, SetOptions):
             await self._options(message)
@@ -820,6 +847,9 @@ class TableActor:
         draws = state.dealer.take()
         if draws:
             command = command.model_copy(update={"draws": draws})
+        if not _tellable(state, command, mark):  # refused and rolled back: the record
+            await self._rebuild()  # is the truth, and it does not hold the command
+            raise UNTELLABLE
         seq = state.seq + 1
         action = ActionRow(seq, command.kind, command.model_dump())
         try:
@@ -970,6 +1000,7 @@ class TableActor:
             "auto_approve": self.row.auto_approve,
             "status": state.status,
             "paused": state.paused,
+            "why_paused": self.why_paused or None,
             "host_seat": state.host_seat,
             "clock": state.clock_ms // 1000,
             "time_bank": state.time_bank_ms // 1000,
@@ -1027,6 +1058,28 @@ class TableActor:
         for client in self.clients:
             if client.ready:
                 client.send(self.snapshot(client))
+
+
+def _tellable(state: TableState, command: Command, mark: tuple[int, int]) -> bool:
+    """True if what ``command`` (applied since ``mark``) makes can be told to every seat:
+    the command itself, its engine events (hidden ones too), the public view and the
+    decisions pending encode as frames do (orjson: integers within 64 bits). A seat's
+    own view adds to the public one only its cards, which always encode."""
+    session = state.session
+    number, start = mark
+    if len(state.sessions) - 1 != number:
+        start = 0
+    try:
+        orjson.dumps(command.model_dump(), option=orjson.OPT_NON_STR_KEYS)
+        if session is not None:
+            events = session.events[start:]
+            orjson.dumps([event.to_dict() for event in events], option=orjson.OPT_NON_STR_KEYS)
+            orjson.dumps(session.public_view(events=False), option=orjson.OPT_NON_STR_KEYS)
+            orjson.dumps([decision.to_dict() for decision in session.pending()],
+                         option=orjson.OPT_NON_STR_KEYS)  # fmt: skip
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return False
+    return True
 
 
 def _refuse(item: _Inbound | _Query | _Auto, error: ProtocolError) -> None:

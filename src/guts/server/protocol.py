@@ -30,6 +30,7 @@ these models (:func:`protocol_document`; ``python -m guts.server.protocol`` prin
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
@@ -49,6 +50,7 @@ from guts.errors import GutsError
 __all__ = [
     "CLIENT_MESSAGES",
     "MAX_MESSAGE_BYTES",
+    "MAX_NUMBER",
     "MAX_SEATS",
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
@@ -59,6 +61,7 @@ __all__ = [
     "ServerMessage",
     "TableCreated",
     "check_nickname",
+    "check_numbers",
     "describe",
     "protocol_document",
     "read_message",
@@ -69,6 +72,12 @@ PROTOCOL_VERSION = 2
 
 MAX_MESSAGE_BYTES = 8192
 """The largest inbound message the server reads."""
+
+MAX_NUMBER = 10**12
+"""The largest number a client may write in text the engine reads (an option's value, an
+action such as ``raise 50`` or a dealer's-choice game with its options): a message with
+a larger one is refused (``invalid``). The integers of the schema have their own bounds,
+none above 2**53."""
 
 MAX_SEATS = 32
 """The most seats (asked for, given or refused) a table keeps: ``seat_id`` 0 to 31."""
@@ -131,6 +140,27 @@ def _check_text(text: str, what: str, limit: int) -> str:
     return text
 
 
+_NUMBER = re.compile(r"[\d_]+")
+
+
+def check_numbers(text: str) -> str:
+    """``text`` if every number in it (digits of any script, with ``_`` between them, as
+    Python's ``int`` reads them) is at most :data:`MAX_NUMBER`.
+
+    >>> check_numbers("two-card-guts ante=5")
+    'two-card-guts ante=5'
+    >>> check_numbers("two-card-guts ante=1_000_000_000_000_000")
+    Traceback (most recent call last):
+    ...
+    ValueError: a number may be at most 10^12 (1000000000000)
+    """
+    for run in _NUMBER.findall(text):
+        digits = run.replace("_", "")
+        if len(digits) > 13 or (digits and int(digits) > MAX_NUMBER):
+            raise ValueError(f"a number may be at most 10^12 ({MAX_NUMBER})")
+    return text
+
+
 def _check_chat(text: str) -> str:
     return _check_text(text, "a chat line", 500)
 
@@ -153,6 +183,13 @@ Secret = Annotated[
     Field(description="the host secret of the host link"),
 ]
 Count = Annotated[int, Field(ge=0, le=2**53)]
+OptionValue = Annotated[
+    str,
+    StringConstraints(max_length=200),
+    AfterValidator(check_numbers),
+    Field(description="an option's value; any number in it at most 10^12"),
+]
+OptionName = Annotated[str, StringConstraints(max_length=64)]
 Chips = Annotated[int, Field(ge=1, le=10**9)]
 BotKind = Literal["random", "threshold", "sensible", "equilibrium"]
 
@@ -190,7 +227,12 @@ class Act(_Message):
 
     type: Literal["act"]
     seat: Annotated[int, Field(ge=0, le=63)]
-    action: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    action: Annotated[
+        str,
+        StringConstraints(min_length=1, max_length=200),
+        AfterValidator(check_numbers),
+        Field(description="the action's words; any number in them at most 10^12"),
+    ]
     client_seq: Annotated[int, Field(ge=1, le=2**53)]
 
 
@@ -331,10 +373,7 @@ class SetOptions(_Message):
 
     type: Literal["set_options"]
     secret: Secret
-    options: dict[
-        Annotated[str, StringConstraints(max_length=64)],
-        Annotated[str, StringConstraints(max_length=200)],
-    ] = Field(max_length=64)
+    options: dict[OptionName, OptionValue] = Field(max_length=64)
     buy_in: Chips | None = None
 
 
@@ -442,7 +481,8 @@ def _one_line(kind: str, error: ValidationError) -> str:
 
 
 class TableInfo(_Message):
-    """The table: its game and stakes."""
+    """The table: its game and stakes (``why_paused``: why the table paused itself, null
+    when the host paused it or it plays)."""
 
     id: str
     preset: str
@@ -452,6 +492,7 @@ class TableInfo(_Message):
     auto_approve: bool
     status: Literal["lobby", "playing", "over"]
     paused: bool = False
+    why_paused: str | None = None
     host_seat: int | None = None
     clock: int = 30
     time_bank: int = 60
@@ -616,10 +657,7 @@ class CreateTable(_Message):
     (0: never)."""
 
     preset: Annotated[str, StringConstraints(min_length=1, max_length=64)]
-    options: dict[
-        Annotated[str, StringConstraints(max_length=64)],
-        Annotated[str, StringConstraints(max_length=200)],
-    ] = Field(default_factory=dict, max_length=64)
+    options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=64)
     buy_in: Chips = 100
     bots: Annotated[int, Field(ge=0, le=16)] = 0
     bot: BotKind = "sensible"
