@@ -141,9 +141,9 @@ def play_command(
     game: Annotated[str, typer.Argument(help="A game from `guts games`.")],
     players: Annotated[int, typer.Option("--players", "-n", help="Players at the table.")] = 4,
     seat: Annotated[str, typer.Option("--seat", help="Your name at the table.")] = "You",
-    bots: Annotated[str, typer.Option("--bots", help="random, threshold or sensible.")] = (
-        "sensible"
-    ),
+    bots: Annotated[
+        str, typer.Option("--bots", help="random, threshold, sensible or equilibrium (Guts).")
+    ] = "sensible",
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for a repeatable game.")] = None,
     option: OptionOpt = None,
     stack: Annotated[int, typer.Option("--stack", help="Chips each player buys in for.")] = 100,

@@ -102,3 +102,37 @@ def test_a_progress_bar_on_a_terminal_and_none_with_json(tmp_path: Path) -> None
     assert "iterations" in shown and "/40" in shown and "weakest hand in" in shown
     with_json = screen("--json")
     assert "/40" not in with_json and with_json.lstrip().startswith("{")
+
+
+def test_heads_up_at_once_prints_the_pure_jack_seven_threshold(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The exact equilibrium of two-card Guts at once, two players, is the pure J-7
+    threshold: the default tolerance must be tight enough to print it, mixing nothing."""
+    code, out, err = run(capsys, "solve", "simultaneous-guts", "-n", "2", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["converged"] and data["exploitability"] <= data["tolerance"] <= 1e-6
+    stay = data["strategy"][0]["in"]
+    names = list(stay)
+    weakest = next(name for name in names if stay[name] >= 0.5)
+    assert weakest == "jack-seven high"
+    assert all(x < 0.02 or x > 0.98 for x in stay.values())  # pure
+    assert all(stay[name] > 0.98 for name in names[names.index(weakest) :])
+    code, out, _ = run(capsys, "solve", "simultaneous-guts", "-n", "2", "--no-cache")
+    assert "jack-seven high" in out and "not converged" not in out
+
+
+def test_a_run_stopped_short_of_its_tolerance_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ("solve", "simultaneous-guts", "-n", "2", "--iterations", "5", "--no-cache")
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "not converged" in out
+    data = json.loads(run(capsys, *args, "--json")[1])
+    assert data["converged"] is False and data["exploitability"] > data["tolerance"]
+
+
+def test_play_help_lists_the_equilibrium_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "play", "--help")
+    assert code == 0 and "equilibrium" in out

@@ -30,8 +30,13 @@ def solve_command(
     option: OptionOpt = None,
     iterations: Annotated[int, typer.Option("--iterations", help="Most CFR iterations.")] = 2000,
     tolerance: Annotated[
-        float, typer.Option("--tolerance", help="Stop at this exploitability (pot units).")
-    ] = 5e-4,
+        float | None,
+        typer.Option(
+            "--tolerance",
+            help="Stop at this exploitability (pot units per player; default 1e-6 heads-up "
+            "two-card, 1e-4 for more players, 5e-4 for Hi-Lo, three-card heads-up and a pot cap).",
+        ),
+    ] = None,
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Solve again; do not read or write the cache.")
     ] = False,
@@ -43,11 +48,13 @@ def solve_command(
     """Solve GAME's declarations: who stays in with what, by position and what was
     declared before; EV per position and exploitability in units of the pot."""
     from guts.solve import solve
+    from guts.solve.solving import converged, default_players, default_tolerance, rules_of
 
+    options = parse_key_values(option or [])
     if players is None:
-        from guts.solve.solving import default_players
-
-        players = default_players(game, parse_key_values(option or []))
+        players = default_players(game, options)
+    if tolerance is None:
+        tolerance = default_tolerance(rules_of(game, options), players)
     if iterations < 1:
         raise OptionError(f"--iterations must be at least 1, not {iterations}")
     show = sys.stderr.isatty() and not as_json
@@ -61,15 +68,16 @@ def solve_command(
             bar.update(task, completed=done)
 
         solution = solve(
-            game, players, parse_key_values(option or []), iterations=iterations,
+            game, players, options, iterations=iterations,
             tolerance=tolerance, progress=progress, cache=not no_cache,
         )  # fmt: skip
+    met = converged(solution, tolerance)
     if plot:
         from guts.solve.plot import plot_thresholds
 
         plot_thresholds(solution, plot)
     if as_json:
-        print(json.dumps(solution.to_json()))
+        print(json.dumps({**solution.to_json(), "tolerance": tolerance, "converged": met}))
         return
     from guts.solve.hilo_solution import HiLoSolution
 
@@ -77,6 +85,15 @@ def solve_command(
         render_hi_lo(solution, console)
     else:
         render(solution, console)
+    if not met:
+        console.print(
+            f"[bold red]not converged[/]: {solution.result.iterations} iterations did not "
+            f"reach the tolerance {tolerance:.0e} (exploitability "
+            f"{solution.result.exploitability:.1e}, fixed-point residual "
+            f"{solution.result.residual:.1e}); the table above is not the equilibrium. "
+            "Raise --iterations.",
+            highlight=False,
+        )
 
 
 def mixing_words(mixed: list[tuple[str, float]]) -> str:

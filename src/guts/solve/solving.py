@@ -23,7 +23,15 @@ from guts.solve.hilo_solution import HiLoSolution, solve_hi_lo_rules
 from guts.solve.model import pot_cap_chips
 from guts.solve.solution import Solution, solve_in_or_out
 
-__all__ = ["AnySolution", "default_players", "solve", "solve_rules"]
+__all__ = [
+    "AnySolution",
+    "converged",
+    "default_players",
+    "default_tolerance",
+    "rules_of",
+    "solve",
+    "solve_rules",
+]
 
 AnySolution: TypeAlias = "Solution | HiLoSolution"
 """What :func:`solve` gives: an in/out preset's solution (a pot cap's is a
@@ -43,7 +51,7 @@ def solve(
     options: Mapping[str, str] | None = None,
     *,
     iterations: int = 2000,
-    tolerance: float = 5e-4,
+    tolerance: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
 ) -> AnySolution:
@@ -58,6 +66,14 @@ def solve(
         rules, players, game=game, options=options, iterations=iterations,
         tolerance=tolerance, progress=progress, cache=cache,
     )  # fmt: skip
+
+
+def rules_of(game: str, options: Mapping[str, str]) -> GutsRules:
+    """The rules of a Guts preset with ``options``; GutsError for another family's game."""
+    from guts.games.guts import preset
+
+    _check_family(game)
+    return preset(game, dict(options))
 
 
 def default_players(game: str, options: Mapping[str, str]) -> int:
@@ -77,12 +93,15 @@ def solve_rules(
     game: str = "",
     options: Mapping[str, str] | None = None,
     iterations: int = 2000,
-    tolerance: float = 5e-4,
+    tolerance: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
 ) -> AnySolution:
     """Solve ``rules`` for ``players`` (as :func:`solve`; ``game`` and ``options`` only
-    name them: by default the options that differ from two-card Guts)."""
+    name them: by default the options that differ from two-card Guts; ``tolerance``:
+    :func:`default_tolerance` when None)."""
+    if tolerance is None:
+        tolerance = default_tolerance(rules, players)
     if rules.hi_lo:
         solver: Callable[..., AnySolution] = solve_hi_lo_rules
     elif pot_cap_chips(rules) is not None:
@@ -93,6 +112,33 @@ def solve_rules(
         rules, players, game=game, options=options, iterations=iterations,
         tolerance=tolerance, progress=progress, cache=cache,
     )  # fmt: skip
+
+
+def default_tolerance(rules: GutsRules, players: int) -> float:
+    """The exploitability (pot units per player) a solve stops at when not told: tight
+    enough that the printed table is the converged one (heads-up two-card Guts at once is
+    the pure jack-seven threshold only below about 1e-6; at 5e-4 it still mixes J-2 to
+    J-6), loose where each iteration is dear (Hi-Lo, three-card hands heads-up, a pot cap's
+    chain).
+
+    >>> from guts.games.guts import preset
+    >>> default_tolerance(preset("simultaneous-guts"), 2)
+    1e-06
+    >>> default_tolerance(preset("two-card-guts"), 6)
+    0.0001
+    """
+    if rules.hi_lo or pot_cap_chips(rules) is not None:
+        return 5e-4
+    if players == 2:
+        return 1e-6 if rules.cards == 2 else 5e-4
+    return 1e-4
+
+
+def converged(solution: AnySolution, tolerance: float) -> bool:
+    """Whether ``solution`` met ``tolerance``: its exploitability and its fixed-point
+    residual at most that (a run stopped by its iteration budget may not have)."""
+    result = solution.result
+    return max(result.exploitability, result.residual) <= tolerance
 
 
 def _check_family(game: str) -> None:
