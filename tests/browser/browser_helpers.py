@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +17,42 @@ from serve_helpers import WAIT, ServeProcess
 
 STEP_MS = 20_000
 """Milliseconds the page may take to show what a test waits for."""
-CHROMIUM = os.environ.get("GUTS_CHROMIUM", "/usr/bin/chromium")
+DEBIAN_CHROMIUM = "/usr/bin/chromium"
+HOW_TO_RUN = (
+    "to run them, install Chromium (Debian: apt-get install chromium; elsewhere: "
+    ".venv/bin/playwright install chromium) or set GUTS_CHROMIUM to a Chromium; "
+    ".ci/run installs it"
+)
+
+
+def find_chromium() -> tuple[str | None, str]:
+    """The Chromium the browser tests drive (None if none is found) and where it was
+    looked for: ``GUTS_CHROMIUM`` alone if it is set, else Debian's, a ``chromium`` on
+    the PATH, then the one ``playwright install chromium`` downloads."""
+    given = os.environ.get("GUTS_CHROMIUM")
+    if given:
+        return (given if Path(given).is_file() else None), f"GUTS_CHROMIUM={given}"
+    candidates = [DEBIAN_CHROMIUM, shutil.which("chromium"), shutil.which("chromium-browser")]
+    found = next((c for c in candidates if c and Path(c).is_file()), None)
+    if found is None:
+        found = _playwright_chromium()
+    looked = f"{DEBIAN_CHROMIUM}, chromium on the PATH, Playwright's own download"
+    return found, looked
+
+
+def _playwright_chromium() -> str | None:
+    """The Chromium that ``playwright install chromium`` put in its cache, if it did."""
+    from playwright.sync_api import Error, sync_playwright
+
+    try:
+        with sync_playwright() as playwright:
+            path = playwright.chromium.executable_path
+    except Error:
+        return None
+    return path if path and Path(path).is_file() else None
+
+
+CHROMIUM, LOOKED = find_chromium()
 CARD = re.compile(r"\b[2-9TJQKA][shdc]\b")
 PHONE = (375, 667)
 """A phone's viewport (CSS pixels)."""

@@ -1,7 +1,9 @@
-"""Fixtures of the browser tests: Debian's Chromium (``/usr/bin/chromium``, or
-``GUTS_CHROMIUM``) driven by Playwright, a real ``guts serve`` per test module, and a
-folder of screenshots printed at the end of the run. Without Chromium the tests fail,
-saying why (``.ci/run`` installs it): they are never skipped silently."""
+"""Fixtures of the browser tests: Chromium (``GUTS_CHROMIUM``, else Debian's
+``/usr/bin/chromium``, one on the PATH or Playwright's own download) driven by
+Playwright, a real ``guts serve`` per test module, and a folder of screenshots printed
+at the end of the run. Where no Chromium is found (a fresh machine) the browser tests are
+skipped, and the run's summary says why and how to run them; ``.ci/run`` installs
+Chromium, so CI runs them all."""
 
 from __future__ import annotations
 
@@ -15,10 +17,32 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # the shared helpers (importlib mode)
 
-from browser_helpers import CHROMIUM, Server
+from browser_helpers import CHROMIUM, HOW_TO_RUN, LOOKED, Server
 
-SHOTS = Path(os.environ.get("GUTS_SCREENSHOTS") or tempfile.mkdtemp(prefix="guts-screens-"))
-MEASURED: list[str] = []
+HERE = Path(__file__).parent
+if not os.environ.get("GUTS_SCREENSHOTS"):  # one folder for every xdist worker (they inherit it)
+    os.environ["GUTS_SCREENSHOTS"] = tempfile.mkdtemp(prefix="guts-screens-")
+SHOTS = Path(os.environ["GUTS_SCREENSHOTS"])
+MEASURED = SHOTS / "measured.txt"
+"""The lines of measurements of every worker, printed at the end of the run."""
+if not os.environ.get("PYTEST_XDIST_WORKER"):  # the run's controller (or a run without xdist)
+    MEASURED.unlink(missing_ok=True)  # a GUTS_SCREENSHOTS kept from an earlier run
+NO_CHROMIUM = f"no Chromium found ({LOOKED}): {HOW_TO_RUN}"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Without Chromium, skip the browser tests before any server starts (or, where
+    ``GUTS_REQUIRE_CHROMIUM=1`` says they must run, as in CI, stop the run)."""
+    if CHROMIUM is not None:
+        return
+    if os.environ.get("GUTS_REQUIRE_CHROMIUM") == "1" and any(
+        HERE in item.path.parents for item in items
+    ):
+        raise pytest.UsageError(f"GUTS_REQUIRE_CHROMIUM=1 and {NO_CHROMIUM}")
+    skip = pytest.mark.skip(reason=f"the browser tests need Chromium: {NO_CHROMIUM}")
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +52,7 @@ def chromium() -> Iterator[object]:
     ``asyncio.run``, which refuses to start inside a running loop."""
     from playwright.sync_api import sync_playwright
 
-    assert Path(CHROMIUM).exists(), (
-        f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium, or set "
-        "GUTS_CHROMIUM)"
-    )
+    assert CHROMIUM is not None, NO_CHROMIUM  # (the tests are skipped without it)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         yield launched
@@ -69,14 +90,30 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
         running.kill()
 
 
+class Measured(list[str]):
+    """Lines of measurement, printed at the end of the run: each is also written to a
+    file in the run's screenshot folder, so the lines of every xdist worker are printed."""
+
+    def append(self, line: str) -> None:
+        super().append(line)
+        with MEASURED.open("a") as out:
+            out.write(line.rstrip("\n") + "\n")
+
+
 @pytest.fixture
-def measured() -> list[str]:
+def measured() -> Measured:
     """Lines of measurements, printed at the end of the run."""
-    return MEASURED
+    return Measured()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if SHOTS.exists() and any(SHOTS.iterdir()):
+    if hasattr(terminalreporter.config, "workerinput"):
+        return  # an xdist worker: the controller prints the run's summary
+    skipped = terminalreporter.stats.get("skipped", [])
+    if any(NO_CHROMIUM in str(getattr(report, "longrepr", "")) for report in skipped):
+        terminalreporter.write_line(f"browser tests skipped: {NO_CHROMIUM}", yellow=True)
+    if SHOTS.exists() and any(path.is_dir() for path in SHOTS.iterdir()):
         terminalreporter.write_line(f"browser screenshots: {SHOTS}")
-    for line in MEASURED:
-        terminalreporter.write_line(line)
+    if MEASURED.exists():
+        for line in MEASURED.read_text().splitlines():
+            terminalreporter.write_line(line)
