@@ -3,7 +3,7 @@
 
 import { decisionOf, nightOf } from "./model.js";
 import {
-  clockText, el, renderActions, renderCentre, renderChat, renderHand, renderHost, renderLedger,
+  atEnd, clockText, el, followEnd, renderActions, renderCentre, renderChat, renderHand, renderHost, renderHostNotice, renderLedger,
   renderLog, renderSeatPanel, renderSeats,
 } from "./render.js";
 
@@ -18,13 +18,16 @@ if (hostInLink) store("host", hostInLink);
  * was handed to this seat. */
 function hostSecret() {
   if (state.you && state.you.host) return stored("token");
+  if (state.table && state.table.host_seat !== null && state.table.host_seat !== undefined) {
+    return null;  // the role was handed to a seat: the host link's secret is no longer it
+  }
   return stored("host");
 }
 
 const state = {
   table: null, seats: [], you: null, game: null, decision: null, seq: null,
   events: [], lines: [], chat: [], chose: new Set(), picked: new Set(), sent: false,
-  proofs: {}, secret: null,
+  proofs: {}, secret: null, unread: 0, follow: { log: true, chat: true },
   ledger: null, error: "", clocks: [], clocksAt: 0, optionsForm: null, catalog: null,
 };
 
@@ -123,11 +126,14 @@ const HANDLERS = {
   welcome(message) {
     store("token", message.token);
     state.you = { seat_id: message.seat_id, nickname: message.nickname, status: message.status, seat: null };
+    if (message.status === "requested" && hostSecret()) host("approve", { seat_id: message.seat_id });  // the host's own seat
   },
   ack() {},
   chat(message) {
     state.chat.push(message);
     if (state.chat.length > 200) state.chat.shift();
+    const mine = state.you && message.seat_id === state.you.seat_id;
+    if (document.body.dataset.tab !== "chat" && !mine) state.unread += 1;
   },
   error(message) {
     if (message.code === "no-such-seat") localStorage.removeItem(`guts:token:${tableId}`);
@@ -248,7 +254,7 @@ async function narrateSoon() {
       });
       if (response.ok) {
         state.lines = (await response.json()).lines.filter(Boolean);
-        renderLog($("log"), state.lines);
+        renderLog($("log"), state.lines, state.follow.log);
       }
     } while (narrateAgain);
   } catch (error) {
@@ -330,7 +336,8 @@ function renderJoin() {
   if (you && you.status === "requested") {
     box.replaceChildren(el("p", { class: "waiting", role: "status", text: `Waiting for the host to approve ${you.nickname}…` }));
   } else if (you && you.status === "approved" && lobby) {
-    box.replaceChildren(el("p", { class: "waiting", role: "status", text: `You are seated as ${you.nickname}. Waiting for the host to start.` }));
+    const words = hostSecret() ? "Start the game when everyone is seated." : "Waiting for the host to start.";
+    box.replaceChildren(el("p", { class: "waiting", role: "status", text: `You are seated as ${you.nickname}. ${words}` }));
   } else if (you && you.status === "left") {
     box.replaceChildren(el("p", { class: "waiting", text: "You left the table; your chips are cashed out (see the ledger)." }));
   } else if (you && you.status === "refused") {
@@ -378,9 +385,12 @@ function render() {
   renderCentre($("centre"), state);
   renderHand($("hand"), state, onCard);
   renderActions($("actions"), state, act);
-  renderChat($("chat-lines"), state.chat);
+  renderChat($("chat-lines"), state.chat, state.follow.chat);
+  renderUnread();
   const hosting = Boolean(hostSecret());
   $("tab-host").hidden = !hosting;
+  if (!hosting && document.body.dataset.tab === "host") showTab("log");
+  renderHostNotice($("host-notice"), state, host, hosting);
   if (hosting) {
     if (!state.optionsForm && state.table) loadOptionsForm();
     renderHost($("host"), state, host, state.optionsForm);
@@ -441,10 +451,24 @@ function showTab(name) {
     $(tab.getAttribute("aria-controls")).hidden = !chosen;
   }
   document.body.dataset.tab = name;
+  if (name === "chat") {
+    state.unread = 0;
+    renderUnread();
+  }
+  followEnd($("panel-log"), name === "log" && state.follow.log);
+  followEnd($("chat-lines"), name === "chat" && state.follow.chat);
   if (name === "ledger") loadLedger();
   if (window.matchMedia("(max-width: 899px)").matches && document.body.dataset.ready) {
     $(`panel-${name}`).scrollIntoView({ block: "nearest" });  // a phone: the panels are below the table
   }
+}
+
+/** The Chat tab's count of lines not read yet (those that came while another tab showed). */
+function renderUnread() {
+  const tab = $("tab-chat");
+  tab.dataset.unread = String(state.unread);
+  tab.setAttribute("aria-label", state.unread ? `Chat, ${state.unread} unread` : "Chat");
+  tab.replaceChildren("Chat", state.unread ? el("span", { class: "unread", "aria-hidden": "true", text: String(state.unread) }) : "");
 }
 
 function keyboard(pressed) {
@@ -477,6 +501,9 @@ function setUp() {
     }
   });
   document.addEventListener("keydown", keyboard);
+  // a panel follows its newest line until its reader scrolls back, and again at the end
+  $("panel-log").addEventListener("scroll", () => { state.follow.log = atEnd($("panel-log")); });
+  $("chat-lines").addEventListener("scroll", () => { state.follow.chat = atEnd($("chat-lines")); });
   setInterval(tickClocks, 1000);
   showTab("log");
   document.body.dataset.ready = "yes";
