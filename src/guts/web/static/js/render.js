@@ -295,9 +295,18 @@ function promptOf(decision, view) {
 
 /** The action bar: exactly the seat's pending decision, nothing when it has none. */
 export function renderActions(bar, state, send) {
+  const paused = Boolean(state.table && state.table.paused);
   if (unchanged(bar, [state.decision, state.sent, [...state.picked], state.game && state.game.to_act, state.secret,
-    Object.keys(state.catalog || {}).length])) return;
+    Object.keys(state.catalog || {}).length, paused])) return;
   bar.replaceChildren();
+  drawActions(bar, state, send);
+  if (paused && state.game) {
+    for (const control of bar.querySelectorAll("button, input")) control.disabled = true;
+    bar.prepend(el("p", { class: "paused-line", role: "status", text: "The table is paused: wait for the host to resume it." }));
+  }
+}
+
+function drawActions(bar, state, send) {
   const decision = state.decision;
   if (!decision || state.sent) {
     const view = state.game;
@@ -326,7 +335,8 @@ export function renderActions(bar, state, send) {
 export function renderHand(root, state, onCard) {
   const view = state.game;
   const description = view ? (seatsOf(view, state.chose, state.proofs)[view.seat] || {}).description : "";
-  if (unchanged(root, [view && view.hand, description, state.decision, state.sent, [...state.picked]])) return;
+  if (unchanged(root, [view && view.hand, description, state.decision, state.sent, [...state.picked],
+    Boolean(state.table && state.table.paused)])) return;
   root.replaceChildren();
   if (!view || !view.hand) return;
   const decision = state.sent ? null : state.decision;
@@ -343,7 +353,7 @@ export function renderHand(root, state, onCard) {
       card.addEventListener("click", () => onCard(code, "draw"));
       cards.append(card);
     } else if (kind === "play") {
-      const allowed = decision.options.allowed.includes(code);
+      const allowed = decision.options.allowed.includes(code) && !(state.table && state.table.paused);
       const card = cardElement(code, { button: true, disabled: !allowed,
         why: allowed ? "" : (decision.options.why_not || {})[code] });
       card.addEventListener("click", () => onCard(code, "play"));

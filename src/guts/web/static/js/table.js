@@ -99,6 +99,7 @@ const HANDLERS = {
     state.picked.clear();
     if (message.chat) state.chat = [...message.chat];
     setClocks(message.clocks);
+    confirmOptions();
   },
   event(message) {
     state.seq = message.seq;
@@ -141,6 +142,22 @@ const HANDLERS = {
     showError(message.message);
   },
 };
+
+/** Once the table has the options and buy-in the host asked for, say so in the host's form. */
+function confirmOptions() {
+  const asked = state.optionsAsked;
+  const box = $("options-saved");
+  if (!asked || !box || !state.table) return;
+  const options = state.table.options || {};
+  const same = state.table.buy_in === asked.buy_in &&
+    Object.entries(asked.options).every(([name, value]) => String(options[name]) === value);
+  if (!same) return;
+  const words = Object.entries(asked.options).map(([name, value]) => `${name}=${value}`);
+  box.textContent = `Saved: from the next deal the buy-in is ${asked.buy_in}` +
+    (words.length ? ` and ${words.join(", ")}` : "") + ".";
+  box.scrollIntoView({ block: "nearest" });
+  state.optionsAsked = null;
+}
 
 function setClocks(clocks) {
   state.clocks = clocks || [];
@@ -332,6 +349,7 @@ function renderJoin() {
   const box = $("join");
   const you = state.you;
   const lobby = state.table && state.table.status === "lobby";
+  const mine = you && (state.seats || []).find((seat) => seat.seat_id === you.seat_id);
   box.hidden = false;
   if (you && you.status === "requested") {
     box.replaceChildren(el("p", { class: "waiting", role: "status", text: `Waiting for the host to approve ${you.nickname}…` }));
@@ -360,8 +378,15 @@ function renderJoin() {
     box.replaceChildren(el("p", { class: "waiting", text: "The night is over." }));
   } else if (you && you.status === "approved" && you.seat === null && !lobby) {
     box.replaceChildren(el("p", { class: "waiting", role: "status", text: `You are seated as ${you.nickname}: you are dealt in from the next deal boundary.` }));
+  } else if (you && !lobby && mine && mine.away && mine.status === "approved" && !mine.leaving) {
+    if (!$("im-back")) {
+      box.replaceChildren(el("p", { class: "waiting away-line", role: "status" },
+        "You are sitting out: the table plays your seat safe. ",
+        el("button", { type: "button", id: "im-back", class: "primary", onclick: () => player("come_back", {}), text: "I'm back" })));
+    }
   } else if (you && !lobby) {
     box.hidden = true;
+    box.replaceChildren();
   }
 }
 
@@ -422,13 +447,15 @@ async function loadOptionsForm() {
   }
   const buyIn = el("input", { type: "number", id: "next-buy-in", min: 1, value: state.table.buy_in });
   form.append(el("div", { class: "option" }, el("label", { for: "next-buy-in", text: "buy-in" }), buyIn),
-    el("button", { type: "submit", text: "Use from the next deal" }));
+    el("button", { type: "submit", text: "Use from the next deal" }),
+    el("p", { id: "options-saved", class: "saved", role: "status" }));
   form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
     const options = {};
     for (const [name, { input, default: preset }] of Object.entries(inputs)) {
       if (input.value.trim() !== preset) options[name] = input.value.trim();
     }
+    state.optionsAsked = { options, buy_in: Number(buyIn.value) || state.table.buy_in };
     host("set_options", { options, buy_in: Number(buyIn.value) || null });
   });
   state.optionsForm = el("details", {}, el("summary", { text: `${game.options.length} options` }), form);
