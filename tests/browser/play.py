@@ -32,11 +32,19 @@ def open_by_lobby(host: Person, url: str, game: str, *, buy_in: int = 100) -> tu
 
 
 def approve_all(host: Person, count: int) -> None:
-    """The host approves ``count`` seat requests from the host panel."""
+    """The host approves seat requests from the host panel until ``count`` people are
+    seated (the host's own seat, if the host joined, is approved by the host's page)."""
     page = host.page
     page.click("#tab-host")
-    for _ in range(count):
-        page.wait_for_selector(".request button.approve")
+    seated = (
+        "window.gutsState.seats.filter(s => s.kind === 'person' && s.status === 'approved').length"
+    )
+    while not page.evaluate(f"() => {seated} >= {count}"):
+        page.wait_for_function(
+            f"document.querySelector('.request button.approve') || {seated} >= {count}"
+        )
+        if page.evaluate(f"() => {seated} >= {count}"):
+            break
         before = len(page.query_selector_all(".request"))
         page.click(".request button.approve")
         page.wait_for_function(f"document.querySelectorAll('.request').length < {before}")

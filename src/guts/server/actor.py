@@ -389,6 +389,13 @@ class TableActor:
             await self._player(message, _needs(client))
         else:
             self._check_host(message.secret)
+            if isinstance(message, Kick) and message.seat_id in (
+                self.state.host_seat,
+                None if client is None else client.seat_id,
+            ):
+                raise ProtocolError(
+                    "invalid", "the host cannot kick their own seat: leave from the Seat tab"
+                )
             await self._host(message)
 
     def _resume(self, message: Resume, client: Client) -> None:

@@ -295,9 +295,18 @@ function promptOf(decision, view) {
 
 /** The action bar: exactly the seat's pending decision, nothing when it has none. */
 export function renderActions(bar, state, send) {
+  const paused = Boolean(state.table && state.table.paused);
   if (unchanged(bar, [state.decision, state.sent, [...state.picked], state.game && state.game.to_act, state.secret,
-    Object.keys(state.catalog || {}).length])) return;
+    Object.keys(state.catalog || {}).length, paused])) return;
   bar.replaceChildren();
+  drawActions(bar, state, send);
+  if (paused && state.game) {
+    for (const control of bar.querySelectorAll("button, input")) control.disabled = true;
+    bar.prepend(el("p", { class: "paused-line", role: "status", text: "The table is paused: wait for the host to resume it." }));
+  }
+}
+
+function drawActions(bar, state, send) {
   const decision = state.decision;
   if (!decision || state.sent) {
     const view = state.game;
@@ -326,7 +335,8 @@ export function renderActions(bar, state, send) {
 export function renderHand(root, state, onCard) {
   const view = state.game;
   const description = view ? (seatsOf(view, state.chose, state.proofs)[view.seat] || {}).description : "";
-  if (unchanged(root, [view && view.hand, description, state.decision, state.sent, [...state.picked]])) return;
+  if (unchanged(root, [view && view.hand, description, state.decision, state.sent, [...state.picked],
+    Boolean(state.table && state.table.paused)])) return;
   root.replaceChildren();
   if (!view || !view.hand) return;
   const decision = state.sent ? null : state.decision;
@@ -343,7 +353,7 @@ export function renderHand(root, state, onCard) {
       card.addEventListener("click", () => onCard(code, "draw"));
       cards.append(card);
     } else if (kind === "play") {
-      const allowed = decision.options.allowed.includes(code);
+      const allowed = decision.options.allowed.includes(code) && !(state.table && state.table.paused);
       const card = cardElement(code, { button: true, disabled: !allowed,
         why: allowed ? "" : (decision.options.why_not || {})[code] });
       card.addEventListener("click", () => onCard(code, "play"));
@@ -353,18 +363,30 @@ export function renderHand(root, state, onCard) {
   root.append(cards);
 }
 
-/** The hand log, in the terminal's words. */
-export function renderLog(root, lines) {
-  const atEnd = root.scrollTop + root.clientHeight >= root.scrollHeight - 8;
-  root.replaceChildren(...lines.map((line) => el("li", {
-    class: line.startsWith("—") ? "deal-line" : (line.startsWith("══") ? "game-line" : ""), text: line })));
-  if (atEnd) root.scrollTop = root.scrollHeight;
+/** True while ``panel`` is scrolled to its end (or cannot scroll): it follows new lines. */
+export function atEnd(panel) {
+  return panel.scrollTop + panel.clientHeight >= panel.scrollHeight - 8;
 }
 
-export function renderChat(root, chat) {
+/** Scroll ``panel`` to its newest line if it was following (``follow``). */
+export function followEnd(panel, follow) {
+  if (follow) panel.scrollTop = panel.scrollHeight;
+}
+
+/** The hand log, in the terminal's words (the panel around it scrolls to the newest line
+ * unless the reader scrolled back). */
+export function renderLog(root, lines, follow = true) {
+  root.replaceChildren(...lines.map((line) => el("li", {
+    class: line.startsWith("—") ? "deal-line" : (line.startsWith("══") ? "game-line" : ""), text: line })));
+  followEnd(root.parentElement, follow);
+}
+
+/** The chat lines (the list scrolls to the newest unless the reader scrolled back). */
+export function renderChat(root, chat, follow = true) {
+  if (unchanged(root, [chat.length, chat.length ? chat[chat.length - 1].seq ?? chat[chat.length - 1].text : null])) return;
   root.replaceChildren(...chat.map((line) => el("li", {},
     el("b", { text: `${line.nickname}: ` }), line.text)));
-  root.scrollTop = root.scrollHeight;
+  followEnd(root, follow);
 }
 
 /** The ledger: each player's buy-in, cash-out, stack and net, and the settlement. */
@@ -394,6 +416,37 @@ export function renderLedger(root, ledger, csvLink, night) {
         game.deals ? game.change.map((chips, seat) => `${night.names[seat]} ${chips > 0 ? "+" : ""}${chips}`).join(", ") : ""))));
   }
   if (csvLink) root.append(csvLink);
+}
+
+/** The host's business at the table itself (a phone shows the Host tab below the table):
+ * each seat request and each ask for chips, with its buttons; Start before the start. */
+export function renderHostNotice(root, state, host, hosting) {
+  const table = state.table;
+  const live = (state.seats || []).filter((seat) => seat.status !== "refused" && seat.status !== "left");
+  const waiting = hosting ? live.filter((seat) => seat.status === "requested") : [];
+  const asking = hosting ? live.filter((seat) => seat.asked && seat.status === "approved") : [];
+  const start = hosting && table && table.status === "lobby";
+  if (unchanged(root, [waiting, asking, start, live.filter((seat) => seat.status === "approved").length])) return;
+  root.replaceChildren();
+  root.hidden = !(waiting.length || asking.length || start);
+  for (const seat of waiting) {
+    root.append(el("div", { class: "notice-line request-notice", "data-seat-id": seat.seat_id },
+      el("span", { text: `${seat.nickname} asks for a seat (buy-in ${seat.buy_in}) ` }),
+      el("button", { type: "button", class: "approve primary", onclick: () => host("approve", { seat_id: seat.seat_id }), text: "Approve" }),
+      el("button", { type: "button", class: "refuse", onclick: () => host("refuse", { seat_id: seat.seat_id }), text: "Refuse" })));
+  }
+  for (const seat of asking) {
+    root.append(el("div", { class: "notice-line chips-notice", "data-seat-id": seat.seat_id },
+      el("span", { text: `${seat.nickname} asks for ${seat.asked} chips ` }),
+      el("button", { type: "button", class: "approve-chips primary", onclick: () => host("approve_chips", { seat_id: seat.seat_id }), text: "Give" }),
+      el("button", { type: "button", class: "refuse-chips", onclick: () => host("refuse_chips", { seat_id: seat.seat_id }), text: "Refuse" })));
+  }
+  if (start) {
+    const seated = live.filter((seat) => seat.status === "approved").length;
+    root.append(el("div", { class: "notice-line start-line" },
+      el("span", { text: `${seated} seated. ` }),
+      el("button", { type: "button", id: "start-at-table", class: "primary", onclick: () => host("start", {}), text: "Start the game" })));
+  }
 }
 
 /** The host's panel: seat requests, chips asked for, bots, start, pause, away and kick,
@@ -464,7 +517,7 @@ export function renderHost(root, state, host, optionsForm) {
         person && state.you && seat.seat_id !== state.you.seat_id ? el("button", { type: "button", class: "hand-host", onclick: () => {
           if (window.confirm(`Make ${seat.nickname} the host?`)) host("hand_host", { seat_id: seat.seat_id });
         }, text: "Make host" }) : null,
-        seat.leaving ? null : el("button", { type: "button", class: "kick", onclick: () => {
+        seat.leaving || (state.you && seat.seat_id === state.you.seat_id) ? null : el("button", { type: "button", class: "kick", onclick: () => {
           if (window.confirm(`Remove ${seat.nickname} at the next deal boundary?`)) host("kick", { seat_id: seat.seat_id });
         }, text: person ? "Kick" : "Remove" })));
     }

@@ -3,7 +3,7 @@
 
 import { decisionOf, nightOf } from "./model.js";
 import {
-  clockText, el, renderActions, renderCentre, renderChat, renderHand, renderHost, renderLedger,
+  atEnd, clockText, el, followEnd, renderActions, renderCentre, renderChat, renderHand, renderHost, renderHostNotice, renderLedger,
   renderLog, renderSeatPanel, renderSeats,
 } from "./render.js";
 
@@ -18,13 +18,16 @@ if (hostInLink) store("host", hostInLink);
  * was handed to this seat. */
 function hostSecret() {
   if (state.you && state.you.host) return stored("token");
+  if (state.table && state.table.host_seat !== null && state.table.host_seat !== undefined) {
+    return null;  // the role was handed to a seat: the host link's secret is no longer it
+  }
   return stored("host");
 }
 
 const state = {
   table: null, seats: [], you: null, game: null, decision: null, seq: null,
   events: [], lines: [], chat: [], chose: new Set(), picked: new Set(), sent: false,
-  proofs: {}, secret: null,
+  proofs: {}, secret: null, unread: 0, follow: { log: true, chat: true },
   ledger: null, error: "", clocks: [], clocksAt: 0, optionsForm: null, catalog: null,
 };
 
@@ -96,6 +99,7 @@ const HANDLERS = {
     state.picked.clear();
     if (message.chat) state.chat = [...message.chat];
     setClocks(message.clocks);
+    confirmOptions();
   },
   event(message) {
     state.seq = message.seq;
@@ -123,11 +127,14 @@ const HANDLERS = {
   welcome(message) {
     store("token", message.token);
     state.you = { seat_id: message.seat_id, nickname: message.nickname, status: message.status, seat: null };
+    if (message.status === "requested" && hostSecret()) host("approve", { seat_id: message.seat_id });  // the host's own seat
   },
   ack() {},
   chat(message) {
     state.chat.push(message);
     if (state.chat.length > 200) state.chat.shift();
+    const mine = state.you && message.seat_id === state.you.seat_id;
+    if (document.body.dataset.tab !== "chat" && !mine) state.unread += 1;
   },
   error(message) {
     if (message.code === "no-such-seat") localStorage.removeItem(`guts:token:${tableId}`);
@@ -135,6 +142,22 @@ const HANDLERS = {
     showError(message.message);
   },
 };
+
+/** Once the table has the options and buy-in the host asked for, say so in the host's form. */
+function confirmOptions() {
+  const asked = state.optionsAsked;
+  const box = $("options-saved");
+  if (!asked || !box || !state.table) return;
+  const options = state.table.options || {};
+  const same = state.table.buy_in === asked.buy_in &&
+    Object.entries(asked.options).every(([name, value]) => String(options[name]) === value);
+  if (!same) return;
+  const words = Object.entries(asked.options).map(([name, value]) => `${name}=${value}`);
+  box.textContent = `Saved: from the next deal the buy-in is ${asked.buy_in}` +
+    (words.length ? ` and ${words.join(", ")}` : "") + ".";
+  box.scrollIntoView({ block: "nearest" });
+  state.optionsAsked = null;
+}
 
 function setClocks(clocks) {
   state.clocks = clocks || [];
@@ -248,7 +271,7 @@ async function narrateSoon() {
       });
       if (response.ok) {
         state.lines = (await response.json()).lines.filter(Boolean);
-        renderLog($("log"), state.lines);
+        renderLog($("log"), state.lines, state.follow.log);
       }
     } while (narrateAgain);
   } catch (error) {
@@ -326,11 +349,13 @@ function renderJoin() {
   const box = $("join");
   const you = state.you;
   const lobby = state.table && state.table.status === "lobby";
+  const mine = you && (state.seats || []).find((seat) => seat.seat_id === you.seat_id);
   box.hidden = false;
   if (you && you.status === "requested") {
     box.replaceChildren(el("p", { class: "waiting", role: "status", text: `Waiting for the host to approve ${you.nickname}…` }));
   } else if (you && you.status === "approved" && lobby) {
-    box.replaceChildren(el("p", { class: "waiting", role: "status", text: `You are seated as ${you.nickname}. Waiting for the host to start.` }));
+    const words = hostSecret() ? "Start the game when everyone is seated." : "Waiting for the host to start.";
+    box.replaceChildren(el("p", { class: "waiting", role: "status", text: `You are seated as ${you.nickname}. ${words}` }));
   } else if (you && you.status === "left") {
     box.replaceChildren(el("p", { class: "waiting", text: "You left the table; your chips are cashed out (see the ledger)." }));
   } else if (you && you.status === "refused") {
@@ -353,8 +378,15 @@ function renderJoin() {
     box.replaceChildren(el("p", { class: "waiting", text: "The night is over." }));
   } else if (you && you.status === "approved" && you.seat === null && !lobby) {
     box.replaceChildren(el("p", { class: "waiting", role: "status", text: `You are seated as ${you.nickname}: you are dealt in from the next deal boundary.` }));
+  } else if (you && !lobby && mine && mine.away && mine.status === "approved" && !mine.leaving) {
+    if (!$("im-back")) {
+      box.replaceChildren(el("p", { class: "waiting away-line", role: "status" },
+        "You are sitting out: the table plays your seat safe. ",
+        el("button", { type: "button", id: "im-back", class: "primary", onclick: () => player("come_back", {}), text: "I'm back" })));
+    }
   } else if (you && !lobby) {
     box.hidden = true;
+    box.replaceChildren();
   }
 }
 
@@ -378,9 +410,12 @@ function render() {
   renderCentre($("centre"), state);
   renderHand($("hand"), state, onCard);
   renderActions($("actions"), state, act);
-  renderChat($("chat-lines"), state.chat);
+  renderChat($("chat-lines"), state.chat, state.follow.chat);
+  renderUnread();
   const hosting = Boolean(hostSecret());
   $("tab-host").hidden = !hosting;
+  if (!hosting && document.body.dataset.tab === "host") showTab("log");
+  renderHostNotice($("host-notice"), state, host, hosting);
   if (hosting) {
     if (!state.optionsForm && state.table) loadOptionsForm();
     renderHost($("host"), state, host, state.optionsForm);
@@ -412,13 +447,15 @@ async function loadOptionsForm() {
   }
   const buyIn = el("input", { type: "number", id: "next-buy-in", min: 1, value: state.table.buy_in });
   form.append(el("div", { class: "option" }, el("label", { for: "next-buy-in", text: "buy-in" }), buyIn),
-    el("button", { type: "submit", text: "Use from the next deal" }));
+    el("button", { type: "submit", text: "Use from the next deal" }),
+    el("p", { id: "options-saved", class: "saved", role: "status" }));
   form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
     const options = {};
     for (const [name, { input, default: preset }] of Object.entries(inputs)) {
       if (input.value.trim() !== preset) options[name] = input.value.trim();
     }
+    state.optionsAsked = { options, buy_in: Number(buyIn.value) || state.table.buy_in };
     host("set_options", { options, buy_in: Number(buyIn.value) || null });
   });
   state.optionsForm = el("details", {}, el("summary", { text: `${game.options.length} options` }), form);
@@ -441,10 +478,24 @@ function showTab(name) {
     $(tab.getAttribute("aria-controls")).hidden = !chosen;
   }
   document.body.dataset.tab = name;
+  if (name === "chat") {
+    state.unread = 0;
+    renderUnread();
+  }
+  followEnd($("panel-log"), name === "log" && state.follow.log);
+  followEnd($("chat-lines"), name === "chat" && state.follow.chat);
   if (name === "ledger") loadLedger();
   if (window.matchMedia("(max-width: 899px)").matches && document.body.dataset.ready) {
     $(`panel-${name}`).scrollIntoView({ block: "nearest" });  // a phone: the panels are below the table
   }
+}
+
+/** The Chat tab's count of lines not read yet (those that came while another tab showed). */
+function renderUnread() {
+  const tab = $("tab-chat");
+  tab.dataset.unread = String(state.unread);
+  tab.setAttribute("aria-label", state.unread ? `Chat, ${state.unread} unread` : "Chat");
+  tab.replaceChildren("Chat", state.unread ? el("span", { class: "unread", "aria-hidden": "true", text: String(state.unread) }) : "");
 }
 
 function keyboard(pressed) {
@@ -477,6 +528,9 @@ function setUp() {
     }
   });
   document.addEventListener("keydown", keyboard);
+  // a panel follows its newest line until its reader scrolls back, and again at the end
+  $("panel-log").addEventListener("scroll", () => { state.follow.log = atEnd($("panel-log")); });
+  $("chat-lines").addEventListener("scroll", () => { state.follow.chat = atEnd($("chat-lines")); });
   setInterval(tickClocks, 1000);
   showTab("log");
   document.body.dataset.ready = "yes";
