@@ -99,3 +99,26 @@ def test_gymnasium_make_builds_it_by_its_id() -> None:
             observation, _, terminated, truncated, _ = table.step(action)
             done = terminated or truncated
     assert isinstance(table.unwrapped, SeatEnv)
+
+
+def test_gymnasium_make_with_ansi_rendering_is_silent() -> None:
+    """The render modes are the class's, where gymnasium.make looks before it builds one."""
+    import gymnasium
+
+    from guts.envs.gymnasium import ENV_ID
+
+    assert SeatEnv.metadata["render_modes"] == ["ansi"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        table = gymnasium.make(ENV_ID, preset="bourre", players=3, render_mode="ansi")
+        table.reset(seed=3)
+        assert str(table.render()).startswith("bourre: player_0 ")
+    with pytest.raises(OptionError, match="render_mode"):
+        SeatEnv("bourre", 3, render_mode="human")
+
+
+def test_a_game_that_leaves_no_choice_is_refused_at_construction() -> None:
+    with pytest.raises(OptionError, match="nobody ever decides anything"):
+        SeatEnv("two-low-in-wild", 2)
+    with pytest.raises(OptionError, match="Bourré is for 2 to 7 players"):
+        SeatEnv("bourre", 8)

@@ -13,11 +13,11 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 from guts.catalog import games
 from guts.envs.encoding import CARDS, card_index
-from guts.envs.pettingzoo import GutsAECEnv, env
+from guts.envs.pettingzoo import WAIT, GutsAECEnv, GutsParallelEnv, env, parallel_env
 from guts.errors import GutsError, IllegalAction, OptionError
 
 PRESETS = sorted(games())
@@ -259,11 +259,148 @@ def test_players_may_be_named() -> None:
     assert sum(play(table, seed=3).values()) == 0
 
 
-def test_a_game_that_leaves_no_choice_is_no_environment() -> None:
+def test_a_game_that_leaves_no_choice_is_refused_at_construction() -> None:
     """With two players both hold the two lowest face-up ranks: both are in, always."""
-    table = env("two-low-in-wild", 2)
-    with pytest.raises(GutsError, match="ended before anyone decided anything"):
-        table.reset(seed=1)
+    with pytest.raises(OptionError, match=r"every player is in every deal.*at least 3 players"):
+        env("two-low-in-wild", 2)
+    table = env("two-low-in-wild", 3)  # the third face-up rank is free: a choice is left
+    table.reset(seed=0)
+    assert table.observe(table.agent_selection)["action_mask"].sum() >= 2
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_size_is_refused_at_construction_or_has_a_decision_at_reset(preset: str) -> None:
+    """No preset refuses a table only when it is reset (Bourré for eight did), and none
+    deals on and on looking for a decision (two low in and wild for two did, for a minute)."""
+    for players in range(2, 10):
+        try:
+            table = env(preset, players, max_deals=3)
+        except OptionError:
+            continue
+        table.reset(seed=players)
+        mask = table.observe(table.agent_selection)["action_mask"]
+        assert mask.sum() >= 1 and not table.episode.over
+
+
+def test_render_mode_is_checked_and_ansi_and_human_render(capsys: Any) -> None:
+    with pytest.raises(OptionError, match="render_mode: one of ansi, human or None, not 'rgb"):
+        env("nuts", 3, render_mode="rgb_array")
+    assert GutsAECEnv.metadata["render_modes"] == ["ansi", "human"]
+    table = env("nuts", 3, render_mode="ansi")
+    table.reset(seed=1)
+    text = table.render()
+    assert str(text).startswith("nuts: player_0 ")
+    printed = env("nuts", 3, render_mode="human")
+    printed.reset(seed=1)
+    assert printed.render() is None
+    assert capsys.readouterr().out == f"{text}\n"
+
+
+# -- the parallel form ------------------------------------------------------------------------
+
+IN_TURN = ["two-card-guts", "three-five-seven", "five-card-draw", "bourre"]
+
+
+@pytest.mark.parametrize("preset", [*AT_ONCE, *IN_TURN])
+def test_parallel_api_test_passes(preset: str) -> None:
+    table = parallel_env(preset, 4, max_deals=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning from the checker either
+        parallel_api_test(table, num_cycles=400)
+
+
+@pytest.mark.parametrize("preset", ["hi-lo-guts", "nuts", "three-five-seven-simultaneous"])
+def test_seats_declaring_at_once_act_in_one_step_and_the_others_wait(preset: str) -> None:
+    table = parallel_env(preset, 4, max_deals=2)
+    observations, infos = table.reset(seed=5)
+    deciding = [agent for agent in table.agents if infos[agent]["deciding"]]
+    assert len(deciding) == 4  # the first declaration: everyone at once
+    wait = table.action_names.index(WAIT)
+    assert wait == table.action_space("player_0").n - 1  # type: ignore[attr-defined]
+    simultaneous_steps = 0
+    while table.agents:
+        deciding = [a for a in table.agents if table.observe(a)["action_mask"][wait] == 0]
+        for agent in table.agents:
+            mask = observations[agent]["action_mask"]
+            if agent in deciding:
+                assert mask[wait] == 0 and mask.sum() >= 1
+            else:
+                assert mask.tolist() == [0] * wait + [1]  # wait, and only wait
+        simultaneous_steps += len(deciding) > 1
+        actions = {a: int(np.flatnonzero(observations[a]["action_mask"])[-1]) for a in table.agents}
+        observations, *_ = table.step(actions)
+    assert simultaneous_steps >= 1
+
+
+def play_aec_and_parallel(preset: str, seed: int) -> tuple[dict[str, int], dict[str, int]]:
+    """The same choices in both forms: the AEC form's random legal choices, replayed a
+    step at a time in the parallel form; each form's summed rewards."""
+    aec, parallel = env(preset, 4, max_deals=4), parallel_env(preset, 4, max_deals=4)
+    chosen: list[tuple[str, int]] = []
+
+    def choose(table: GutsAECEnv, legal: np.ndarray) -> int:
+        action = int(np.random.default_rng(len(chosen) + seed).choice(legal))
+        chosen.append((table.agent_selection, action))
+        return action
+
+    aec_totals = play(aec, seed, choose)
+    parallel.reset(seed=seed)
+    parallel_totals = dict.fromkeys(parallel.possible_agents, 0)
+    queue = list(chosen)
+    while parallel.agents:
+        deciding = [a for a in parallel.agents if not parallel.observe(a)["action_mask"][-1]]
+        step = dict(queue[: len(deciding)])
+        del queue[: len(deciding)]
+        assert sorted(step) == sorted(deciding)  # the AEC form asked the same agents in turn
+        _, rewards, *_ = parallel.step(step)
+        for agent, reward in rewards.items():
+            parallel_totals[agent] += reward
+    assert not queue
+    assert parallel.episode.stacks() == aec.episode.stacks()
+    return aec_totals, parallel_totals
+
+
+@pytest.mark.parametrize("preset", ["simultaneous-guts", "hi-lo-guts", "nuts", "bourre"])
+def test_the_parallel_form_plays_as_the_aec_form_does(preset: str) -> None:
+    for seed in (1, 2):
+        aec_totals, parallel_totals = play_aec_and_parallel(preset, seed)
+        assert aec_totals == parallel_totals
+        assert sum(parallel_totals.values()) == 0
+
+
+def test_a_bad_parallel_step_is_refused_and_changes_nothing() -> None:
+    table = parallel_env("simultaneous-guts", 3, max_deals=2)
+    observations, _ = table.reset(seed=2)
+    before = {a: o["observation"].copy() for a, o in observations.items()}
+    wait = table.action_names.index(WAIT)
+    with pytest.raises(IllegalAction, match="player_2 must act now"):
+        table.step({"player_0": 0, "player_1": 1})
+    with pytest.raises(IllegalAction, match="not legal now"):
+        table.step({"player_0": 0, "player_1": 1, "player_2": 4})  # both: not in this game
+    with pytest.raises(IllegalAction, match="not legal now"):
+        table.step({"player_0": 0, "player_1": 1, "player_2": wait})  # a decider cannot wait
+    with pytest.raises(IllegalAction, match="no live agents"):
+        table.step({"player_0": 0, "player_1": 1, "player_2": 0, "player_9": 0})
+    assert table.episode.session.deals_played == 1
+    for agent in table.agents:
+        assert np.array_equal(table.observe(agent)["observation"], before[agent])
+        assert observations[agent]["action_mask"].tolist() == [1, 1, 0, 0, 0, 0]
+    table.step({"player_0": 0, "player_1": 0, "player_2": 1})  # two in, one out: a showdown
+    waiting = GutsParallelEnv("two-card-guts", 3)
+    waiting.reset(seed=2)
+    idle = next(a for a in waiting.agents if waiting.observe(a)["action_mask"][-1])
+    with pytest.raises(IllegalAction, match=f"{idle} has nothing to decide now"):
+        waiting.step({idle: 0})
+
+
+def test_the_parallel_form_renders_and_refuses_bad_input() -> None:
+    table = parallel_env("nuts", 3, render_mode="ansi")
+    table.reset(seed=1)
+    assert str(table.render()).startswith("nuts: player_0 ")
+    with pytest.raises(OptionError, match="render_mode"):
+        parallel_env("nuts", 3, render_mode="rgb_array")
+    with pytest.raises(OptionError, match="nobody ever decides anything"):
+        parallel_env("two-low-in-wild", 2)
 
 
 @pytest.mark.slow

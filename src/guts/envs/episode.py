@@ -29,9 +29,17 @@ from guts.catalog import find_game
 from guts.envs.encoding import Encoder, Layout
 from guts.errors import GutsError, IllegalAction, OptionError
 from guts.games.base import Decision
+from guts.games.guts import GutsRules
 from guts.games.session import RecordedSession
 
-__all__ = ["DEAL_CAP", "Episode", "seat_names"]
+__all__ = [
+    "DEAL_CAP",
+    "Episode",
+    "check_render_mode",
+    "episode_options",
+    "no_choice",
+    "seat_names",
+]
 
 _TRIES = 100
 
@@ -53,7 +61,7 @@ def seat_names(players: int | Sequence[str]) -> list[str]:
     return names
 
 
-def _episode_options(family: str, options: Mapping[str, str] | None) -> dict[str, str]:
+def episode_options(family: str, options: Mapping[str, str] | None) -> dict[str, str]:
     """The options with what an episode needs: Bourré shares the pot when it stops."""
     chosen = {str(k): str(v) for k, v in (options or {}).items()}
     if family == "bourre":
@@ -63,6 +71,27 @@ def _episode_options(family: str, options: Mapping[str, str] | None) -> dict[str
             raise OptionError("end-pot: an episode ends with the pot shared out: use split")
         chosen[key] = "split"
     return chosen
+
+
+def check_render_mode(mode: str | None, modes: Sequence[str]) -> str | None:
+    """``mode`` if an environment offers it (None: no rendering); OptionError if not."""
+    if mode is not None and mode not in modes:
+        raise OptionError(f"render_mode: one of {', '.join(modes)} or None, not {mode!r}")
+    return mode
+
+
+def no_choice(preset: str, rules: object, players: int) -> str:
+    """Why ``rules`` leave ``players`` players nothing ever to decide ('' if they leave
+    a choice): with at least as many low-in-wild ranks as players, every player holds one
+    of them, so everyone is in every deal."""
+    forced = rules.low_in_wild if isinstance(rules, GutsRules) else 0
+    if forced and players <= forced:
+        return (
+            f"{preset} for {players} players: the {forced} lowest face-up ranks are in and "
+            f"wild, so every player is in every deal and nobody ever decides anything: "
+            f"play it with at least {forced + 1} players"
+        )
+    return ""
 
 
 class Episode:
@@ -85,18 +114,26 @@ class Episode:
             raise OptionError(f"max_deals: at least 1 deal or None, not {max_deals!r}")
         if buy_in < 1:
             raise OptionError(f"buy_in: at least 1 chip, not {buy_in}")
-        self.options = _episode_options(self.game.family, options)
-        self.rules = self.game.rules(self.options)
-        check = getattr(self.rules, "check_players", None)
-        if check is not None:
-            check(len(self.names))
         self.buy_in = buy_in
+        self.options = episode_options(self.game.family, options)
+        self.rules = self.game.rules(self.options)
+        self._new_session(Random(0))  # the family refuses a count of players it cannot seat
+        why = no_choice(preset, self.rules, len(self.names))
+        if why:
+            raise OptionError(why)
         self.max_deals = max_deals
         self.layout = Layout.for_rules(self.game.family, self.rules, len(self.names))
         self.encoder = Encoder(self.layout, buy_in * len(self.names), max_deals)
         self._session: RecordedSession[Any, Any] | None = None
         self._reported: list[int] = []
         self.truncated = False
+
+    def _new_session(self, rng: Random) -> RecordedSession[Any, Any]:
+        """A session of these rules (built once, so what they compute is kept)."""
+        session: RecordedSession[Any, Any] = self.game.games_family.session_class(
+            self.rules, self.names, buy_in=self.buy_in, rng=rng
+        )
+        return session
 
     @property
     def session(self) -> RecordedSession[Any, Any]:
@@ -115,9 +152,7 @@ class Episode:
         ends before anyone decides anything (two players both forced in by a low-in-wild
         card, say) is no episode: another one is dealt from the same ``rng``."""
         for _ in range(_TRIES):
-            self._session = self.game.new_session(
-                self.names, options=self.options, buy_in=self.buy_in, rng=rng
-            )
+            self._session = self._new_session(rng)
             self.truncated = False
             self._reported = self.stacks()  # the buy-ins: the first antes count in a reward
             self._advance()
@@ -141,6 +176,17 @@ class Episode:
     def pending(self) -> tuple[Decision, ...]:
         """The decisions awaited now."""
         return () if self.over else self.session.pending()
+
+    @property
+    def deciding(self) -> tuple[Decision, ...]:
+        """The decisions to make now, together: every seat declaring at once, or the one
+        seat whose turn it is (nothing when the episode is over)."""
+        pending = self.pending
+        if not pending:
+            return ()
+        if pending[0].simultaneous:
+            return tuple(d for d in pending if d.simultaneous)
+        return pending[:1]
 
     @property
     def to_act(self) -> int | None:

@@ -36,7 +36,7 @@ from gymnasium import spaces
 
 from guts.bots import Policy, RandomPolicy, check_bot_kind, policy_for
 from guts.envs.encoding import BOUND
-from guts.envs.episode import Episode
+from guts.envs.episode import Episode, check_render_mode
 from guts.errors import GutsError, OptionError
 
 __all__ = ["ENV_ID", "SeatEnv"]
@@ -51,6 +51,10 @@ Observation = dict[str, Any]
 class SeatEnv(gymnasium.Env[Observation, np.int64]):
     """Seat ``seat`` of ``preset`` for ``players`` (a count or names) with the rules
     ``options``; ``bots`` is one kind for every other seat or a kind per other seat."""
+
+    # The class's (gymnasium.make reads it before building one); Env declares it an
+    # instance variable, so it cannot be a ClassVar here.
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -70,8 +74,7 @@ class SeatEnv(gymnasium.Env[Observation, np.int64]):
             raise OptionError(f"seat: a seat number 0 to {count - 1}, not {seat!r}")
         self.seat = seat
         self.bot_kinds = _bot_kinds(bots, count - 1, self.episode.family)
-        self.metadata = {"render_modes": ["ansi"]}
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         layout = self.episode.layout
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(-BOUND, BOUND, (self.episode.encoder.size,), np.float32),
@@ -143,11 +146,10 @@ class SeatEnv(gymnasium.Env[Observation, np.int64]):
                 pending[0].seat == self.seat or pending[0].simultaneous
             ):
                 return
-            now = [d for d in pending if d.simultaneous] if pending[0].simultaneous else pending[:1]
             session = episode.session
             choices = [
                 (d.seat, self._bots[d.seat].choose(session.view(d.seat), d, self._bot_rng))
-                for d in now
+                for d in episode.deciding
             ]
             for seat, action in choices:
                 episode.act_text(seat, action)
