@@ -35,7 +35,7 @@ import random
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import orjson
 from mypy_extensions import mypyc_attr
@@ -102,6 +102,9 @@ log = logging.getLogger("guts.server")
 T = TypeVar("T")
 Message = AnyMessage
 
+MAX_REQUESTS = 8
+"""The most seat requests a table keeps waiting for the host (a refused or withdrawn
+one frees its place, its seat id and its nickname)."""
 MAX_CATCH_UP = 1000
 """A client that missed more commands than this gets a snapshot instead."""
 FAILED = ProtocolError("internal", "the table failed to do that: nothing was changed")
@@ -442,7 +445,7 @@ class TableActor:
             raise ProtocolError("not-now", "this connection has a seat already")
         if state.status == "over":
             raise ProtocolError("not-now", "the night is over")
-        self._check_free(message.nickname)
+        self._check_free(message.nickname, request=not self.row.auto_approve)
         buy_in = message.buy_in if message.buy_in is not None else state.buy_in
         if buy_in > state.buy_in:
             raise ProtocolError("invalid", f"the buy-in is at most {state.buy_in}")
@@ -517,8 +520,21 @@ class TableActor:
         seat = self._seated(client, "chats")
         await self._commit(ChatCommand(seat_id=seat.seat_id, text=message.text))
 
+    async def _withdraw(self, seat: Seat, by: Literal["host", "player"]) -> None:
+        """Refuse (or, by the player, withdraw) seat request ``seat``: it frees its seat id
+        and nickname, and its connections are spectators from then on."""
+        await self._commit(RefuseCommand(seat_id=seat.seat_id, by=by))
+        for client in self.clients:
+            if client.seat_id == seat.seat_id:
+                client.seat_id = None
+                if client.ready:
+                    client.send(self.snapshot(client))
+
     async def _player(self, message: SitOut | ComeBack | Leave | BuyChips, client: Client) -> None:
         seat = self._seated(client, "does that")
+        if seat.status == "requested" and isinstance(message, Leave):
+            await self._withdraw(seat, "player")
+            return
         if seat.status == "left" or seat.leaving:
             raise ProtocolError("not-now", f"{seat.nickname} has left the table")
         if seat.status != "approved":
@@ -610,7 +626,7 @@ class TableActor:
                 buy_in = message.buy_in if message.buy_in is not None else seat.buy_in
                 await self._commit(ApproveCommand(seat_id=seat.seat_id, buy_in=buy_in))
             else:
-                await self._commit(RefuseCommand(seat_id=seat.seat_id))
+                await self._withdraw(seat, "host")
 
     async def _options(self, message: SetOptions) -> None:
         options = dict(message.options)
@@ -660,11 +676,14 @@ class TableActor:
             raise ProtocolError("invalid", f"a rebuy or top-up is at most {self.state.buy_in}")
         await self._commit(ChipsCommand(seat_id=seat.seat_id, amount=amount, status="approved"))
 
-    def _check_free(self, nickname: str) -> None:
+    def _check_free(self, nickname: str, *, request: bool = False) -> None:
         state = self.state
+        if request and state.requests() >= MAX_REQUESTS:
+            raise ProtocolError("not-now", f"{MAX_REQUESTS} seat requests wait for the host "
+                                           "already: try again later")  # fmt: skip
         if len(state.seats) >= MAX_SEATS:
             raise ProtocolError("not-now", f"this table has {MAX_SEATS} seats already")
-        taken = {s.nickname.casefold() for s in state.seats.values() if s.status != "refused"}
+        taken = {s.nickname.casefold() for s in state.seats.values()}
         if nickname.casefold() in taken:
             raise ProtocolError("taken", f"the nickname {nickname!r} is taken at this table")
 
@@ -856,7 +875,7 @@ class TableActor:
             await self.storage.append(
                 self.id,
                 action,
-                seats=[state.seats[s].row() for s in dict.fromkeys(changed)],
+                seats=[state.row_of(s).row() for s in dict.fromkeys(changed)],
                 status=state.status if state.status != status else None,
             )
         except Exception:

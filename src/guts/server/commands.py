@@ -83,10 +83,12 @@ class ApproveCommand(_Command):
 
 
 class RefuseCommand(_Command):
-    """The host refused a seat request."""
+    """The host refused a seat request, or (``by`` the player) it was withdrawn: the
+    request frees its seat id and nickname."""
 
     kind: Literal["refuse"] = "refuse"
     seat_id: int
+    by: Literal["host", "player"] = "host"
 
 
 class StartCommand(_Command):

@@ -305,7 +305,8 @@ class ComeBack(_Message):
 
 class Leave(_Message):
     """Leave the table: the seat plays safe until the next deal boundary with an empty
-    pot, then is cashed out (a seat not dealt in is cashed out at once)."""
+    pot, then is cashed out (a seat not dealt in is cashed out at once). A seat request
+    not yet approved is withdrawn: it frees everything it held, as a refusal does."""
 
     type: Literal["leave"]
 

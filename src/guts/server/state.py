@@ -232,6 +232,9 @@ class TableState:
         self.game: TableGame = table_game(row.preset)
         self.dealer = Dealer()
         self.seats: dict[int, Seat] = {}
+        self.refused: dict[int, Seat] = {}
+        """The requests refused or withdrawn, by the seat id they freed (until it is taken
+        again): kept only for their stored rows."""
         self.sessions: list[TableSession] = []
         self.status = "lobby"
         self.ending = False
@@ -290,6 +293,14 @@ class TableState:
         """The buy-in (and the most chips a rebuy or top-up may ask for)."""
         return self.night.buy_in
 
+    def requests(self) -> int:
+        """How many seat requests wait for the host."""
+        return sum(seat.status == "requested" for seat in self.seats.values())
+
+    def row_of(self, seat_id: int) -> Seat:
+        """The seat ``seat_id`` as stored (a refused request's too)."""
+        return self.seats.get(seat_id) or self.refused[seat_id]
+
     def seat_at(self, number: int) -> Seat | None:
         """The lobby seat playing seat ``number`` of the game."""
         lineup = self.night.lineups[-1] if self.night.lineups else []
@@ -342,8 +353,9 @@ class TableState:
             if isinstance(command, ApproveCommand):
                 seat.status, seat.buy_in = "approved", command.buy_in
                 seat.bought = seat.held = command.buy_in
-            else:
+            else:  # the request holds nothing from now on: its seat id is free again
                 seat.status = "refused"
+                self.refused[command.seat_id] = self.seats.pop(command.seat_id)
             return [command.seat_id, *self._reseat_night()]
         if isinstance(command, StartCommand):
             return self._start()
@@ -390,6 +402,7 @@ class TableState:
         if approved:
             seat.bought = seat.held = command.buy_in
         self.seats[command.seat_id] = seat
+        self.refused.pop(command.seat_id, None)
         return [command.seat_id]
 
     def _control(self, command: Command) -> list[int] | None:
