@@ -221,7 +221,8 @@ async def create_table(request: Request) -> Response:
         return _error("invalid", str(error)[:300])
     tables = _tables(request)
     clocks = {"clock": wanted.clock, "time_bank": wanted.time_bank,
-              "away_after": wanted.away_after}  # fmt: skip
+              "away_after": wanted.away_after,
+              "spectator_chat": int(wanted.spectator_chat)}  # fmt: skip
     actor, secret = await tables.create(
         wanted.preset,
         dict(wanted.options),

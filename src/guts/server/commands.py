@@ -176,11 +176,14 @@ class HostCommand(_Command):
 
 
 class ChatCommand(_Command):
-    """A line of chat (kept with the table's record, not part of the game)."""
+    """A line of chat (kept with the table's record, not part of the game): a seat's,
+    or (``seat_id`` -1) the host's without a seat, or (-2) a spectator's, ``nickname``
+    saying who for those."""
 
     kind: Literal["chat"] = "chat"
     seat_id: int
     text: str
+    nickname: str | None = None
 
 
 class EndCommand(_Command):

@@ -237,10 +237,15 @@ class Act(_Message):
 
 
 class Chat(_Message):
-    """A line of chat from a seated player, to everyone at the table."""
+    """A line of chat to everyone at the table, from an approved seat, from the host
+    (``secret``: the host secret; a host with no seat chats as "Host"), or from a
+    spectator where the table lets them (``spectator_chat``, as "Spectator"). Each seat
+    (over all its connections), the host and the spectators together may send a line
+    every 2 seconds, 5 at once; a table keeps 1,000 lines a night."""
 
     type: Literal["chat"]
     text: ChatText
+    secret: Secret | None = None
 
 
 class Start(_Message):
@@ -494,6 +499,7 @@ class TableInfo(_Message):
     status: Literal["lobby", "playing", "over"]
     paused: bool = False
     why_paused: str | None = None
+    spectator_chat: bool = False
     host_seat: int | None = None
     clock: int = 30
     time_bank: int = 60
@@ -618,7 +624,8 @@ class Error(_Message):
 
 
 class ChatLine(_Message):
-    """A line of chat (kept with the table: ``seq`` its command's number)."""
+    """A line of chat (kept with the table: ``seq`` its command's number; ``seat_id``
+    -1: the host with no seat, -2: a spectator)."""
 
     type: Literal["chat"]
     seat_id: int
@@ -655,7 +662,7 @@ class CreateTable(_Message):
     at once when ``start`` (with the bots seated by then). ``clock``: each person's
     seconds per decision (0: no clock), ``time_bank``: the seconds each person may spend
     beyond it over the night, ``away_after``: the timeouts in a row that set a seat away
-    (0: never)."""
+    (0: never), ``spectator_chat``: people with no approved seat may chat."""
 
     preset: Annotated[str, StringConstraints(min_length=1, max_length=64)]
     options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=64)
@@ -667,6 +674,7 @@ class CreateTable(_Message):
     clock: Annotated[int, Field(ge=0, le=3600)] = 30
     time_bank: Annotated[int, Field(ge=0, le=3600)] = 60
     away_after: Annotated[int, Field(ge=0, le=100)] = 2
+    spectator_chat: bool = False
 
 
 class TableCreated(_Message):

@@ -248,6 +248,8 @@ class TableState:
         """Each seat's last applied client sequence number, and the command it made."""
         self.log: list[Logged] = []
         self.chat: list[ChatLine] = []
+        self.chat_lines = 0
+        """How many lines of chat the record holds."""
         self.policies: dict[int, Policy | NightPolicy] = {}
         """The bot of each bot's seat number in the session in play."""
         self.night = _Night(dict(row.options), int(row.stakes.get("buy_in", 100)))
@@ -418,9 +420,11 @@ class TableState:
             self.host_seat = command.seat_id
             return []
         if isinstance(command, ChatCommand):
-            seat = self.seats[command.seat_id]
-            self.chat.append(ChatLine(self.seq + 1, seat.seat_id, seat.nickname, command.text))
+            seat = self.seats.get(command.seat_id)
+            name = command.nickname or (seat.nickname if seat is not None else "?")
+            self.chat.append(ChatLine(self.seq + 1, command.seat_id, name, command.text))
             del self.chat[:-CHAT_KEPT]
+            self.chat_lines += 1
             return []
         if isinstance(command, AwayCommand):
             seat = self.seats[command.seat_id]
@@ -483,6 +487,11 @@ class TableState:
     def away_after(self) -> int:
         """How many timeouts in a row set a seat away (0: never)."""
         return int(self.row.stakes.get("away_after", 2))
+
+    @property
+    def spectator_chat(self) -> bool:
+        """Spectators may chat (a table option, off unless the host opened it so)."""
+        return bool(self.row.stakes.get("spectator_chat", 0))
 
     # -- the seats at the table -------------------------------------------------------------
 
