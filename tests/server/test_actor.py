@@ -172,7 +172,7 @@ def test_refusals_change_nothing(sqlite_url: str) -> None:
         assert [d.seat for d in session.pending()] == [1]  # Ann, left of the bot dealer
         await refuse(Act(type="act", seat=0, action="in", client_seq=1), ann, "wrong-seat")
         await refuse(Act(type="act", seat=1, action="fold", client_seq=1), ann, "illegal")
-        await refuse(Act(type="act", seat=1, action="in", client_seq=1), bob, "not-now")
+        await refuse(Act(type="act", seat=1, action="in", client_seq=1), bob, "not-seated")
         await actor.call(Act(type="act", seat=1, action="in", client_seq=1), ann)
         await settle(actor)
         await tables.close()

@@ -231,7 +231,7 @@ def test_bad_requests_get_an_error(client: TestClient) -> None:
     refused({"preset": "two-card-guts", "buy_in": 0}, "invalid")
     refused({"preset": "five-card-draw", "bots": 2, "bot": "threshold"}, "invalid")
     refused({"preset": "jacks-or-better", "bots": 2, "start": True}, "invalid")  # 4 at least
-    refused(b"x" * 10_000, "too-large")
+    refused(b"x" * 10_000, "too-large", 413)
     assert client.get("/api/tables/nope").status_code == 404
     assert client.get("/t/nope").status_code == 404
     with client.websocket_connect("/ws/nope") as ws:

@@ -68,7 +68,8 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         (folder / "jo.jsonl").write_text(
             client.get(path, headers={"authorization": f"Bearer {token}"}).text
         )
-        (folder / "public.jsonl").write_text(client.get(path).text)
+        host = {"authorization": f"Bearer {secret}"}
+        (folder / "public.jsonl").write_text(client.get(path, headers=host).text)
         ledger = client.get(
             f"/api/tables/{table_id}/ledger", headers={"authorization": f"Bearer {secret}"}
         ).json()

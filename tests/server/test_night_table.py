@@ -390,12 +390,12 @@ def test_a_night_table_over_http_and_its_downloads(sqlite_url: str) -> None:
         auth = {"authorization": f"Bearer {secret}"}
         ledger = client.get(f"/api/tables/{table_id}/ledger", headers=auth).json()
         assert sum(row["net"] for row in ledger["players"]) == 0
-        history = client.get(f"/api/tables/{table_id}/history").text.splitlines()
+        history = client.get(f"/api/tables/{table_id}/history", headers=auth).text.splitlines()
         header = json.loads(history[0])
         assert header["game"] == "night" and header["viewer"] is None
         kinds = [json.loads(line)["kind"] for line in history[1:]]
         assert kinds.count("night-game-chosen") == 4 and kinds[-1] == "night-ended"
-        phh = client.get(f"/api/tables/{table_id}/history?format=phh")
+        phh = client.get(f"/api/tables/{table_id}/history?format=phh", headers=auth)
         assert phh.status_code == 400
 
 

@@ -34,11 +34,11 @@ def downloads(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     folder = tmp_path_factory.mktemp("downloads")
     url = f"sqlite+aiosqlite:///{folder / 'guts.db'}"
     with TestClient(create_app(url, settings=Settings(0, 0))) as client:
-        table_id, _, token = play_night(client, "jacks-or-better")
+        table_id, secret, token = play_night(client, "jacks-or-better")
         actor = client.app.state.tables.actors[table_id]  # type: ignore[attr-defined]
         path = f"/api/tables/{table_id}/history"
         mine = client.get(path, headers={"authorization": f"Bearer {token}"}).text
-        public = client.get(path).text
+        public = client.get(path, headers={"authorization": f"Bearer {secret}"}).text
         jo = actor.state.night.lineups[0].index(3)
         sessions = list(actor.state.sessions)
     (folder / "jo.jsonl").write_text(mine)

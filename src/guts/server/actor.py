@@ -33,9 +33,10 @@ import hmac
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import orjson
 from mypy_extensions import mypyc_attr
@@ -102,6 +103,15 @@ log = logging.getLogger("guts.server")
 T = TypeVar("T")
 Message = AnyMessage
 
+MAX_REQUESTS = 8
+"""The most seat requests a table keeps waiting for the host (a refused or withdrawn
+one frees its place, its seat id and its nickname)."""
+MAX_CHAT_LINES = 1000
+"""The most lines of chat a table keeps (in its record) a night."""
+CHAT_RATE, CHAT_BURST = 0.5, 5.0
+"""Each speaker may chat a line every ``1/CHAT_RATE`` seconds, ``CHAT_BURST`` at once."""
+HOST_CHAT, SPECTATOR_CHAT = -1, -2
+"""The ``seat_id`` of a chat line of the host with no seat, and of a spectator."""
 MAX_CATCH_UP = 1000
 """A client that missed more commands than this gets a snapshot instead."""
 FAILED = ProtocolError("internal", "the table failed to do that: nothing was changed")
@@ -212,6 +222,7 @@ class TableActor:
         """True when a command was applied but not committed and the table could not be
         rebuilt from the database: memory is ahead of the truth, so the table does nothing
         by itself and rebuilds before anything else (refusing it while it cannot)."""
+        self._chat_allowance: dict[int, tuple[float, float]] = {}
         self.why_paused = ""
         """Why the table paused itself ('' when it did not, or the host resumed it)."""
         self.clocks: dict[int, _Clock] = {}
@@ -449,7 +460,7 @@ class TableActor:
             raise ProtocolError("not-now", "this connection has a seat already")
         if state.status == "over":
             raise ProtocolError("not-now", "the night is over")
-        self._check_free(message.nickname)
+        self._check_free(message.nickname, request=not self.row.auto_approve)
         buy_in = message.buy_in if message.buy_in is not None else state.buy_in
         if buy_in > state.buy_in:
             raise ProtocolError("invalid", f"the buy-in is at most {state.buy_in}")
@@ -521,11 +532,57 @@ class TableActor:
             )  # fmt: skip
 
     async def _chat(self, message: Chat, client: Client) -> None:
-        seat = self._seated(client, "chats")
-        await self._commit(ChatCommand(seat_id=seat.seat_id, text=message.text))
+        """A line from an approved seat, the host or (where the table lets them) a
+        spectator, within the speaker's allowance and the table's lines."""
+        state = self.state
+        seat = state.seats.get(client.seat_id) if client.seat_id is not None else None
+        nickname = None
+        if message.secret is not None:
+            self._check_host(message.secret)
+            if state.host_seat is None:
+                seat_id, nickname = HOST_CHAT, "Host"
+            else:
+                seat_id = state.host_seat
+        elif seat is not None and seat.status == "approved":
+            seat_id = seat.seat_id
+        elif seat is None and state.spectator_chat:
+            seat_id, nickname = SPECTATOR_CHAT, "Spectator"
+        else:
+            raise ProtocolError("not-seated", "only approved players and the host chat here")
+        if state.chat_lines >= MAX_CHAT_LINES:
+            raise ProtocolError("not-now", f"this table has kept {MAX_CHAT_LINES} lines of chat "
+                                           "tonight: no more")  # fmt: skip
+        if not self._chat_allowed(seat_id):
+            raise ProtocolError("rate-limited", "too much chat: a line every 2 seconds")
+        await self._commit(ChatCommand(seat_id=seat_id, text=message.text, nickname=nickname))
+
+    def _chat_allowed(self, speaker: int) -> bool:
+        """Take a line from ``speaker``'s allowance (a seat's, over all its connections;
+        the host's; the spectators' together): False when it is spent."""
+        now = time.monotonic()
+        allowance, checked = self._chat_allowance.get(speaker, (CHAT_BURST, now))
+        allowance = min(CHAT_BURST, allowance + (now - checked) * CHAT_RATE)
+        if allowance < 1:
+            self._chat_allowance[speaker] = (allowance, now)
+            return False
+        self._chat_allowance[speaker] = (allowance - 1, now)
+        return True
+
+    async def _withdraw(self, seat: Seat, by: Literal["host", "player"]) -> None:
+        """Refuse (or, by the player, withdraw) seat request ``seat``: it frees its seat id
+        and nickname, and its connections are spectators from then on."""
+        await self._commit(RefuseCommand(seat_id=seat.seat_id, by=by))
+        for client in self.clients:
+            if client.seat_id == seat.seat_id:
+                client.seat_id = None
+                if client.ready:
+                    client.send(self.snapshot(client))
 
     async def _player(self, message: SitOut | ComeBack | Leave | BuyChips, client: Client) -> None:
         seat = self._seated(client, "does that")
+        if seat.status == "requested" and isinstance(message, Leave):
+            await self._withdraw(seat, "player")
+            return
         if seat.status == "left" or seat.leaving:
             raise ProtocolError("not-now", f"{seat.nickname} has left the table")
         if seat.status != "approved":
@@ -617,7 +674,7 @@ class TableActor:
                 buy_in = message.buy_in if message.buy_in is not None else seat.buy_in
                 await self._commit(ApproveCommand(seat_id=seat.seat_id, buy_in=buy_in))
             else:
-                await self._commit(RefuseCommand(seat_id=seat.seat_id))
+                await self._withdraw(seat, "host")
 
     async def _options(self, message: SetOptions) -> None:
         options = dict(message.options)
@@ -667,11 +724,14 @@ class TableActor:
             raise ProtocolError("invalid", f"a rebuy or top-up is at most {self.state.buy_in}")
         await self._commit(ChipsCommand(seat_id=seat.seat_id, amount=amount, status="approved"))
 
-    def _check_free(self, nickname: str) -> None:
+    def _check_free(self, nickname: str, *, request: bool = False) -> None:
         state = self.state
+        if request and state.requests() >= MAX_REQUESTS:
+            raise ProtocolError("not-now", f"{MAX_REQUESTS} seat requests wait for the host "
+                                           "already: try again later")  # fmt: skip
         if len(state.seats) >= MAX_SEATS:
             raise ProtocolError("not-now", f"this table has {MAX_SEATS} seats already")
-        taken = {s.nickname.casefold() for s in state.seats.values() if s.status != "refused"}
+        taken = {s.nickname.casefold() for s in state.seats.values()}
         if nickname.casefold() in taken:
             raise ProtocolError("taken", f"the nickname {nickname!r} is taken at this table")
 
@@ -863,7 +923,7 @@ class TableActor:
             await self.storage.append(
                 self.id,
                 action,
-                seats=[state.seats[s].row() for s in dict.fromkeys(changed)],
+                seats=[state.row_of(s).row() for s in dict.fromkeys(changed)],
                 status=state.status if state.status != status else None,
             )
         except Exception:
@@ -1008,6 +1068,7 @@ class TableActor:
             "status": state.status,
             "paused": state.paused,
             "why_paused": self.why_paused or None,
+            "spectator_chat": state.spectator_chat,
             "host_seat": state.host_seat,
             "clock": state.clock_ms // 1000,
             "time_bank": state.time_bank_ms // 1000,

@@ -39,6 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from guts.errors import GutsError
 from guts.server.actor import Client, Settings, TableActor
+from guts.server.limits import BodyTooLarge, read_body
 from guts.server.pages import ledger_response, page_routes
 from guts.server.presets import check_bots, table_game
 from guts.server.protocol import (
@@ -51,6 +52,7 @@ from guts.server.protocol import (
     read_message,
 )
 from guts.server.records import history_lines, phh_documents
+from guts.server.state import TableState
 from guts.server.storage import Storage
 from guts.server.tables import Tables
 
@@ -200,9 +202,10 @@ def _tables(request: Request | WebSocket) -> Tables:
 
 async def create_table(request: Request) -> Response:
     """``POST /api/tables``."""
-    body = await request.body()
-    if len(body) > MAX_MESSAGE_BYTES:
-        return _error("too-large", f"a request has at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        body = await read_body(request, MAX_MESSAGE_BYTES)
+    except BodyTooLarge:
+        return _error("too-large", f"a request has at most {MAX_MESSAGE_BYTES} bytes", 413)
     try:
         wanted = CreateTable.model_validate_json(body)
     except ValidationError as error:
@@ -221,7 +224,8 @@ async def create_table(request: Request) -> Response:
         return _error("invalid", str(error)[:300])
     tables = _tables(request)
     clocks = {"clock": wanted.clock, "time_bank": wanted.time_bank,
-              "away_after": wanted.away_after}  # fmt: skip
+              "away_after": wanted.away_after,
+              "spectator_chat": int(wanted.spectator_chat)}  # fmt: skip
     actor, secret = await tables.create(
         wanted.preset,
         dict(wanted.options),
@@ -273,21 +277,30 @@ async def table_ledger(request: Request) -> Response:
 async def table_history(request: Request) -> Response:
     """``GET /api/tables/{table_id}/history``: the night's hand histories as JSON lines,
     redacted for the requester (``Authorization: Bearer TOKEN``, a seat's device token:
-    that seat's view; the host secret or nothing: a spectator's); ``?format=phh`` for
-    draw poker."""
+    that seat's view; the host secret: a spectator's; nothing: refused); ``?format=phh``
+    for draw poker. Written in a thread, from the events committed when it was asked
+    (the actor only counts them), so a long night's record never stalls the tables."""
     actor = await _tables(request).get(request.path_params["table_id"])
     if actor is None:
         return _error("no-such-table", "no table has that id", 404)
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    token, seat_id = token.strip(), None
-    if scheme.lower() == "bearer" and token:
-        seat_id = await actor.query(lambda: actor.seat_of(token))
-        if seat_id is None and not actor.is_host(token):
-            return _error("not-seated", "that token is no seat's of this table", 403)
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return _error("not-seated", "a history is its players' and the host's: send a "
+                                    "seat's token or the host secret", 403)  # fmt: skip
+
+    def ask() -> tuple[int | None, bool, TableState, list[int]]:
+        state = actor.state
+        return (actor.seat_of(token), actor.is_host(token), state,
+                [len(session.events) for session in state.sessions])  # fmt: skip
+
+    seat_id, host, state, upto = await actor.query(ask)
+    if seat_id is None and not host:
+        return _error("not-seated", "that token is no seat's of this table", 403)
     phh = request.query_params.get("format") == "phh"
     write = phh_documents if phh else history_lines
     try:
-        lines = await actor.query(lambda: list(write(actor.state, seat_id)))
+        lines = await asyncio.to_thread(lambda: list(write(state, seat_id, upto)))
     except GutsError as error:
         return _error("invalid", str(error)[:300])
     name = f"guts-{actor.id}-history.{'phh' if phh else 'jsonl'}"

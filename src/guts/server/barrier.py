@@ -140,15 +140,17 @@ def _visible(
     return shown
 
 
-def disclose_record(session: Session, seat: int | None) -> dict[str, Any]:
+def disclose_record(session: Session, seat: int | None, upto: int | None = None) -> dict[str, Any]:
     """The record of ``session`` (:meth:`~guts.games.base.Session.record`) as ``seat``
     (None: a spectator) may have it: the rules, players and first dealer, and only the
     events whose audience includes the seat (the shuffles and everyone else's hidden
-    cards left out), marked ``redacted`` with the ``viewer``."""
+    cards left out), marked ``redacted`` with the ``viewer``; with ``upto``, of its
+    first ``upto`` events only."""
     if seat is not None and not 0 <= seat < len(session.table.names):
         seat = None
     record = session.record()
-    record["events"] = [event.to_dict() for event in session.events if event.visible_to(seat)]
+    events = session.events if upto is None else session.events[:upto]
+    record["events"] = [event.to_dict() for event in events if event.visible_to(seat)]
     record["redacted"] = True
     record["viewer"] = seat
     return record

@@ -83,10 +83,12 @@ class ApproveCommand(_Command):
 
 
 class RefuseCommand(_Command):
-    """The host refused a seat request."""
+    """The host refused a seat request, or (``by`` the player) it was withdrawn: the
+    request frees its seat id and nickname."""
 
     kind: Literal["refuse"] = "refuse"
     seat_id: int
+    by: Literal["host", "player"] = "host"
 
 
 class StartCommand(_Command):
@@ -174,11 +176,14 @@ class HostCommand(_Command):
 
 
 class ChatCommand(_Command):
-    """A line of chat (kept with the table's record, not part of the game)."""
+    """A line of chat (kept with the table's record, not part of the game): a seat's,
+    or (``seat_id`` -1) the host's without a seat, or (-2) a spectator's, ``nickname``
+    saying who for those."""
 
     kind: Literal["chat"] = "chat"
     seat_id: int
     text: str
+    nickname: str | None = None
 
 
 class EndCommand(_Command):

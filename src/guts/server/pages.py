@@ -14,6 +14,7 @@ the host sees.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 from dataclasses import fields
@@ -23,6 +24,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -36,6 +38,8 @@ from guts.narrate import Narrator
 from guts.night import DEALERS_CHOICE, NightRules
 from guts.night.narrate import NightNarrator
 from guts.server.ledger import departures, ledger_body, ledger_rows, to_csv
+from guts.server.limits import MAX_BODY_BYTES, BodyTooLarge, read_body
+from guts.server.protocol import MAX_SEATS
 from guts.server.tables import Tables
 
 if TYPE_CHECKING:
@@ -138,11 +142,23 @@ async def narrate_events(request: Request) -> Response:
     of the terminal table (a night's, when the events are a night's: its choices and each
     game's start and end); a seat named "You" is told in the second person."""
     try:
-        body = json.loads(await request.body())
-        names = [str(name) for name in body["names"]]
+        text = await read_body(request, MAX_BODY_BYTES)
+    except BodyTooLarge:
+        return _error("too-large", f"a request has at most {MAX_BODY_BYTES} bytes", 413)
+    answer = await asyncio.to_thread(_narrated, text)  # never on the event loop
+    if isinstance(answer, str):
+        return _error("invalid", answer)
+    return JSONResponse({"lines": answer})
+
+
+def _narrated(text: bytes) -> list[str | None] | str:
+    """The lines of ``POST /api/narrate``'s body ``text``; a string saying why not."""
+    try:
+        body = orjson.loads(text)  # a nesting deeper than 1024 is a JSON error too
+        names = [str(name) for name in body["names"]][:MAX_SEATS]
         events = [Event.from_dict(data) for data in body["events"][:MAX_NARRATED]]
-    except (ValueError, KeyError, TypeError, GutsError) as error:
-        return _error("invalid", f"cannot narrate that: {error}"[:200])
+    except (ValueError, KeyError, TypeError, GutsError, RecursionError) as error:
+        return f"cannot narrate that: {error}"[:200]
     night = any(event.kind.startswith("night-") for event in events)
     narrator: Narrator | NightNarrator = NightNarrator(names) if night else Narrator(names)
     lines = []
@@ -151,7 +167,7 @@ async def narrate_events(request: Request) -> Response:
             lines.append(narrator.tell(event))
         except Exception:  # a line that cannot be told is left out, never a failed page
             lines.append(None)
-    return JSONResponse({"lines": lines})
+    return lines
 
 
 async def standings(request: Request) -> Response:

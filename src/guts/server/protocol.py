@@ -237,10 +237,15 @@ class Act(_Message):
 
 
 class Chat(_Message):
-    """A line of chat from a seated player, to everyone at the table."""
+    """A line of chat to everyone at the table, from an approved seat, from the host
+    (``secret``: the host secret; a host with no seat chats as "Host"), or from a
+    spectator where the table lets them (``spectator_chat``, as "Spectator"). Each seat
+    (over all its connections), the host and the spectators together may send a line
+    every 2 seconds, 5 at once; a table keeps 1,000 lines a night."""
 
     type: Literal["chat"]
     text: ChatText
+    secret: Secret | None = None
 
 
 class Start(_Message):
@@ -305,7 +310,8 @@ class ComeBack(_Message):
 
 class Leave(_Message):
     """Leave the table: the seat plays safe until the next deal boundary with an empty
-    pot, then is cashed out (a seat not dealt in is cashed out at once)."""
+    pot, then is cashed out (a seat not dealt in is cashed out at once). A seat request
+    not yet approved is withdrawn: it frees everything it held, as a refusal does."""
 
     type: Literal["leave"]
 
@@ -493,6 +499,7 @@ class TableInfo(_Message):
     status: Literal["lobby", "playing", "over"]
     paused: bool = False
     why_paused: str | None = None
+    spectator_chat: bool = False
     host_seat: int | None = None
     clock: int = 30
     time_bank: int = 60
@@ -617,7 +624,8 @@ class Error(_Message):
 
 
 class ChatLine(_Message):
-    """A line of chat (kept with the table: ``seq`` its command's number)."""
+    """A line of chat (kept with the table: ``seq`` its command's number; ``seat_id``
+    -1: the host with no seat, -2: a spectator)."""
 
     type: Literal["chat"]
     seat_id: int
@@ -654,7 +662,7 @@ class CreateTable(_Message):
     at once when ``start`` (with the bots seated by then). ``clock``: each person's
     seconds per decision (0: no clock), ``time_bank``: the seconds each person may spend
     beyond it over the night, ``away_after``: the timeouts in a row that set a seat away
-    (0: never)."""
+    (0: never), ``spectator_chat``: people with no approved seat may chat."""
 
     preset: Annotated[str, StringConstraints(min_length=1, max_length=64)]
     options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=64)
@@ -666,6 +674,7 @@ class CreateTable(_Message):
     clock: Annotated[int, Field(ge=0, le=3600)] = 30
     time_bank: Annotated[int, Field(ge=0, le=3600)] = 60
     away_after: Annotated[int, Field(ge=0, le=100)] = 2
+    spectator_chat: bool = False
 
 
 class TableCreated(_Message):
@@ -728,7 +737,7 @@ def protocol_document() -> str:
         "`GET /api/tables/{table_id}/history` gives the table's hand histories as JSON",
         "lines (`guts replay` reads each session's), with the cards the requester could not",
         "see redacted: send a seat's device token (`Authorization: Bearer TOKEN`) to see",
-        "that seat's cards, the host secret or nothing for a spectator's record. With",
+        "that seat's cards, the host secret for a spectator's record (nothing: refused, 403). With",
         "`?format=phh` (draw poker) it gives the hands in PHH.",
         "",
         "## Client to server",
@@ -750,7 +759,8 @@ def protocol_document() -> str:
         "settlement in the fewest payments (`settlement`) and, while chips are still in a",
         "pot, none and why (`unsettled`: a line, else null), or with `?format=csv` the CSV",
         "of PokerNow's columns. A refused request",
-        "is answered with `400` (`403` without the host secret, `404` for an unknown table)",
+        "is answered with `400` (`403` without the host secret, `404` for an unknown table,",
+        "`413` for a body over its limit: 8192 bytes, 1 MiB for `POST /api/narrate`)",
         "and an `error` object as above; a request the server fails, with `500` and an",
         "`internal` one.",
         "",

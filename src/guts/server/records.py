@@ -13,7 +13,8 @@ redacted record.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from guts.errors import GutsError
 from guts.history import FORMAT
@@ -28,11 +29,16 @@ def _number(state: TableState, index: int, seat_id: int | None) -> int | None:
     return lineup.index(seat_id) if seat_id in lineup else None
 
 
-def history_lines(state: TableState, seat_id: int | None) -> Iterator[str]:
+def history_lines(
+    state: TableState, seat_id: int | None, upto: Sequence[int] | None = None
+) -> Iterator[str]:
     """The night's sessions as JSON lines, as lobby seat ``seat_id`` (None: a
-    spectator) may see them."""
-    for index, session in enumerate(state.sessions):
-        record = disclose_record(session, _number(state, index, seat_id))
+    spectator) may see them; with ``upto``, only those sessions and each one's first
+    ``upto[n]`` events (what was committed when it was asked: the table may go on
+    meanwhile, in another thread)."""
+    for index, session in enumerate(_sessions(state, upto)):
+        record = disclose_record(session, _number(state, index, seat_id),
+                                 None if upto is None else upto[index])  # fmt: skip
         events = record.pop("events")
         yield json.dumps(
             {"format": FORMAT, "preset": state.game.name, "session": index + 1, **record}
@@ -41,15 +47,25 @@ def history_lines(state: TableState, seat_id: int | None) -> Iterator[str]:
             yield json.dumps(event)
 
 
-def phh_documents(state: TableState, seat_id: int | None) -> Iterator[str]:
+def _sessions(state: TableState, upto: Sequence[int] | None) -> list[Any]:
+    sessions = list(state.sessions)
+    return sessions if upto is None else sessions[: len(upto)]
+
+
+def phh_documents(
+    state: TableState, seat_id: int | None, upto: Sequence[int] | None = None
+) -> Iterator[str]:
     """Every draw poker deal of the night in PHH, as ``seat_id`` may see it (each
-    document headed by a comment naming its session and deal)."""
+    document headed by a comment naming its session and deal; ``upto`` as for
+    :func:`history_lines`: the deals of a session still being played are those its
+    record holds then)."""
     if state.game.family != "draw":
         raise GutsError("PHH is for draw poker tables (five-card-draw and its family)")
     from guts.games.draw.phh import deal_to_phh
 
-    for index, session in enumerate(state.sessions):
-        record = disclose_record(session, _number(state, index, seat_id))
+    for index, session in enumerate(_sessions(state, upto)):
+        record = disclose_record(session, _number(state, index, seat_id),
+                                 None if upto is None else upto[index])  # fmt: skip
         for deal in range(1, session.deals_played + 1):
             text = deal_to_phh(record, deal, game=state.game.name)
             yield f"# session {index + 1}, deal {deal}\n{text}"

@@ -232,6 +232,9 @@ class TableState:
         self.game: TableGame = table_game(row.preset)
         self.dealer = Dealer()
         self.seats: dict[int, Seat] = {}
+        self.refused: dict[int, Seat] = {}
+        """The requests refused or withdrawn, by the seat id they freed (until it is taken
+        again): kept only for their stored rows."""
         self.sessions: list[TableSession] = []
         self.status = "lobby"
         self.ending = False
@@ -245,6 +248,8 @@ class TableState:
         """Each seat's last applied client sequence number, and the command it made."""
         self.log: list[Logged] = []
         self.chat: list[ChatLine] = []
+        self.chat_lines = 0
+        """How many lines of chat the record holds."""
         self.policies: dict[int, Policy | NightPolicy] = {}
         """The bot of each bot's seat number in the session in play."""
         self.night = _Night(dict(row.options), int(row.stakes.get("buy_in", 100)))
@@ -289,6 +294,14 @@ class TableState:
     def buy_in(self) -> int:
         """The buy-in (and the most chips a rebuy or top-up may ask for)."""
         return self.night.buy_in
+
+    def requests(self) -> int:
+        """How many seat requests wait for the host."""
+        return sum(seat.status == "requested" for seat in self.seats.values())
+
+    def row_of(self, seat_id: int) -> Seat:
+        """The seat ``seat_id`` as stored (a refused request's too)."""
+        return self.seats.get(seat_id) or self.refused[seat_id]
 
     def seat_at(self, number: int) -> Seat | None:
         """The lobby seat playing seat ``number`` of the game."""
@@ -342,8 +355,9 @@ class TableState:
             if isinstance(command, ApproveCommand):
                 seat.status, seat.buy_in = "approved", command.buy_in
                 seat.bought = seat.held = command.buy_in
-            else:
+            else:  # the request holds nothing from now on: its seat id is free again
                 seat.status = "refused"
+                self.refused[command.seat_id] = self.seats.pop(command.seat_id)
             return [command.seat_id, *self._reseat_night()]
         if isinstance(command, StartCommand):
             return self._start()
@@ -390,6 +404,7 @@ class TableState:
         if approved:
             seat.bought = seat.held = command.buy_in
         self.seats[command.seat_id] = seat
+        self.refused.pop(command.seat_id, None)
         return [command.seat_id]
 
     def _control(self, command: Command) -> list[int] | None:
@@ -405,9 +420,11 @@ class TableState:
             self.host_seat = command.seat_id
             return []
         if isinstance(command, ChatCommand):
-            seat = self.seats[command.seat_id]
-            self.chat.append(ChatLine(self.seq + 1, seat.seat_id, seat.nickname, command.text))
+            seat = self.seats.get(command.seat_id)
+            name = command.nickname or (seat.nickname if seat is not None else "?")
+            self.chat.append(ChatLine(self.seq + 1, command.seat_id, name, command.text))
             del self.chat[:-CHAT_KEPT]
+            self.chat_lines += 1
             return []
         if isinstance(command, AwayCommand):
             seat = self.seats[command.seat_id]
@@ -470,6 +487,11 @@ class TableState:
     def away_after(self) -> int:
         """How many timeouts in a row set a seat away (0: never)."""
         return int(self.row.stakes.get("away_after", 2))
+
+    @property
+    def spectator_chat(self) -> bool:
+        """Spectators may chat (a table option, off unless the host opened it so)."""
+        return bool(self.row.stakes.get("spectator_chat", 0))
 
     # -- the seats at the table -------------------------------------------------------------
 
