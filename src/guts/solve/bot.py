@@ -187,10 +187,8 @@ def _reach(solution: Solution, position: int, history: int, cls: int) -> float:
         for q in range(position):
             p_in = strategy[q][history & ((1 << q) - 1)]
             weights.append(p_in if history >> q & 1 else 1.0 - p_in)
-    chance = 1.0
-    for weight in weights:
-        if solution.exact and not solution.model.no_peek:
-            chance *= float(solution.deal.cond[cls] @ weight)
-        else:
-            chance *= float(weight @ solution.deal.prior)
+    if solution.model.no_peek:  # declared unseen: the others' chances are the priors
+        chance = float(np.prod([weight @ solution.deal.prior for weight in weights]))
+    else:
+        chance = solution.deal.history_chance(cls, weights)
     return chance if np.isfinite(chance) else 0.0

@@ -429,6 +429,14 @@ class Deal:
                 gain0 = float(self.out_gain[0][0, 0] + c * self.out_next[0][0, 0])
                 cv[p][history, 0] += (self.cond @ other) * gain0
 
+    def history_chance(self, cls: int, weights: list[FloatArray]) -> float:
+        """The chance of the earlier positions' declarations (``weights``: each one's
+        chance per class), given my class ``cls`` (heads-up with card removal)."""
+        chance = 1.0
+        for weight in weights:
+            chance *= float(self.cond[cls] @ weight if self.exact else weight @ self.prior)
+        return chance
+
     # -- values and best responses ------------------------------------------------------
 
     def growth(self, strategy: list[FloatArray]) -> float:

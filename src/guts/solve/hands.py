@@ -62,9 +62,13 @@ class HandClasses:
     grouping: str
 
     @classmethod
-    def of(cls, ranking: Ranking, size: int | None = None) -> HandClasses:
-        """The classes of ``size``-card hands (the ranking's own size when None)."""
-        return _classes(ranking, size or _size_of(ranking))
+    def of(
+        cls, ranking: Ranking, size: int | None = None, cards: tuple[Card, ...] | None = None
+    ) -> HandClasses:
+        """The classes of ``size``-card hands (the ranking's own size when None) dealt from
+        ``cards`` (the ranking's pack when None: a smaller pack serves the tests)."""
+        codes = None if cards is None else tuple(sorted(card.code for card in cards))
+        return _classes(ranking, size or _size_of(ranking), codes)
 
     @classmethod
     def uniform(cls, count: int) -> HandClasses:
@@ -117,8 +121,9 @@ def _size_of(ranking: Ranking) -> int:
 
 
 @cache
-def _classes(ranking: Ranking, size: int) -> HandClasses:
-    deck = np.array([card.code for card in ranking.deck.cards], dtype=np.int64)
+def _classes(ranking: Ranking, size: int, codes: tuple[int, ...] | None = None) -> HandClasses:
+    pack = [card.code for card in ranking.deck.cards] if codes is None else list(codes)
+    deck = np.array(pack, dtype=np.int64)
     hands = np.array(list(itertools.combinations(deck.tolist(), size)), dtype=np.int64)
     strength = np.asarray(ranking.strength_batch(hands), dtype=np.int64)
     grouping, keys = "ranks", _rank_keys(hands)

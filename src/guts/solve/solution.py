@@ -25,6 +25,7 @@ from guts.solve.cache import cached
 from guts.solve.cfr import Deal, Result, solve_deal
 from guts.solve.hands import HandClasses
 from guts.solve.model import Model, model_of
+from guts.solve.removal import deck_exact_fits
 
 __all__ = ["MIXING", "Solution", "deal_of", "position_names", "solve_in_or_out"]
 
@@ -203,7 +204,7 @@ def solve_in_or_out(
     in the disk cache (``game`` and ``options`` only name them)."""
     model = model_of(rules, players)
     classes = HandClasses.of(rules.hand_ranking)
-    exact = players == 2
+    exact = players == 2 or deck_exact_fits(model, classes)
     result = cached(
         rules,
         players,
@@ -224,4 +225,8 @@ def deal_of(model: Model, classes: HandClasses, exact: bool) -> Deal:
         from guts.solve.option import DealerOptionDeal
 
         return DealerOptionDeal(model, classes, exact=exact)
+    if exact and model.players == 3:
+        from guts.solve.removal import DeckDeal
+
+        return DeckDeal(model, classes)
     return Deal(model, classes, exact=exact)
