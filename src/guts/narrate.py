@@ -19,6 +19,7 @@ rules, shared by the families' sentence builders.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from importlib import import_module
 from typing import Any
@@ -27,7 +28,7 @@ from guts.cards import Rank, format_cards, parse_cards
 from guts.games.base import Event
 from guts.grammar import agree, each, is_you, who
 
-__all__ = ["Narrator", "agree", "each", "is_you", "narrate", "second_person", "who"]
+__all__ = ["Narrator", "agree", "as_you", "each", "is_you", "narrate", "second_person", "who"]
 
 Teller = Callable[[dict[str, Any], Sequence[str]], str | None]
 _SILENT = {"shuffled", "draw-shuffled", "stock-seed", "acted", "hand-result", "staged-stock"}
@@ -361,6 +362,42 @@ def second_person(line: str, name: str = "You") -> str:
     if head != name or verb not in _THIRD_PERSON:
         return line
     return f"{head} {_THIRD_PERSON[verb]}" + (f" {tail}" if tail else "")
+
+
+_VERBS = frozenset(_THIRD_PERSON) | {
+    "antes", "beats", "bets", "calls", "checks", "collects", "doubles", "folds", "gets",
+    "goes", "keeps", "loses", "matches", "pays", "puts", "qualifies", "raises", "splits",
+    "stands", "ties", "wins",
+}  # fmt: skip
+"""Verbs a line built with a player's name may put after it (in the third person)."""
+
+
+def as_you(line: str, name: str) -> str:
+    """``line`` (built by a family with the players' own names, like an outcome) told to
+    the player called ``name``: their name as "You" (or "you", "your"), its verbs agreeing.
+
+    >>> as_you("Ann is alone in and takes the pot (2)", "Ann")
+    'You are alone in and take the pot (2)'
+    >>> as_you("Bob beats Ann's pair; Anna wins", "Ann")
+    'Bob beats your pair; Anna wins'
+    """
+    if not name or is_you(name):
+        return line
+    pattern = re.compile(rf"(?<![\w']){re.escape(name)}('s)?(?![\w])")
+
+    def you(found: re.Match[str]) -> str:
+        word = "your" if found.group(1) else "you"
+        return _capital(word) if found.start() == 0 else word
+
+    told = pattern.sub(you, line)
+    if told.startswith("You "):
+        head, verb, rest = [*told.split(" ", 2), "", ""][:3]
+        if verb in _VERBS:
+            told = " ".join(part for part in (head, agree(["You"], verb), rest) if part)
+        told = re.sub(r"\band (\w+)",
+                      lambda m: "and " + (agree(["You"], m[1]) if m[1] in _VERBS else m[1]),
+                      told, count=1)  # fmt: skip
+    return told
 
 
 def narrate(event: Event, names: Sequence[str]) -> str | None:

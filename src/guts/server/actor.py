@@ -731,7 +731,8 @@ class TableActor:
                                            "already: try again later")  # fmt: skip
         if len(state.seats) >= MAX_SEATS:
             raise ProtocolError("not-now", f"this table has {MAX_SEATS} seats already")
-        taken = {s.nickname.casefold() for s in state.seats.values()}
+        gone = ("refused", "left")  # their nicknames are free: a player who left may come back
+        taken = {s.nickname.casefold() for s in state.seats.values() if s.status not in gone}
         if nickname.casefold() in taken:
             raise ProtocolError("taken", f"the nickname {nickname!r} is taken at this table")
 

@@ -7,11 +7,16 @@ approved. While the night goes on a player's chips are their ``stack``; once it 
 or once they leave, they are cashed out (``buy_out``, the stack then 0). ``net`` is
 ``buy_out + stack - buy_in`` (less any debt a player left a table on credit with), so
 the nets add up to zero whenever no chips are in a pot, and only then is there a
-settlement (:func:`unsettled` says why not).
+settlement (:func:`unsettled` says why not). A bot's chips are the host's: the settlement
+settles people with people, and what the bots won or lost with the host (:data:`BOTS`);
+the rows of one nickname (a player who left and came back) settle as one.
 
 >>> rows = [{"player_nickname": "=Jo", "net": 5}, {"player_nickname": "Ann", "net": -5}]
 >>> settlement(rows)
 [('Ann', '=Jo', 5)]
+>>> settlement(rows + [{"player_nickname": "Bot", "bot": True, "net": 2},
+...                    {"player_nickname": "Cy", "net": -2}])
+[('Ann', '=Jo', 5), ('Cy', "the host (the bots' chips)", 2)]
 >>> unsettled(rows + [{"player_nickname": "Cy", "net": -3}])
 '3 chips are still in the pot: settle once it is won'
 >>> print(to_csv([{"player_nickname": "=1+1", "player_id": 0}]), end="")
@@ -31,6 +36,7 @@ from guts.server.state import Seat, TableState
 from guts.table import settling_payments
 
 __all__ = [
+    "BOTS",
     "COLUMNS",
     "departures",
     "ledger_body",
@@ -42,6 +48,8 @@ __all__ = [
 
 COLUMNS = ("player_nickname", "player_id", "session_start_at", "session_end_at", "buy_in",
            "buy_out", "stack", "net")  # fmt: skip
+BOTS = "the host (the bots' chips)"
+"""Who the settlement names for the bots' chips (a bot plays the host's chips)."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """A cell starting with one of these would be read as a formula by a spreadsheet."""
 
@@ -76,6 +84,7 @@ def ledger_rows(
             "buy_out": buy_out,
             "stack": stack,
             "net": state.net(seat),
+            "bot": seat.kind != "person",
         })  # fmt: skip
     return rows
 
@@ -114,11 +123,15 @@ def unsettled(rows: Sequence[Mapping[str, Any]]) -> str | None:
 
 def settlement(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, int]]:
     """Who pays whom how much to settle the nets, in the fewest payments
-    (:func:`~guts.table.settling_payments`); none while the nets cannot be settled
-    (:func:`unsettled`)."""
+    (:func:`~guts.table.settling_payments`) between people, the bots' nets settled with
+    the host (:data:`BOTS`); none while the nets cannot be settled (:func:`unsettled`)."""
     if unsettled(rows):
         return []
-    return list(settling_payments({row["player_nickname"]: row["net"] for row in rows}))
+    nets: dict[str, int] = {}
+    for row in rows:
+        who = BOTS if row.get("bot") else str(row["player_nickname"])
+        nets[who] = nets.get(who, 0) + row["net"]
+    return list(settling_payments(nets))
 
 
 def ledger_body(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from guts.catalog import Game, find_game, games
 from guts.errors import GutsError
 from guts.games.base import Event
 from guts.games.options import RuleOptions, dash, format_value, split_optional
-from guts.narrate import Narrator
+from guts.narrate import Narrator, agree, as_you
 from guts.night import DEALERS_CHOICE, NightRules
 from guts.night.narrate import NightNarrator
 from guts.server.ledger import departures, ledger_body, ledger_rows, to_csv
@@ -140,7 +140,10 @@ async def narrate_events(request: Request) -> Response:
     """``POST /api/narrate`` with ``{"names": [...], "events": [...]}`` (events as the
     page received them): ``{"lines": [...]}``, one line or null per event, in the words
     of the terminal table (a night's, when the events are a night's: its choices and each
-    game's start and end); a seat named "You" is told in the second person."""
+    game's start and end); a seat named "You" is told in the second person, and so is
+    its own name (``you``, optional) where a family's text names it. A session's opening
+    chips (a table is seated anew at each session) are a stack, not a buy-in: "Ann starts
+    with 100 chips" (buy-ins and rebuys are the ledger's)."""
     try:
         text = await read_body(request, MAX_BODY_BYTES)
     except BodyTooLarge:
@@ -156,18 +159,32 @@ def _narrated(text: bytes) -> list[str | None] | str:
     try:
         body = orjson.loads(text)  # a nesting deeper than 1024 is a JSON error too
         names = [str(name) for name in body["names"]][:MAX_SEATS]
+        you = str(body.get("you") or "")
         events = [Event.from_dict(data) for data in body["events"][:MAX_NARRATED]]
     except (ValueError, KeyError, TypeError, GutsError, RecursionError) as error:
         return f"cannot narrate that: {error}"[:200]
     night = any(event.kind.startswith("night-") for event in events)
     narrator: Narrator | NightNarrator = NightNarrator(names) if night else Narrator(names)
-    lines = []
+    lines: list[str | None] = []
     for event in events:
         try:
-            lines.append(narrator.tell(event))
+            line = _opening_stack(event, names) or narrator.tell(event)
         except Exception:  # a line that cannot be told is left out, never a failed page
-            lines.append(None)
+            line = None
+        lines.append(as_you(line, you) if line and you else line)
     return lines
+
+
+def _opening_stack(event: Event, names: list[str]) -> str | None:
+    """The line of a seat's chips at the start of a session ("Ann starts with 100 chips"),
+    None for any other event."""
+    data = event.to_dict()
+    seat = data.get("destination")
+    if not (str(data["kind"]).endswith("moved") and data.get("source") == "bank"
+            and data.get("reason") == "buy-in" and isinstance(seat, int)
+            and 0 <= seat < len(names)):  # fmt: skip
+        return None
+    return f"{names[seat]} {agree([names[seat]], 'starts')} with {data['amount']} chips"
 
 
 async def standings(request: Request) -> Response:

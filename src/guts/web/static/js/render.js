@@ -289,7 +289,8 @@ function opens(decision, view) {
 
 /** The decision's prompt in the engine's words (an opening bet called opening). */
 function promptOf(decision, view) {
-  const words = opens(decision, view) ? decision.prompt.replace(/\bbet\b/, "open") : decision.prompt;
+  const opening = opens(decision, view) ? decision.prompt.replace(/\bbet\b/, "open") : decision.prompt;
+  const words = opening.replace(/\b(?:[2-9TJQKA][shdc]|X[rb])\b/g, (code) => cardText(code));
   return words + (decision.simultaneous ? " (everyone chooses at once)" : "");
 }
 
@@ -407,6 +408,10 @@ export function renderLedger(root, ledger, csvLink, night) {
       el("ul", { class: "settlement" }, ...ledger.settlement.map((p) => el("li", { text: `${p.from} pays ${p.to} ${p.amount}` }))));
   } else if (ledger.unsettled) {
     root.append(el("p", { class: "unsettled", text: `No settlement yet: ${ledger.unsettled}.` }));
+  }
+  if (ledger.players.some((row) => row.bot)) {
+    root.append(el("p", { class: "bots-note", text:
+      "A bot's chips are the host's: what the bots won or lost is settled with the host, and people settle with people." }));
   }
   if (night && night.played.length) {
     root.append(el("h3", { text: "Games of the night" }), el("ol", { class: "night-games" },
@@ -544,7 +549,7 @@ export function renderSeatPanel(root, state, player) {
     mine.away
       ? el("button", { type: "button", id: "come-back", onclick: () => player("come_back", {}), text: "Come back" })
       : el("button", { type: "button", id: "sit-out", onclick: () => player("sit_out", {}), text: "Sit out" }),
-    el("h3", { text: "Give chips" }),
+    el("h3", { text: "More chips (a rebuy or top-up)" }),
     mine.asked ? el("p", { text: `You asked for ${mine.asked}; the host decides.` }) : null,
     el("div", {}, amount, el("button", { type: "button", id: "buy-chips", onclick: () => player("buy_chips", { amount: Number(amount.value) }), text: "Ask for chips" })),
     el("h3", { text: "Leave" }),

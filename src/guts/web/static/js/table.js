@@ -87,6 +87,7 @@ function showConnection(how, delay) {
 
 const HANDLERS = {
   snapshot(message) {
+    state.rejoining = false;
     state.table = message.table;
     state.seats = message.seats;
     state.you = message.you;
@@ -245,6 +246,7 @@ function host(type, fields) {
 }
 
 function player(type, fields) {
+  if (type === "leave" && state.you) store("leaving", String(state.you.seat_id));  // one's own leaving, not a kick
   send({ type, ...fields });
 }
 
@@ -267,7 +269,7 @@ async function narrateSoon() {
         (seat === state.game.seat ? "You" : name));
       const response = await fetch("/api/narrate", {
         method: "POST", headers: { "content-type": "application/json" },
-        body: JSON.stringify({ names, events }),
+        body: JSON.stringify({ names, events, you: state.game && state.game.players ? state.game.players[state.game.seat] : null }),
       });
       if (response.ok) {
         state.lines = (await response.json()).lines.filter(Boolean);
@@ -345,19 +347,37 @@ function renderTitle() {
   document.title = table ? `${table.preset} — guts` : "guts table";
 }
 
+/** A seat that left: forget its token, so this browser may ask for a seat again. */
+function joinAgain() {
+  localStorage.removeItem(`guts:token:${tableId}`);
+  localStorage.removeItem(`guts:leaving:${tableId}`);
+  state.you = null;
+  state.rejoining = true;
+  if (socket) socket.close();  // a fresh connection, which holds no seat (reconnects at once)
+  retry = 0;
+  render();
+}
+
 function renderJoin() {
   const box = $("join");
   const you = state.you;
   const lobby = state.table && state.table.status === "lobby";
   const mine = you && (state.seats || []).find((seat) => seat.seat_id === you.seat_id);
   box.hidden = false;
-  if (you && you.status === "requested") {
+  if (state.rejoining) {
+    box.replaceChildren(el("p", { class: "waiting", role: "status", text: "Reconnecting…" }));
+  } else if (you && you.status === "requested") {
     box.replaceChildren(el("p", { class: "waiting", role: "status", text: `Waiting for the host to approve ${you.nickname}…` }));
   } else if (you && you.status === "approved" && lobby) {
     const words = hostSecret() ? "Start the game when everyone is seated." : "Waiting for the host to start.";
     box.replaceChildren(el("p", { class: "waiting", role: "status", text: `You are seated as ${you.nickname}. ${words}` }));
   } else if (you && you.status === "left") {
-    box.replaceChildren(el("p", { class: "waiting", text: "You left the table; your chips are cashed out (see the ledger)." }));
+    const how = stored("leaving") === String(you.seat_id) ? "You left the table" : "The host removed you from the table";
+    box.replaceChildren(el("p", { class: "waiting left-line" },
+      `${how}; your chips are cashed out (see the ledger). `,
+      state.table && state.table.status !== "over" ? el("button", { type: "button", id: "join-again", onclick: joinAgain, text: "Join again" }) : null));
+  } else if (you && !lobby && mine && mine.leaving && stored("leaving") !== String(you.seat_id)) {
+    box.replaceChildren(el("p", { class: "waiting", role: "status", text: "The host removed you from the table: you are cashed out at the next deal boundary." }));
   } else if (you && you.status === "refused") {
     box.replaceChildren(el("p", { class: "waiting", text: "The host did not give you a seat." }));
   } else if (!you && state.table && state.table.status !== "over" && !$("join-form")) {
