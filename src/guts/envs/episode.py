@@ -204,7 +204,7 @@ class Episode:
 
     def observe(self, seat: int) -> npt.NDArray[np.float32]:
         """``seat``'s encoded view now."""
-        return self.encoder.encode(self.session.view(seat), seat)
+        return self.encoder.encode(self.session.view(seat, events=False), seat)
 
     def act(self, seat: int, number: int) -> list[int]:
         """Take action ``number`` for ``seat`` (IllegalAction if it is not legal now), go

@@ -1,15 +1,18 @@
-"""The Guts family as registered OpenSpiel Python games (needs the ``openspiel`` extra).
+"""Three families as registered OpenSpiel Python games (needs the ``openspiel`` extra).
 
-Importing this module registers one game per Guts preset, named ``guts_`` and the
-preset's name with underscores (``guts_two_card_guts``, ``guts_simultaneous_guts`` ...),
+Importing this module registers one game per preset of Guts, of the staged games (Three
+Five Seven, Napalm, Nuts; not Toh) and of Bourré, named ``guts_`` and the preset's name
+with underscores (``guts_two_card_guts``, ``guts_three_five_seven``, ``guts_bourre`` ...),
 with the parameters ``players`` (2), ``deals`` (1: the game is that many deals of a
 session, which then stops and shares out the pot), ``buy_in`` (20), ``cards`` (the pack
 dealt from, as card codes: ``"As Ks Qs Js"`` for a tiny game; empty: the preset's whole
 pack) and ``options`` (rules options, ``"ghost=always,ante=2"``).
 
 - Chance deals the cards one at a time, uniformly from what is left of the pack, as
-  many as the deal may use (the rules' ``cards_needed``), before the deal starts: a card
-  dealt later (a draw, a community card) is chosen then but seen only when dealt.
+  many as the deal may use, before the deal starts: every hand in full (Guts' ghost and
+  community cards, every stage of Three Five Seven, Bourré's hands and all the draw may
+  take, so the stock never runs out: Bourré for 2 to 5 players). A card dealt later (a
+  stage, a draw, a community card) is chosen then but seen only when dealt.
 - Where the rules declare at once (and for passing a card left) the game is
   simultaneous: the deciding seats choose at once and the others ``wait``; everything
   else moves in turn. ``pyspiel.convert_to_turn_based`` gives the sequential form.
@@ -17,7 +20,8 @@ pack) and ``options`` (rules options, ``"ghost=always,ante=2"``).
   record of visible events included (perfect recall); the observation is the view
   without the record. Tensors: the encoding of :mod:`guts.envs.encoding`, and for the
   information state also the encoding and action at each of the seat's past decisions.
-- Returns are the chip changes of the session (zero-sum).
+- Returns are the chip changes of the session (zero-sum; Bourré is played with
+  ``end-pot=split``).
 
 >>> import pyspiel
 >>> import guts.envs.openspiel
@@ -27,6 +31,10 @@ pack) and ``options`` (rules options, ``"ghost=always,ante=2"``).
 ...     state.apply_action(card)
 >>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()]
 (1, ['in', 'out'])
+>>> bourre = pyspiel.load_game("guts_bourre", {"players": 3})
+>>> state = bourre.new_initial_state()
+>>> len(state.chance_outcomes()), bourre.num_distinct_actions()  # 52 cards; play, fold ...
+(52, 39)
 """
 
 from __future__ import annotations
@@ -42,37 +50,171 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found]
 
-from guts.cards import Card, Deck, parse_cards
-from guts.catalog import find_game, games
+from guts.cards import Card, Deck, DeckKind, parse_cards
+from guts.catalog import Game, find_game, games
 from guts.envs.encoding import Encoder, Layout
+from guts.envs.episode import episode_options, no_choice
 from guts.errors import GutsError, OptionError
+from guts.games.bourre import BourreRules, BourreSession, TrumpCard
 from guts.games.guts import GutsRules, GutsSession
 from guts.games.guts.rules import Declare
+from guts.games.session import RecordedSession
+from guts.games.staged import StagedRules, StagedSession
+from guts.games.staged.rules import Declare as StagedDeclare
 
-__all__ = ["DEFAULTS", "GutsGame", "GutsState", "game_name", "register"]
+__all__ = [
+    "DEFAULTS",
+    "GutsGame",
+    "GutsObserver",
+    "GutsState",
+    "game_name",
+    "offered",
+    "register",
+]
 
 DEFAULTS: dict[str, Any] = {"players": 2, "deals": 1, "buy_in": 20, "cards": "", "options": ""}
 """Every game's parameters and their defaults."""
 
-_DECISIONS_PER_DEAL = 4
-"""The most decisions one seat makes in a Guts deal (pass, declare, second chance, again)."""
+_HAND = 5
+"""Cards in a Bourré hand."""
 
 
 def game_name(preset: str) -> str:
-    """The registered name of a Guts preset: ``guts_`` and the name with underscores."""
+    """The registered name of a preset: ``guts_`` and the name with underscores."""
     return "guts_" + preset.replace("-", "_")
 
 
-def _preset_rules(preset: str, options: Mapping[str, str] | None = None) -> GutsRules:
-    """The rules of a Guts preset; OptionError for a preset of another family."""
-    rules = find_game(preset).rules(options)
-    if not isinstance(rules, GutsRules):
-        raise OptionError(f"{preset} is not a Guts game")
-    return rules
+class _Family:
+    """What a game needs to know of one family beyond the engine's contract: how many
+    cards chance deals before a deal, the deck that deals them, whether seats decide at
+    once, and bounds (decisions a deal, antes a deal, payment rounds a deal)."""
+
+    names = ""
+    """The options that set the way of declaring (for a message)."""
+
+    def kind(self, rules: Any) -> DeckKind:
+        """The pack the cards come from."""
+        return DeckKind.STANDARD
+
+    def needed(self, rules: Any, players: int) -> int:
+        """The most cards a deal for ``players`` dealt in can show."""
+        raise NotImplementedError
+
+    def start(self, session: RecordedSession[Any, Any], rules: Any, dealt: list[Card]) -> None:
+        """Start the next deal of ``session`` with ``dealt`` on top of the deck."""
+        if not isinstance(session, GutsSession | StagedSession):
+            raise GutsError(f"no stacked deal for a {type(session).__name__}")
+        session.start_deal(Deck.stacked(dealt, self.kind(rules)))
+
+    def simultaneous(self, rules: Any) -> bool:
+        """True if some decision is made by several seats at once."""
+        return False
+
+    def check(self, preset: str, rules: Any, players: int) -> None:
+        """OptionError for what these games do not model."""
+
+    def decisions(self, rules: Any) -> int:
+        """The most decisions one seat makes in a deal."""
+        raise NotImplementedError
+
+    def antes(self, rules: Any, players: int) -> int:
+        """A bound on what one seat antes in a deal."""
+        raise NotImplementedError
+
+    def rounds(self, rules: Any) -> int:
+        """A bound on the payments one seat makes in a deal, each at most the pot to
+        each other seat."""
+        return 1
 
 
-def _simultaneous(rules: GutsRules) -> bool:
-    return rules.declare is Declare.SIMULTANEOUS or rules.pass_left
+class _Guts(_Family):
+    names = "declare/pass-left"
+
+    def kind(self, rules: GutsRules) -> DeckKind:
+        return rules.hand_ranking.deck
+
+    def needed(self, rules: GutsRules, players: int) -> int:
+        return rules.cards_needed(players)
+
+    def simultaneous(self, rules: GutsRules) -> bool:
+        return rules.declare is Declare.SIMULTANEOUS or rules.pass_left
+
+    def decisions(self, rules: GutsRules) -> int:
+        return 4  # pass, declare, a second chance, a second declaration
+
+    def antes(self, rules: GutsRules, players: int) -> int:
+        return 3 * rules.ante  # the ante, an extra ante, a chicken fee
+
+
+class _Staged(_Family):
+    names = "declare"
+
+    def needed(self, rules: StagedRules, players: int) -> int:
+        return players * rules.cards_per_player
+
+    def simultaneous(self, rules: StagedRules) -> bool:
+        return rules.declare_mode in (StagedDeclare.SIMULTANEOUS, StagedDeclare.DEALER_CHOICE)
+
+    def check(self, preset: str, rules: StagedRules, players: int) -> None:
+        if rules.is_toh:
+            raise OptionError(f"{preset}: Toh's stock and point cards carry from hand to "
+                              "hand, which these games do not deal: not offered")  # fmt: skip
+
+    def decisions(self, rules: StagedRules) -> int:
+        return 2 * len(rules.stages()) + 1  # the dealer's mode, each stage and second chance
+
+    def antes(self, rules: StagedRules, players: int) -> int:
+        return rules.ante * (len(rules.stages()) + 1)
+
+    def rounds(self, rules: StagedRules) -> int:
+        return len(rules.stages())  # a showdown at each stage
+
+
+class _Bourre(_Family):
+    def needed(self, rules: BourreRules, players: int) -> int:
+        turned = 1 if rules.trump_card is TrumpCard.STOCK else 0
+        return players * (_HAND + rules.draw_rules.discard_cap(players)) + turned
+
+    def start(self, session: RecordedSession[Any, Any], rules: Any, dealt: list[Card]) -> None:
+        if not isinstance(session, BourreSession):
+            raise GutsError(f"no stacked Bourré deal for a {type(session).__name__}")
+        chosen = set(dealt)
+        rest = [card for card in DeckKind.STANDARD.cards if card not in chosen]
+        session.start_deal(Deck.stacked([*dealt, *rest]), 0)  # the stock never runs out
+
+    def check(self, preset: str, rules: BourreRules, players: int) -> None:
+        needed = self.needed(rules, players)
+        if needed > len(DeckKind.STANDARD.cards):
+            most = max(n for n in range(2, players) if self.needed(rules, n) <= 52)
+            raise OptionError(
+                f"players: {preset} for {players} players may use {needed} cards, more than "
+                f"the pack (its draw would reshuffle, which these games do not deal): at "
+                f"most {most} players"
+            )
+
+    def decisions(self, rules: BourreRules) -> int:
+        return 2 + 2 * _HAND  # play or fold, the draw, a card a trick (a retraction each)
+
+    def antes(self, rules: BourreRules, players: int) -> int:
+        return players * rules.ante + rules.play_ante  # the dealer antes for all
+
+
+_FAMILIES: dict[str, _Family] = {"guts": _Guts(), "staged": _Staged(), "bourre": _Bourre()}
+
+
+def offered() -> list[str]:
+    """The presets offered as OpenSpiel games, in the catalog's order."""
+    return [
+        name for name, game in games().items() if game.family in _FAMILIES and not _refused(game)
+    ]
+
+
+def _refused(game: Game) -> bool:
+    try:
+        _FAMILIES[game.family].check(game.name, game.rules(), 2)
+    except OptionError:
+        return True
+    return False
 
 
 def _options(text: str) -> dict[str, str]:
@@ -86,26 +228,44 @@ def _options(text: str) -> dict[str, str]:
     return options
 
 
+def _most_lost(players: int, deals: int, antes: int, rounds: int) -> int:
+    """A bound on what one seat can lose: each deal its antes and, at each of ``rounds``
+    payments, the pot to each other seat, the pot growing at most ``players`` times at
+    each (everyone antes, every other seat matches it)."""
+    pot = lost = 0
+    for _ in range(deals):
+        pot += players * antes
+        lost += antes
+        for _ in range(rounds):
+            lost += (players - 1) * pot
+            pot *= players
+    return lost
+
+
 @dataclass(frozen=True)
 class _Setup:
     """What a game's parameters fix: the rules, the seats, the pack, the encodings."""
 
-    preset: str
-    rules: GutsRules
+    game: Game
+    rules: Any
     players: int
     deals: int
     buy_in: int
     pack: tuple[int, ...]
     options: Mapping[str, str]
 
+    @property
+    def family(self) -> _Family:
+        return _FAMILIES[self.game.family]
+
     @cached_property
     def layout(self) -> Layout:
-        return Layout.for_rules("guts", self.rules, self.players)
+        return Layout.for_rules(self.game.family, self.rules, self.players)
 
     @cached_property
     def wait(self) -> int | None:
         """The action of a seat that does not decide at a simultaneous node."""
-        return self.layout.size if _simultaneous(self.rules) else None
+        return self.layout.size if self.family.simultaneous(self.rules) else None
 
     @cached_property
     def actions(self) -> int:
@@ -115,64 +275,116 @@ class _Setup:
     def encoder(self) -> Encoder:
         return Encoder(self.layout, self.buy_in * self.players, self.deals)
 
-    @property
+    @cached_property
     def decisions(self) -> int:
         """The most decisions a seat makes in a game."""
-        return _DECISIONS_PER_DEAL * self.deals
+        return self.family.decisions(self.rules) * self.deals
+
+    @cached_property
+    def _needed(self) -> tuple[int, ...]:
+        return (0, 0, *(self.family.needed(self.rules, n) for n in range(2, self.players + 1)))
 
     def needed(self, players: int) -> int:
-        return self.rules.cards_needed(players)
+        """The most cards a deal for ``players`` dealt in can show."""
+        return self._needed[players]
 
     @property
     def most_lost(self) -> int:
-        """A bound on what one seat can lose: each deal at most three antes (the ante,
-        an extra ante, a chicken fee) and a match of a pot that grew at most ``players``
-        times a deal."""
-        players, ante, pot, lost = self.players, self.rules.ante, 0, 0
-        for _ in range(self.deals):
-            pot += 3 * players * ante
-            lost += 3 * ante + pot
-            pot *= players
-        return lost
+        """A bound on what one seat can lose in a game."""
+        family, players = self.family, self.players
+        antes = family.antes(self.rules, players)
+        return _most_lost(players, self.deals, antes, family.rounds(self.rules))
+
+    @property
+    def longest(self) -> int:
+        """A bound on the moves of a game: each deal its cards and every decision."""
+        per_deal = self.needed(self.players) + self.family.decisions(self.rules) * self.players
+        return self.deals * per_deal
+
+    def new_session(self) -> RecordedSession[Any, Any]:
+        """A session of these rules for the seats (``player_0`` ...)."""
+        return _new_session(self.game, self.rules, self.players, self.buy_in)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
         return self  # immutable: every copy of a state shares it
 
 
+def _new_session(game: Game, rules: Any, players: int, buy_in: int) -> RecordedSession[Any, Any]:
+    """A session of ``rules`` for ``players`` seats (``player_0`` ...)."""
+    names = [f"player_{i}" for i in range(players)]
+    session: RecordedSession[Any, Any] = game.games_family.session_class(
+        rules, names, buy_in=buy_in, rng=Random(0)
+    )
+    return session
+
+
+def _check_players(game: Game, rules: Any, players: int, pack: int) -> None:
+    """OptionError unless a game of ``rules`` takes ``players`` from a ``pack`` of cards."""
+    if players < 2:
+        raise OptionError(f"players: at least 2, not {players}")
+    family = _FAMILIES[game.family]
+    family.check(game.name, rules, players)
+    _new_session(game, rules, players, 1)  # the family refuses a count it cannot seat
+    why = no_choice(game.name, rules, players)
+    if why:
+        raise OptionError(why)
+    needed = family.needed(rules, players)
+    if pack < needed:
+        raise OptionError(f"cards: a deal for {players} players may need {needed} cards, "
+                          f"not {pack}")  # fmt: skip
+
+
 def _setup(preset: str, params: Mapping[str, Any]) -> _Setup:
     values = {**DEFAULTS, **params}
-    options = _options(str(values["options"]))
-    rules = _preset_rules(preset, options)
+    game = find_game(preset)
+    if game.family not in _FAMILIES:
+        raise OptionError(f"{preset}: the {game.family} family is not offered to OpenSpiel")
+    family = _FAMILIES[game.family]
+    options = episode_options(game.family, _options(str(values["options"])))
+    rules = game.rules(options)
     players, deals, buy_in = int(values["players"]), int(values["deals"]), int(values["buy_in"])
-    rules.check_players(players)
     if deals < 1 or buy_in < 1:
         raise OptionError(f"deals and buy_in: at least 1, not {deals} and {buy_in}")
-    kind = rules.hand_ranking.deck
+    kind = family.kind(rules)
     cards = parse_cards(values["cards"]) if values["cards"] else kind.cards
     kind.check(cards)
     pack = tuple(sorted({card.code for card in cards}))
-    if len(pack) < rules.cards_needed(players):
-        raise OptionError(f"cards: a deal for {players} players may need "
-                          f"{rules.cards_needed(players)} cards, not {len(pack)}")  # fmt: skip
-    if _simultaneous(rules) != _simultaneous(_preset_rules(preset)):
-        raise OptionError("declare/pass-left: a game's options keep its preset's way of "
+    _check_players(game, rules, players, len(pack))
+    if family.simultaneous(rules) != family.simultaneous(game.rules()):
+        raise OptionError(f"{family.names}: a game's options keep its preset's way of "
                           "declaring (in turn or at once): load the other preset")  # fmt: skip
-    return _Setup(preset, rules, players, deals, buy_in, pack, options)
+    return _Setup(game, rules, players, deals, buy_in, pack, options)
+
+
+def _players_allowed(game: Game, rules: Any) -> list[int]:
+    """The counts of players (2 to 26) a game of ``rules`` takes from the whole pack."""
+    allowed = []
+    pack = len(_FAMILIES[game.family].kind(rules).cards)
+    for players in range(2, 27):
+        try:
+            _check_players(game, rules, players, pack)
+        except OptionError:
+            continue
+        allowed.append(players)
+    return allowed
 
 
 def _game_type(preset: str) -> Any:
-    rules = _preset_rules(preset)
+    game = find_game(preset)
+    rules = game.rules()
     dynamics = pyspiel.GameType.Dynamics
+    simultaneous = _FAMILIES[game.family].simultaneous(rules)
+    allowed = _players_allowed(game, rules)
     return pyspiel.GameType(
         short_name=game_name(preset),
-        long_name=f"Guts: {preset}",
-        dynamics=dynamics.SIMULTANEOUS if _simultaneous(rules) else dynamics.SEQUENTIAL,
+        long_name=f"guts: {preset}",
+        dynamics=dynamics.SIMULTANEOUS if simultaneous else dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=min(rules.most_players, 26),
-        min_num_players=2,
+        max_num_players=max(allowed),
+        min_num_players=min(allowed),
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -182,13 +394,12 @@ def _game_type(preset: str) -> Any:
 
 
 class GutsGame(pyspiel.Game):  # type: ignore[misc]
-    """One Guts preset as an OpenSpiel game (its parameters: :data:`DEFAULTS`)."""
+    """One preset as an OpenSpiel game (its parameters: :data:`DEFAULTS`)."""
 
     preset = ""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         self.setup = setup = _setup(self.preset, params or {})
-        per_deal = setup.needed(setup.players) + _DECISIONS_PER_DEAL * setup.players
         info = pyspiel.GameInfo(
             num_distinct_actions=setup.actions,
             max_chance_outcomes=54,
@@ -196,7 +407,7 @@ class GutsGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-float(setup.most_lost),
             max_utility=float(setup.most_lost * (setup.players - 1)),
             utility_sum=0.0,
-            max_game_length=setup.deals * per_deal,
+            max_game_length=setup.longest,
         )
         super().__init__(_game_type(self.preset), info, {**DEFAULTS, **dict(params or {})})
 
@@ -227,10 +438,13 @@ class _Play:
 
     def __init__(self, setup: _Setup) -> None:
         self.setup = setup
-        names = [f"player_{i}" for i in range(setup.players)]
-        self.session = GutsSession(setup.rules, names, buy_in=setup.buy_in, rng=Random(0))
+        self.session = setup.new_session()
         self.dealt: list[int] = []
         self.moves: list[Move] = []
+        self._recall: list[list[tuple[npt.NDArray[np.float32], int]]] = [
+            [] for _ in range(setup.players)
+        ]
+        self._replay: _Play | None = None  # where the recall is: the moves so far replayed
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
         copy = _Play(self.setup)
@@ -262,9 +476,8 @@ class _Play:
             raise GutsError(f"card {code} cannot be dealt now")
         self.dealt.append(code)
         if self.needed() == 0:
-            deck = Deck.stacked([Card(c) for c in self.dealt], self.setup.rules.hand_ranking.deck)
-            self.dealt = []
-            self.session.start_deal(deck)
+            dealt, self.dealt = [Card(c) for c in self.dealt], []
+            self.setup.family.start(self.session, self.setup.rules, dealt)
             self._between_deals()
 
     def _act(self, choices: Move) -> None:
@@ -293,19 +506,24 @@ class _Play:
             session.stop("the game's deals are played")
 
     def decisions(self, seat: int) -> list[tuple[npt.NDArray[np.float32], int]]:
-        """``seat``'s encoded view and action at each of its decisions so far (replayed)."""
-        replay, found = _Play(self.setup), []
-        for move in self.moves:
+        """``seat``'s encoded view and action at each of its decisions so far: a second
+        play replays the moves, from where it stopped the last time, encoding each view
+        before its seat decides."""
+        replay = self._replay
+        if replay is None:
+            replay = self._replay = _Play(self.setup)
+        encode = self.setup.encoder.encode
+        for move in self.moves[len(replay.moves) :]:
             for chooser, number in move:
-                if chooser == seat:
-                    view = replay.session.view(seat)
-                    found.append((self.setup.encoder.encode(view, seat), number))
+                if chooser != _CHANCE:
+                    encoded = encode(replay.session.view(chooser, events=False), chooser)
+                    self._recall[chooser].append((encoded, number))
             replay.apply(move)
-        return found
+        return self._recall[seat]
 
 
 class GutsState(pyspiel.State):  # type: ignore[misc]
-    """A session of a Guts preset in play."""
+    """A session of a preset in play."""
 
     def __init__(self, game: GutsGame) -> None:
         super().__init__(game)
@@ -313,7 +531,7 @@ class GutsState(pyspiel.State):  # type: ignore[misc]
         self.play = _Play(self.setup)
 
     @property
-    def session(self) -> GutsSession:
+    def session(self) -> RecordedSession[Any, Any]:
         """The engine's session."""
         return self.play.session
 
@@ -393,7 +611,8 @@ class GutsObserver:
         """Fill :attr:`tensor` with ``player``'s view of ``state``."""
         self.tensor.fill(0.0)
         setup = self.setup
-        self.dict["now"][:] = setup.encoder.encode(state.session.view(player), player)
+        view = state.session.view(player, events=False)  # the encoding reads no events
+        self.dict["now"][:] = setup.encoder.encode(view, player)
         if self.perfect_recall:
             size = setup.encoder.size
             past = self.dict["past"].reshape(setup.decisions, size)
@@ -411,23 +630,19 @@ class GutsObserver:
     def string_from(self, state: GutsState, player: int) -> str:
         """``player``'s view of ``state`` as JSON (without the event record unless this
         is the information state)."""
-        view = state.session.view(player)
-        if not self.perfect_recall:
-            view.pop("events", None)
+        view = state.session.view(player, events=self.perfect_recall)
         return f"p{player} " + json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 
 def register() -> list[str]:
-    """Register every Guts preset (once); the registered names."""
+    """Register every preset offered (once); the registered names."""
     names = []
     known = set(pyspiel.registered_names())
-    for preset, game in games().items():
-        if game.family != "guts":
-            continue
+    for preset in offered():
         name = game_name(preset)
         names.append(name)
         if name not in known:
-            cls = type(f"Guts_{preset.replace('-', '_')}", (GutsGame,), {"preset": preset})
+            cls = type(f"Game_{preset.replace('-', '_')}", (GutsGame,), {"preset": preset})
             pyspiel.register_game(_game_type(preset), cls)
     return names
 
