@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass
 from enum import StrEnum
-from functools import cache
-from typing import ClassVar, TypeAlias, cast
+from functools import cache, lru_cache
+from typing import ClassVar, TypeAlias
 
 from guts.errors import GutsError, OptionError
 
@@ -132,7 +132,7 @@ class Place:
         if place is None:
             if not isinstance(name, str) or not name or name != name.strip():
                 raise TableError(f"a place needs a non-blank name without outer spaces: {name!r}")
-            place = object.__new__(cls)
+            place = super().__new__(cls)
             object.__setattr__(place, "name", name)
             place = cls._interned.setdefault(name, place)
         return place
@@ -321,45 +321,20 @@ class Table:
         odd_chips: OddChipRule = OddChipRule.NEAREST_LEFT,
         button: int = 0,
     ) -> None:
-        plain = type(players) in (list, tuple) and {*map(type, players)} <= _STR_ONLY
-        if plain and players:  # a list of names, bought in alike
-            alike = (
-                buy_in if type(buy_in) is int and buy_in >= 0 else _check_amount(buy_in, "buy-in")
-            )
-            names = tuple(cast("Sequence[str]", players))
-            if names not in _NAMES_CHECKED:  # plain strings, so a kept tuple is the same
-                _check_names(names)
-                if len(_NAMES_CHECKED) >= 1 << 10:
-                    _NAMES_CHECKED.clear()
-                _NAMES_CHECKED.add(names)
-            amounts = None if type(alike) is int else [alike] * len(names)
-        else:
-            entries = [_seat_entry(player, buy_in) for player in players]
-            amounts = [amount for _, amount in entries]
-            names = tuple(name for name, _ in entries)
-            _check_names(names)
+        entries = [_seat_entry(player, buy_in) for player in players]
+        names = tuple(name for name, _ in entries)
+        _check_names(names)
         self._names = names
         self._credit = bool(credit)
-        self._odd_chips = (
-            odd_chips if type(odd_chips) is OddChipRule else OddChipRule.parse(odd_chips)
-        )
+        self._odd_chips = OddChipRule.parse(odd_chips)
         self._places: dict[Place, int] = {}
-        self._button = (
-            button if type(button) is int and 0 <= button < len(names) else self._seat(button)
-        )
-        if amounts is None:  # every seat buys in for ``alike`` chips (as below, at once)
-            count = len(names)
-            self._stacks = [alike] * count
-            self._bought = [alike] * count
-            self._ledger: list[Transfer] = list(_buy_ins(count, alike)) if alike else []
-            return
+        self._button = self._seat(button)
         self._stacks = [0] * len(names)
         self._bought = [0] * len(names)  # per seat: buy-ins minus cash-outs
-        self._ledger = []
-        for seat, amount in enumerate(amounts):
-            if amount:  # checked above: the bank to a seat, by buy-in (as _apply does it)
-                self._ledger.append(_checked_transfer(BANK, seat, amount, _BUY_IN, "", 0))
-                self._stacks[seat] = self._bought[seat] = amount
+        self._ledger: list[Transfer] = []
+        for seat, (_, amount) in enumerate(entries):
+            if amount:
+                self._apply(_transfer(BANK, seat, amount, Reason.BUY_IN, "", 0))
 
     # -- seats and the button -------------------------------------------------------------
 
@@ -443,57 +418,13 @@ class Table:
         At table stakes the payment is cut to the stack and the shortfall is recorded;
         ``amount - pay(...)`` is what the seat could not pay.
         """
-        stacks = self._stacks
-        if (
-            type(seat) is int
-            and 0 <= seat < len(stacks)
-            and type(amount) is int
-            and amount > 0
-            and type(reason) is Reason  # _plain(reason, note), read at once
-            and reason is not _BUY_IN
-            and reason is not _CASH_OUT
-            and type(note) is str
-        ):  # the usual payments, checked here at once: the same as the path below
-            paid = amount if self._credit or amount <= stacks[seat] else stacks[seat]
-            key = (seat, to, paid, reason, note, amount - paid)  # plain ints and places
-            if type(to) is Place and to is not BANK:  # into the pot or a hold
-                transfer = _TRANSFERS.get(key) or _checked_transfer(*key)
-                stacks[seat] -= paid  # as _apply does for a seat paying a place
-                places = self._places
-                places[to] = places.get(to, 0) + paid
-                self._ledger.append(transfer)
-                return paid
-            if type(to) is int and 0 <= to < len(stacks) and to != seat:  # to another seat
-                self._apply(_TRANSFERS.get(key) or _checked_transfer(*key))
-                return paid
-        self._seat(seat)
-        self._party(to)  # a place on the table or a seat: chips leave only by cash_out
+        seat = self._seat(seat)
+        to = self._party(to)  # a place on the table or a seat: chips leave only by cash_out
         if _check_amount(amount) == 0:
             return 0
-        paid = amount if self._credit else min(amount, self._stacks[seat])
-        if _plain(reason, note) and to != seat:
-            # checked above: a seat paying at most its stack (or on credit) to a place on
-            # the table or another seat, for a reason that is not a buy-in or cash-out
-            self._apply(_checked_transfer(seat, to, paid, reason, note, amount - paid))
-        else:
-            self._record(Transfer(seat, to, paid, reason, note, amount - paid))
-        return paid
-
-    def _pay_place(self, seat: int, place: Place, amount: int, reason: Reason, note: str) -> int:
-        """:meth:`pay` of ``seat`` into ``place``, for a caller that has checked what the
-        usual path of :meth:`pay` checks: ``seat`` an ``int`` seat of this table, ``place``
-        a :class:`Place` other than the bank, ``amount`` a positive ``int``, ``reason`` a
-        :class:`Reason` other than buy-in and cash-out, ``note`` a ``str``. The same
-        transfer, stacks and places as :meth:`pay`, without checking them again."""
-        stacks = self._stacks
-        stack = stacks[seat]
-        paid = amount if amount <= stack or self._credit else stack
-        key = (seat, place, paid, reason, note, amount - paid)  # plain ints and places
-        transfer = _TRANSFERS.get(key) or _checked_transfer(*key)
-        stacks[seat] = stack - paid
-        places = self._places
-        places[place] = places.get(place, 0) + paid
-        self._ledger.append(transfer)
+        stack = self._stacks[seat]
+        paid = amount if self._credit or amount <= stack else stack
+        self._move(seat, to, paid, reason, note, amount - paid)
         return paid
 
     def pay_each(
@@ -502,92 +433,23 @@ class Table:
         """Each of ``seats`` (distinct) pays ``amount`` to ``to``, as by :meth:`pay`.
 
         Returns what each paid; for antes, ``pay_each(table.turn_order(), POT, ante, ANTE)``.
+        Everything is checked before the first seat pays.
         """
-        count = len(self._names)
-        if (
-            type(seats) is tuple
-            and type(to) is Place
-            and to is not BANK
-            and type(amount) is int
-            and amount > 0
-            and _plain(reason, note)
-            and _distinct_seats(seats, count)
-        ):  # the usual round of antes, checked at once: as the loop below pays it
-            return self._pay_each_place(seats, to, amount, reason, note)
-        order = [seat if type(seat) is int and 0 <= seat < count else self._seat(seat)
-                 for seat in seats]  # (what _seat checks)  # fmt: skip
+        order = [self._seat(seat) for seat in seats]
         if len(set(order)) != len(order) or to in order:
             raise SeatError(f"each seat pays once and not itself: {order} paying {to}")
-        _check_amount(amount)
-        _check_reason(reason, note)
-        self._party(to)
-        if (
-            type(to) is Place  # (not the bank: _party refuses it)
-            and type(amount) is int
-            and amount > 0
-            and _plain(reason, note)
-            and all(type(seat) is int for seat in order)
-        ):  # what pay's usual path checks, checked here once for every seat
-            return self._pay_in_turn(order, to, amount, reason, note)
-        return {seat: self.pay(seat, to, amount, reason, note) for seat in order}
-
-    def _pay_each_place(
-        self, seats: tuple[int, ...], place: Place, amount: int, reason: Reason, note: str
-    ) -> dict[int, int]:
-        """:meth:`pay_each` of distinct ``int`` seats of this table into ``place`` (not the
-        bank), ``amount`` a positive ``int``, ``reason`` and ``note`` as :func:`_plain`
-        accepts them: the same transfers, stacks and places, without checking them again
-        (on credit, or where every stack covers ``amount``, the transfers kept per seats)."""
-        stacks, places, ledger = self._stacks, self._places, self._ledger
-        if self._credit or min(map(stacks.__getitem__, seats)) >= amount:
-            key = (seats, place, amount, reason, note)
-            transfers = _ROUNDS.get(key)
-            if transfers is None:
-                transfers = tuple(
-                    _checked_transfer(seat, place, amount, reason, note, 0) for seat in seats
-                )
-                if len(_ROUNDS) >= 1 << 10:
-                    _ROUNDS.clear()
-                _ROUNDS[key] = transfers
-            for seat in seats:
-                stacks[seat] -= amount
-            ledger.extend(transfers)
-            places[place] = places.get(place, 0) + amount * len(seats)
-            return dict.fromkeys(seats, amount)
-        return self._pay_in_turn(seats, place, amount, reason, note)
-
-    def _pay_in_turn(
-        self, seats: Sequence[int], place: Place, amount: int, reason: Reason, note: str
-    ) -> dict[int, int]:
-        """Each of ``seats`` pays ``amount`` (at table stakes, at most its stack) into
-        ``place``, as :meth:`_pay_place` pays it, in one loop; for callers that have
-        checked the seats, place, amount, reason and note."""
-        stacks, places, ledger, credit = self._stacks, self._places, self._ledger, self._credit
+        to = self._party(to)
+        if _check_amount(amount) == 0:
+            return dict.fromkeys(order, 0)
+        _check_movement(reason, note)
+        stacks, credit = self._stacks, self._credit
         paid_each = {}
-        for seat in seats:
+        for seat in order:
             stack = stacks[seat]
-            paid = amount if amount <= stack or credit else stack
-            key = (seat, place, paid, reason, note, amount - paid)
-            ledger.append(_TRANSFERS.get(key) or _checked_transfer(*key))
-            stacks[seat] = stack - paid
-            places[place] = places.get(place, 0) + paid
+            paid = amount if credit or amount <= stack else stack
+            self._move(seat, to, paid, reason, note, amount - paid)
             paid_each[seat] = paid
         return paid_each
-
-    def _collect_all(self, place: Place, seat: int) -> int:
-        """:meth:`collect` of everything in ``place`` by ``seat``, for a caller that has
-        checked what its usual path checks: ``place`` a :class:`Place` other than the bank,
-        ``seat`` an ``int`` seat of this table (the reason a win, no note). The same
-        transfer, stacks and places, without checking them again."""
-        places = self._places
-        held = places.get(place, 0)
-        if held:
-            key = (place, seat, held, _WIN, "", 0)  # plain ints and places
-            transfer = _TRANSFERS.get(key) or _checked_transfer(*key)
-            places[place] = 0  # as _apply does for a place paying a seat
-            self._stacks[seat] += held
-            self._ledger.append(transfer)
-        return held
 
     def collect(
         self,
@@ -598,52 +460,24 @@ class Table:
         note: str = "",
     ) -> int:
         """``seat`` takes ``amount`` (everything, if None) from ``place``; return the amount."""
-        stacks, places = self._stacks, self._places
-        if (
-            amount is None
-            and type(place) is Place
-            and place is not BANK
-            and type(seat) is int
-            and 0 <= seat < len(stacks)
-            and type(reason) is Reason  # _plain(reason, note), read at once
-            and reason is not _BUY_IN
-            and reason is not _CASH_OUT
-            and type(note) is str
-        ):  # the usual take of a whole place, checked here at once: as the path below
-            held = places.get(place, 0)
-            if held:
-                key = (place, seat, held, reason, note, 0)  # plain ints and places
-                transfer = _TRANSFERS.get(key) or _checked_transfer(*key)
-                places[place] = 0  # as _apply does for a place paying a seat
-                stacks[seat] += held
-                self._ledger.append(transfer)
-            return held
-        held = self._places.get(self._place(place), 0)
-        self._seat(seat)
+        held = self.chips_in(place)
+        seat = self._seat(seat)
         amount = held if amount is None else _check_amount(amount)
         if amount:
-            if _plain(reason, note):
-                if amount > held:
-                    self._check_funds(place, amount)  # raises, naming what the place holds
-                self._apply(_checked_transfer(place, seat, amount, reason, note, 0))
-            else:
-                self._record(Transfer(place, seat, amount, reason, note))
+            self._check_funds(place, amount)
+            self._move(place, seat, amount, reason, note)
         return amount
 
     def move(
         self, source: Place, destination: Place, amount: int | None, reason: Reason, note: str = ""
     ) -> int:
         """Move ``amount`` (everything, if None) between two places; return the amount."""
-        held = self._places.get(self._place(source), 0)
+        held = self.chips_in(source)
         self._place(destination)
         amount = held if amount is None else _check_amount(amount)
         if amount:
-            if _plain(reason, note) and source is not destination:
-                if amount > held:
-                    self._check_funds(source, amount)  # raises, naming what the place holds
-                self._apply(_checked_transfer(source, destination, amount, reason, note, 0))
-            else:
-                self._record(Transfer(source, destination, amount, reason, note))
+            self._check_funds(source, amount)
+            self._move(source, destination, amount, reason, note)
         return amount
 
     def split(
@@ -673,19 +507,15 @@ class Table:
             raise SeatError(f"a split needs distinct winners, not {list(winners)}")
         total = self.chips_in(place) if amount is None else _check_amount(amount)
         self._check_funds(place, total)
-        _check_reason(reason, note)
+        _check_movement(reason, note)
         share, odd = divmod(total, len(order))
         if rule is OddChipRule.NEAREST_LEFT:
             order.sort(key=lambda seat: (seat - self._button - 1) % len(self._names))
         extra = 0 if rule is OddChipRule.LEAVE_IN_POT else odd
         shares = {seat: share + (1 if k < extra else 0) for k, seat in enumerate(order)}
-        plain = _plain(reason, note)  # the shares add up to no more than the place holds
-        for seat, chips in shares.items():
+        for seat, chips in shares.items():  # they add up to no more than the place holds
             if chips:
-                if plain:
-                    self._apply(_checked_transfer(place, seat, chips, reason, note, 0))
-                else:
-                    self._record(Transfer(place, seat, chips, reason, note))
+                self._move(place, seat, chips, reason, note)
         return shares
 
     def apply_pot_limit(self, limit: int, *, pot: Place = POT, reserve: Place = RESERVE) -> int:
@@ -714,10 +544,7 @@ class Table:
         """``seat`` buys ``amount`` chips from the bank (a rebuy, in the middle of a session)."""
         self._seat(seat)
         if _check_amount(amount):
-            if type(note) is str:
-                self._apply(_checked_transfer(BANK, seat, amount, Reason.BUY_IN, note, 0))
-            else:
-                self._record(Transfer(BANK, seat, amount, Reason.BUY_IN, note))
+            self._record(Transfer(BANK, seat, amount, Reason.BUY_IN, note))
 
     def cash_out(self, seat: int, amount: int | None = None, note: str = "") -> int:
         """``seat`` returns ``amount`` chips (its whole stack, if None) to the bank.
@@ -884,6 +711,8 @@ class Table:
     # -- internals ------------------------------------------------------------------------------
 
     def _seat(self, seat: object) -> int:
+        if type(seat) is int and 0 <= seat < len(self._names):
+            return seat
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self._names):
             raise SeatError(f"no seat {seat!r}: seats are 0 to {len(self._names) - 1}")
         return seat
@@ -895,6 +724,20 @@ class Table:
 
     def _party(self, party: object) -> Party:
         return self._place(party) if isinstance(party, Place) else self._seat(party)
+
+    def _move(
+        self,
+        source: Party,
+        destination: Party,
+        amount: int,
+        reason: Reason,
+        note: str = "",
+        shortfall: int = 0,
+    ) -> None:
+        """Record one movement on the table (not to or from the bank) that the caller has
+        checked against the state: parties of this table, funds and amounts."""
+        _check_movement(reason, note)
+        self._apply(_transfer(source, destination, amount, reason, note, shortfall))
 
     def _check_funds(self, source: Party, amount: int) -> None:
         if isinstance(source, Place):
@@ -952,55 +795,19 @@ class Table:
         self._ledger.append(t)
 
 
-_new = object.__new__
-_set = object.__setattr__
-_BUY_IN, _CASH_OUT, _WIN = Reason.BUY_IN, Reason.CASH_OUT, Reason.WIN
+_transfer = lru_cache(maxsize=1 << 12)(Transfer)
+"""``Transfer(...)``, one object per distinct transfer among the recent ones: antes, bets and
+calls of the same size repeat all the time, and a transfer is an immutable value, so the
+ledger may hold one several times (and its checks run once)."""
 
 
-def _plain(reason: object, note: object) -> bool:
-    """True for a reason and note every movement on the table accepts (a Reason other
-    than buy-in and cash-out, a plain string): :class:`Transfer` would accept them."""
-    return (
-        type(reason) is Reason
-        and reason is not _BUY_IN
-        and reason is not _CASH_OUT
-        and type(note) is str
-    )
-
-
-def _checked_transfer(
-    source: Party, destination: Party, amount: int, reason: Reason, note: str, shortfall: int
-) -> Transfer:
-    """The transfer ``Transfer(source, destination, amount, reason, note, shortfall)`` for
-    fields the table has already checked (what ``Transfer.__post_init__`` checks: distinct
-    parties, amounts, a Reason and a string), without checking them again.
-
-    Transfers are immutable values, so equal ones are one object (antes, bets and calls
-    of the same size repeat all the time): the ledger may hold it several times.
-    """
-    plain = (int, Place)  # (no int subclass may stand for an int in a kept one)
-    kept = type(source) in plain and type(destination) in plain and type(amount) is int
-    key = (source, destination, amount, reason, note, shortfall)
-    if kept:
-        transfer = _TRANSFERS.get(key)
-        if transfer is not None:
-            return transfer
-    transfer = _new(Transfer)
-    _set(transfer, "source", source)
-    _set(transfer, "destination", destination)
-    _set(transfer, "amount", amount)
-    _set(transfer, "reason", reason)
-    _set(transfer, "note", note)
-    _set(transfer, "shortfall", shortfall)
-    if kept:
-        if len(_TRANSFERS) >= _TRANSFERS_KEPT:
-            _TRANSFERS.clear()
-        _TRANSFERS[key] = transfer
-    return transfer
-
-
-_TRANSFERS: dict[tuple[Party, Party, int, Reason, str, int], Transfer] = {}
-_TRANSFERS_KEPT = 1 << 12
+def _check_movement(reason: object, note: object) -> None:
+    """Raise unless ``reason`` and ``note`` suit chips moving on the table: a Reason other
+    than buy-in and cash-out (those are the bank's), and a string."""
+    _check_reason(reason, note)
+    if reason is Reason.BUY_IN or reason is Reason.CASH_OUT:
+        raise TableError("chips enter only by buy-in (bank to seat) and leave only by "
+                         f"cash-out (seat to bank), not by {reason} on the table")  # fmt: skip
 
 
 @cache
@@ -1018,48 +825,6 @@ def _seat_entry(player: object, buy_in: int) -> tuple[str, int]:
         name, chips = player
         return name, _check_amount(chips, f"buy-in of {name!r}")
     raise SeatError(f"a player is a name or a (name, chips) pair, not {player!r}")
-
-
-_ROUNDS: dict[tuple[tuple[int, ...], Place, int, Reason, str], tuple[Transfer, ...]] = {}
-"""The transfers of a round of payments in full (:meth:`Table._pay_each_place`), by seats,
-place, amount, reason and note."""
-_INT_ONLY = frozenset({int})
-_STR_ONLY = frozenset({str})
-_SEATS_CHECKED: set[tuple[int, tuple[int, ...]]] = set()
-"""Seat counts and tuples of seats that :func:`_distinct_seats` passed."""
-
-
-def _distinct_seats(seats: tuple[int, ...], count: int) -> bool:
-    """True if ``seats`` are distinct plain ``int`` seats of a table of ``count`` (what
-    :meth:`Table.pay_each` checks of them); each passed tuple kept per count."""
-    if not seats or not {*map(type, seats)} <= _INT_ONLY:
-        return False  # (no bool may stand for a seat: a kept tuple of ints compares equal)
-    if (count, seats) in _SEATS_CHECKED:
-        return True
-    if len(set(seats)) != len(seats) or min(seats) < 0 or max(seats) >= count:
-        return False
-    if len(_SEATS_CHECKED) >= 1 << 10:
-        _SEATS_CHECKED.clear()
-    _SEATS_CHECKED.add((count, seats))
-    return True
-
-
-_NAMES_CHECKED: set[tuple[str, ...]] = set()
-"""Tables of plain names that :func:`_check_names` passed (a table is opened for the same
-names again and again)."""
-_BUY_INS: dict[tuple[int, int], tuple[Transfer, ...]] = {}
-
-
-def _buy_ins(count: int, amount: int) -> tuple[Transfer, ...]:
-    """The buy-ins of ``count`` seats for ``amount`` chips each (an int above 0), seat 0
-    first: the transfers a new table records, made once per count and amount."""
-    made = _BUY_INS.get((count, amount))
-    if made is None:
-        made = tuple(_checked_transfer(BANK, seat, amount, _BUY_IN, "", 0) for seat in range(count))
-        if len(_BUY_INS) >= 1 << 10:
-            _BUY_INS.clear()
-        _BUY_INS[count, amount] = made
-    return made
 
 
 def _check_names(names: Sequence[object]) -> None:

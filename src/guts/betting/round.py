@@ -127,7 +127,6 @@ class BettingRound:
         "_pot",
         "_prior",
         "_rotations",
-        "_stacks",
         "_stakes",
         "_structure",
         "_table",
@@ -152,7 +151,6 @@ class BettingRound:
         self._table, self._structure = table, structure
         self._order = _check_order(table, order)
         self._rotations = _rotations(self._order)
-        self._stacks = table._stacks  # the table's own list: every seat of order is checked
         self._stakes: Stakes = structure.stakes(round_index, min_bet=min_bet)
         if table.chips_in(hold):
             raise OptionError(f"the {hold} hold must be empty when a betting round starts")
@@ -290,7 +288,7 @@ class BettingRound:
             kept is not None
             and turn == self._legal_seat
             and self._changes == self._legal_changes
-            and len(self._table._ledger) == self._legal_size
+            and self._table.ledger_size == self._legal_size
         ):
             return kept
         return self._legal(turn)
@@ -325,11 +323,11 @@ class BettingRound:
         return f"seat {seat} ({self._table.names[seat]})"
 
     def _stack(self, seat: int) -> int:
-        stack = self._stacks[seat]  # the table's stack(seat), read quicker (seats checked)
+        stack = self._table.stack(seat)
         return stack if stack > 0 else 0
 
     def _others_can_act(self, seat: int) -> bool:
-        stacks, folded = self._stacks, self._folded
+        stacks, folded = self._table.stacks, self._folded
         for other in self._order:
             if other != seat and other not in folded and stacks[other] > 0:
                 return True
@@ -347,7 +345,7 @@ class BettingRound:
         :meth:`_needs_to_act` says, with what is the same for every seat read once)."""
         if self._live < 2:  # (len(self.in_hand))
             return None
-        folded, stacks = self._folded, self._stacks
+        folded, stacks = self._folded, self._table.stacks
         bets, current, faced = self._bets, self._current, self._faced
         for seat in self._rotations[index]:  # order from index on, then from its start
             if seat in folded or stacks[seat] <= 0:
@@ -360,10 +358,9 @@ class BettingRound:
         """Why ``seat`` may not bet or raise now, or None if it may."""
         current = self._current
         owe = current - self._bets[seat]
-        stack = self._stacks[seat]
-        if (stack if stack > 0 else 0) <= owe:  # _stack(seat), read quicker
+        if self._stack(seat) <= owe:
             return "it has no chips beyond the call"
-        stacks, folded, bets = self._stacks, self._folded, self._bets
+        stacks, folded, bets = self._table.stacks, self._folded, self._bets
         for other in self._order:  # another seat in the hand that could put in more
             if other != seat and other not in folded:
                 chips = stacks[other]
@@ -389,8 +386,7 @@ class BettingRound:
         """The least and most the seat's bet or raise may make its bet in this round."""
         stakes, kind = self._stakes, self._structure.kind
         owe = self._current - self._bets[seat]
-        chips = self._stacks[seat]
-        all_in = self._bets[seat] + (chips if chips > 0 else 0)  # (bets + _stack(seat))
+        all_in = self._bets[seat] + self._stack(seat)
         if self._current == 0:
             low = stakes.bet
             if kind is _FIXED:
@@ -417,7 +413,7 @@ class BettingRound:
         """What ``seat`` may do now: kept until the round or the table changes (a Legal is
         immutable), since a turn asks for it several times."""
         kept = self._legal_kept
-        size = len(self._table._ledger)  # (the ledger_size)
+        size = self._table.ledger_size
         if (
             kept is not None
             and seat == self._legal_seat
@@ -432,9 +428,7 @@ class BettingRound:
     def _work_out_legal(self, seat: int) -> Legal:
         current = self._current
         owe = current - self._bets[seat]
-        stack = self._stacks[seat]
-        call = owe if owe < stack else stack  # what a call puts in: max(min(owe, stack), 0)
-        call = call if call > 0 else 0
+        call = max(min(owe, self._table.stack(seat)), 0)  # what a call puts in
         if self._no_raise_why(seat) is not None:
             key: tuple[Any, ...] = (seat, True, owe <= 0, call, None, None, None, None)
         else:
@@ -536,13 +530,9 @@ class BettingRound:
 
     def _put_in(self, seat: int, chips: int, reason: Reason) -> bool:
         """``seat`` puts ``chips`` into the hold; return whether it is all in now."""
-        hold = self._hold  # (a place: chips_in checked it is not the bank)
-        if chips > 0 and type(chips) is int and type(seat) is int and type(hold) is Place:
-            self._table._pay_place(seat, hold, chips, reason, "")  # pay's usual path
-        else:
-            self._table.pay(seat, self._hold, chips, reason)
+        self._table.pay(seat, self._hold, chips, reason)
         self._bets[seat] += chips
-        return self._stacks[seat] <= 0  # (_stack(seat) == 0)
+        return self._table.stack(seat) <= 0
 
     def _raise_to(self, seat: int, to: int) -> None:
         if to - self._full_level >= self._min_raise:  # a full bet or raise

@@ -89,23 +89,22 @@ class _Record:
 
     def emit(self, event: Event) -> None:
         """Append ``event``, after a ``Moved`` event for each transfer not yet mirrored."""
-        if len(self.table._ledger) != self.synced:  # the table's ledger_size, read quicker
+        if self.table.ledger_size != self.synced:
             self.sync()
         self.events.append(event)
 
     def emit_all(self, events: Iterable[Event]) -> None:
         """:meth:`emit` each of ``events`` in turn (nothing moves chips between them)."""
-        if len(self.table._ledger) != self.synced:
+        if self.table.ledger_size != self.synced:
             self.sync()
         self.events.extend(events)
 
     def sync(self) -> None:
         """Append a ``Moved`` event for each transfer not yet mirrored."""
-        ledger = self.table._ledger  # (the table's ledger_size and ledger_since, read
-        size = len(ledger)  # quicker: the list itself, never changed here)
+        size = self.table.ledger_size
         if size != self.synced:
             moved, kept, append = self.moved, _MOVED, self.events.append
-            for transfer in ledger[self.synced : size]:
+            for transfer in self.table.ledger_since(self.synced):
                 # the table hands out one object per distinct transfer, and events are
                 # immutable values too: one event per transfer object and event class
                 entry = kept.get(id(transfer))
@@ -248,14 +247,14 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
     def __init__(self, rules: RulesT, table: Table, *, record_buy_ins: bool) -> None:
         self.rules = rules
         self._table = table
-        self._players = list(zip(table._names, table._stacks, strict=True))  # (name, stack)
-        self._first_button = table._button  # (the table's names and button, read at once)
+        self._players = list(zip(table.names, table.stacks, strict=True))  # (name, stack)
+        self._first_button = table.button
         self._events: list[Event] = []
         self._events_tuple: tuple[Event, ...] = ()
         self._json: list[dict[str, Any]] = []  # events[i].to_dict(), made once each
         self._seen: dict[int | None, _Seen] = {}  # each audience's visible events so far
         self._record = _Record(
-            self._events, table, self.moved_event, 0 if record_buy_ins else len(table._ledger)
+            self._events, table, self.moved_event, 0 if record_buy_ins else table.ledger_size
         )
         self._deal: DealT | None = None
         self._deals = 0
@@ -318,7 +317,7 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         # Decisions are immutable, so the deal's are kept until anything changes: every
         # change is an action (_apply drops them), an event or a ledger transfer, and
         # the stamp notes the deal, the number of events and the ledger's length.
-        events, size = len(self._events), len(self._table._ledger)  # (ledger_size)
+        events, size = len(self._events), self._table.ledger_size
         if (
             deal is not self._pending_deal
             or events != self._pending_events
@@ -421,9 +420,9 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         """The seats in turn order that may play a deal (with chips, unless on credit)."""
         table = self._table
         order = table.turn_order()
-        if table._credit:
+        if table.credit:
             return order
-        stacks = table._stacks  # (table.stack(s), read quicker: the seats are the table's)
+        stacks = table.stacks
         return tuple([s for s in order if stacks[s] > 0])
 
     # -- the record ------------------------------------------------------------------------
@@ -445,7 +444,7 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
     def _sync(self) -> None:
         """Mirror the ledger's new transfers as ``Moved`` events."""
         record = self._record
-        if len(self._table._ledger) != record.synced:  # (the ledger_size, read quicker)
+        if self._table.ledger_size != record.synced:
             record.sync()
 
     # -- views -----------------------------------------------------------------------------

@@ -514,8 +514,7 @@ class DrawDeal:
             legal = self.betting.pending()
             if legal is None:
                 return ()
-            # (the table's stack(seat), read quicker: the round's seats are the table's)
-            return (Decision.wager(legal, self.table._stacks[legal.seat]),)
+            return (Decision.wager(legal, self.table.stack(legal.seat)),)
         if self.phase is _DRAWING:
             return (self._draw_decision(self.draw_order[0]),)
         if self.phase is _EXCHANGE:

@@ -196,7 +196,7 @@ class DrawSession(RecordedSession[DrawRules, DrawDeal]):
 
     def _after_step(self) -> None:
         record = self._record
-        if len(self._table._ledger) != record.synced:  # (_sync, read quicker)
+        if self._table.ledger_size != record.synced:
             record.sync()
         deal = self._deal
         if deal is None or not deal.over:

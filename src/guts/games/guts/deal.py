@@ -35,7 +35,7 @@ from guts.games.guts.events import (
 from guts.games.guts.rules import Declare, Ghost, GutsRules, Qualifier
 from guts.games.guts.showdown import contest
 from guts.rankings.base import Ranking
-from guts.table import POT, RESERVE, Reason, Table
+from guts.table import POT, Reason, Table
 
 __all__ = ["GutsDeal", "Phase"]
 
@@ -77,7 +77,7 @@ class GutsDeal:
         self.deck = deck
         self.number = number
         self.seats = tuple(seats)  # dealt in, from the dealer's left
-        self.dealer = table._button  # (the button, read at once)
+        self.dealer = table.button
         self.skip_ante = skip_ante
         self.down: dict[int, list[Card]] = {}
         self.up: dict[int, list[Card]] = {}
@@ -376,6 +376,5 @@ class GutsDeal:
             settle.normalize_pot(self)
         self.phase = _DONE
         self.over = self.round is None
-        places = self.table._places  # (the pot, the reserve and set aside, read at once)
-        get = places.get
-        self.emit(deal_ended(self.number, get(POT, 0), get(RESERVE, 0), get(settle.ASIDE, 0)))
+        table = self.table
+        self.emit(deal_ended(self.number, table.pot, table.reserve, table.chips_in(settle.ASIDE)))

@@ -43,7 +43,7 @@ from guts.games.guts.events import (
 from guts.games.guts.rules import Declare, Ghost, GutsRules, Payment, Qualifier
 from guts.games.guts.showdown import contest
 from guts.games.session import emitter_of_all
-from guts.table import POT, RESERVE, Reason
+from guts.table import POT, Reason
 
 __all__ = ["PlainQuickDeal", "QuickDeal", "covers", "plain"]
 
@@ -119,14 +119,10 @@ class QuickDeal(GutsDeal):
         self.over = False
         emit, rules, table, seats = self.emit, self.rules, self.table, self.seats
         emit(deal_started(self.number, self.dealer, seats))
-        if not table._places.get(POT) or rules.ante_every_deal:  # (the pot, read at once)
+        if not table.pot or rules.ante_every_deal:
             skip = self.skip_ante if rules.ante_every_deal and rules.matcher_skips_ante else ()
             payers = tuple([seat for seat in seats if seat not in skip]) if skip else seats
-            ante = rules.ante
-            if payers and type(ante) is int and ante > 0:  # distinct seats dealt in, the pot
-                table._pay_each_place(payers, POT, ante, _ANTE, "")  # (pay_each, checked)
-            else:
-                table.pay_each(payers, POT, ante, _ANTE)
+            table.pay_each(payers, POT, rules.ante, _ANTE)
         codes = self.deck.codes
         size, down, count = rules.down_cards, self.down, len(seats)
         emit_all = self._emit_all = emitter_of_all(emit)
@@ -222,8 +218,8 @@ class PlainQuickDeal(QuickDeal):
             self._finish()
         elif len(ins) == 1:
             table, seat = self.table, ins[0]
-            pot = table._places.get(POT, 0)  # (the pot, read at once)
-            table._collect_all(POT, seat)  # alone in: the pot, unshown (a seat in: checked)
+            pot = table.pot
+            table.collect(POT, seat)  # alone in: the pot, unshown
             self._finish_with(settle.lone_outcome(self, seat, pot))
         else:
             self._finish_with(self._shown_outcome())
@@ -235,15 +231,13 @@ class PlainQuickDeal(QuickDeal):
         strengths = self._show_hands()
         result = contest(strengths, None, rules.ghost_ties)
         table, losers = self.table, result.losers  # the winners share, each loser matches
-        pot = table._places.get(POT, 0)  # (the pot, read at once)
+        pot = table.pot
         stake = pot if rules.max_loss is None else min(pot, rules.max_loss)
         if len(result.winners) == 1:
-            table._collect_all(POT, result.winners[0])  # (a seat in: checked)
+            table.collect(POT, result.winners[0])
         else:
             table.split(POT, list(result.winners))
-        if losers and type(stake) is int and stake > 0:  # distinct seats in, paying the pot
-            table._pay_each_place(losers, POT, stake, _MATCHED, "")  # (pay_each, checked)
-        elif losers:
+        if losers:
             table.pay_each(losers, POT, stake, _MATCHED)
         self.matched.update(losers)
         if rules.dropouts_ante:
@@ -260,6 +254,6 @@ class PlainQuickDeal(QuickDeal):
             return
         self.phase = _DONE
         self.over = self.round is None
-        get = self.table._places.get  # (the pot, the reserve and set aside, read at once)
-        ended = deal_ended(self.number, get(POT, 0), get(RESERVE, 0), get(settle.ASIDE, 0))
+        table = self.table
+        ended = deal_ended(self.number, table.pot, table.reserve, table.chips_in(settle.ASIDE))
         self._emit_all((outcome, ended))

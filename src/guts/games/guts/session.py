@@ -105,7 +105,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
                 odd_chips=rules.odd_chips,
                 button=button or 0,
             )
-        count = len(table._names)
+        count = len(table.names)
         if _PLAYERS_CHECKED.get((id(rules), count)) is not rules:
             rules.check_players(count)
             if len(_PLAYERS_CHECKED) >= 1 << 8:
@@ -115,7 +115,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         self._rng = rng
         self._pack, self._deal_class = _of_rules(rules)
         self._skip_ante: frozenset[int] = frozenset()
-        if not table._credit and len(self._seats_with_chips()) < 2:  # (on credit all play)
+        if not table.credit and len(self._seats_with_chips()) < 2:  # (on credit all play)
             self._end(SHORT_OF_PLAYERS)  # table stakes with fewer than two stakes
 
     def pending(self) -> tuple[Decision, ...]:
@@ -147,7 +147,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
                 start = len(events)  # decisions are never a quick deal's declaration)
                 self._pending_deal = None
                 deal.act(seat, action)
-                if deal.over or len(self._table._ledger) != self._record.synced:
+                if deal.over or self._table.ledger_size != self._record.synced:
                     self._after_step()  # (a declaration that ends nothing and moves no chips
                 return tuple(events[start:])  # has nothing for it to do)
         return super().act(seat, action)
@@ -158,7 +158,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         if self._over or (deal is not None and not deal.over):
             self._check_can_deal()  # it raises, saying why not
         table = self._table
-        seats = table.turn_order() if table._credit else self._dealing_order()
+        seats = table.turn_order() if table.credit else self._dealing_order()
         if len(seats) < 2:
             self._end(SHORT_OF_PLAYERS)
             return
@@ -168,7 +168,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             needed = self.rules.cards_needed(len(seats))
             if len(deck) < needed:
                 raise HandError(f"the deck has {len(deck)} cards; this deal may need {needed}")
-        if not table._credit:
+        if not table.credit:
             self._button_to_a_player(seats)
         self._deals += 1
         deal = self._deal = self._deal_class(
@@ -224,23 +224,22 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
 
     def _after_step(self) -> None:
         record = self._record  # (_sync, read at once)
-        if len(self._table._ledger) != record.synced:
+        if self._table.ledger_size != record.synced:
             record.sync()
         deal = self._deal
         if deal is None or not deal.over:
             return
         self._skip_ante = frozenset(deal.matched)
         table, rules = self._table, self.rules
-        get = table._places.get  # (the pot, the reserve and set aside, read at once)
-        empty = get(POT, 0) == 0 and get(RESERVE, 0) == 0 and get(ASIDE, 0) == 0
+        empty = table.pot == 0 and table.reserve == 0 and table.chips_in(ASIDE) == 0
         if empty and not rules.continue_after_empty:
             self._end("the pot was won")
         elif rules.max_deals is not None and self._deals >= rules.max_deals:
             self._end(f"the deal limit ({rules.max_deals}) was reached")
-        elif not table._credit and len(self._seats_with_chips()) < 2:  # (on credit all play)
+        elif not table.credit and len(self._seats_with_chips()) < 2:  # (on credit all play)
             self._end(SHORT_OF_PLAYERS)
         table.move_button()  # _pass_button: on credit every seat plays
-        if not table._credit:
+        if not table.credit:
             self._button_to_a_player()
 
     # -- views ---------------------------------------------------------------------------------
