@@ -126,7 +126,7 @@ def render(solution: Solution, out: Console) -> None:
     render_footer(solution, out)
 
 
-def _short_position(name: str) -> str:
+def short_position(name: str) -> str:
     """A position's name short enough for a column of chips ("3rd left", "dealer")."""
     return name.replace("dealer's left", "1st left").replace(" from the 1st left", " left")
 
@@ -143,7 +143,7 @@ def render_pots(solution: ChainSolution, out: Console) -> None:
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("pot")
     for name in solution.position_names:
-        short = _short_position(name)
+        short = short_position(name)
         table.add_column(short, justify="right", min_width=max(map(len, short.split())))
     table.add_column("exploit-\nability", justify="right", no_wrap=True)
     for state in solution.states:
