@@ -5,10 +5,14 @@ option and the Henry rule, and Hi-Lo, 2 to 8 players (three-card Hi-Lo to 4), an
 pot cap's chain of pots for 3 to 8 (CPU seconds and the worst pot's exploitability):
 discounted CFR's exploitability (NashConv per player, pot units) and the seconds taken
 at each fixed-point step (every 10 iterations), until ``--iterations``, and the CPU
-seconds of the whole solve. Then what ignoring card removal between three or more
-players costs: each position's value over real deals from one pack (guts.solve.check)
-against the model's. Prints a table and writes JSON (``--out``). Run:
-``python benchmarks/solve.py [--quick]``.
+seconds of the whole solve, and the whole-session exploitability at the end (a
+stationary best response, guts.solve.session). Three players are solved with exact card
+removal as ``guts solve`` solves them (guts.solve.removal), so their figures are the real
+game's; ``--real`` compares, for three players, the independent-hands equilibrium's
+exploitability in the real game with the exact solve's. Then what ignoring card removal
+between four or more players costs: each position's value over real deals from one pack
+(guts.solve.check) against the model's. Prints a table and writes JSON (``--out``). Run:
+``python benchmarks/solve.py [--quick] [--players 2,3] [--real]``.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ from typing import Any
 from guts.games.guts import preset
 from guts.solve.cfr import Deal, solve_deal
 from guts.solve.hands import HandClasses
-from guts.solve.hilo import HiLoGame, hi_lo_deal, hi_lo_model, solve_hi_lo
+from guts.solve.hilo import HiLoGame, hi_lo_model, solve_hi_lo
+from guts.solve.hilo_solution import hi_lo_deal
 from guts.solve.model import model_of
+from guts.solve.removal import DeckDeal, deck_exact_fits
 from guts.solve.solution import deal_of
 
 GAMES = {
@@ -46,9 +52,12 @@ def run_one(game: str, options: dict[str, str], players: int, iterations: int) -
     rules = preset(game, options)
     started, cpu = time.perf_counter(), time.process_time()
     classes = HandClasses.of(rules.hand_ranking)
+    exact = players == 2 or (
+        not rules.hi_lo and deck_exact_fits(model_of(rules, players), classes)
+    )
     deal: Deal | HiLoGame = (
         hi_lo_deal(hi_lo_model(rules, players), classes) if rules.hi_lo
-        else deal_of(model_of(rules, players), classes, players == 2)
+        else deal_of(model_of(rules, players), classes, exact)
     )  # fmt: skip
     setup = time.perf_counter() - started
     steps: list[dict[str, float]] = []
@@ -68,6 +77,8 @@ def run_one(game: str, options: dict[str, str], players: int, iterations: int) -
         "final": {
             "iterations": result.iterations,
             "exploitability": result.exploitability,
+            "session_exploitability": result.session_exploitability,
+            "card_removal": "exact" if exact else "independent hands",
             "seconds": round(setup + result.seconds, 3),
             "cpu_seconds": round(time.process_time() - cpu, 3),
         },
@@ -130,6 +141,43 @@ def removal(deals: int) -> list[dict[str, Any]]:
     return rows
 
 
+def real_game(iterations: int) -> list[dict[str, Any]]:
+    """Three players: the independent-hands equilibrium valued in the real game (every
+    hand from one pack: exact best responses over guts.solve.removal's joint), against
+    the exact solve's own figures."""
+    rows = []
+    for game in ("two-card-guts", "simultaneous-guts"):
+        rules = preset(game)
+        model, classes = model_of(rules, 3), HandClasses.of(rules.hand_ranking)
+        cpu = time.process_time()
+        independent = solve_deal(Deal(model, classes, exact=False), iterations, tolerance=1e-4)
+        real = DeckDeal(model, classes)
+        carry = real.fixed_point(independent.strategy)
+        played = independent.strategy
+        mine, best = real.values(played, real.counterfactual(played, carry))
+        cpu_independent = time.process_time() - cpu
+        cpu = time.process_time()
+        exact = solve_deal(real, iterations, tolerance=1e-4)
+        rows.append({
+            "game": game, "players": 3,
+            "independent_in_real_game": float((best - mine).sum() / 3),
+            "independent_values_real": mine.round(4).tolist(),
+            "independent_cpu_seconds": round(cpu_independent, 2),
+            "exact_exploitability": exact.exploitability,
+            "exact_session_exploitability": exact.session_exploitability,
+            "exact_iterations": exact.iterations,
+            "exact_values": exact.values.round(4).tolist(),
+            "exact_cpu_seconds": round(time.process_time() - cpu, 2),
+        })  # fmt: skip
+        row = rows[-1]
+        print(f"{game} 3p real game: independent-hands equilibrium exploitable by "
+              f"{row['independent_in_real_game']:.1e}; exact solve "
+              f"{row['exact_exploitability']:.1e} "
+              f"(session {row['exact_session_exploitability']:.1e}) in {exact.iterations} "
+              f"iterations, {row['exact_cpu_seconds']:.1f} s CPU", flush=True)  # fmt: skip
+    return rows
+
+
 def main() -> None:
     """Run the benchmark and print its table."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -139,13 +187,18 @@ def main() -> None:
     parser.add_argument("--out", default="benchmarks/results-solve.json")
     parser.add_argument("--only", default="", help="the games whose label has this text")
     parser.add_argument("--no-removal", action="store_true", help="skip the real-deals check")
+    parser.add_argument("--players", default="", help="player counts, comma-separated")
+    parser.add_argument("--real", action="store_true", help="three players in the real game")
     args = parser.parse_args()
     counts = (2, 4) if args.quick else tuple(range(2, 9))
+    if args.players:
+        counts = tuple(int(n) for n in args.players.split(","))
     iterations = 30 if args.quick else args.iterations
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; up to {iterations} iterations")
     marks = " ".join(f"{'@' + str(m):>17}" for m in MARKS if m <= iterations)
-    print(f"{'game':26} {'n':>2} {marks} {'<1e-3 at':>14} {'<1e-2 at':>14} {'cpu':>7}")
+    print(f"{'game':26} {'n':>2} {marks} {'<1e-3 at':>14} {'<1e-2 at':>14} {'cpu':>7} "
+          f"{'session':>8}")  # fmt: skip
     runs: dict[str, list[dict[str, Any]]] = {}
     for label, (game, options) in GAMES.items():
         if args.only not in label:
@@ -169,8 +222,9 @@ def main() -> None:
             ends = [("-" if b is None else f"{int(b['iterations'])} {b['seconds']:.1f}s")
                     for b in below]  # fmt: skip
             cpu = f"{run['final']['cpu_seconds']:.1f}s"
+            whole = f"{run['final']['session_exploitability']:.1e}"
             print(f"{label:26} {players:>2} " + " ".join(f"{c:>17}" for c in cells)
-                  + f" {ends[0]:>14} {ends[1]:>14} {cpu:>7}", flush=True)  # fmt: skip
+                  + f" {ends[0]:>14} {ends[1]:>14} {cpu:>7} {whole:>8}", flush=True)  # fmt: skip
     chains: dict[str, list[dict[str, Any]]] = {}
     for label, (game, options) in CHAINS.items():
         if args.only not in label:
@@ -181,14 +235,15 @@ def main() -> None:
             print(f"{label:30} {players} players: {len(found['pots'])} pots, worst "
                   f"exploitability {found['worst_exploitability']:.1e}, "
                   f"{found['cpu_seconds']:.1f} s CPU", flush=True)  # fmt: skip
+    real = real_game(args.iterations) if args.real else []
     checks = [] if args.no_removal else removal(20_000 if args.quick else args.deals)
     print("card removal (3+ players): model vs real deals, pot units")
     for row in checks:
         print(f"  {row['game']} {row['options']} {row['players']}p: gap {row['gap']:.4f} "
               f"(standard error {row['standard_error']:.4f}, {row['deals']} deals)")  # fmt: skip
     with open(args.out, "w") as out:
-        json.dump({"load": load, "runs": runs, "chains": chains, "removal": checks}, out,
-                  indent=1)  # fmt: skip
+        json.dump({"load": load, "runs": runs, "chains": chains, "removal": checks,
+                   "real_game": real}, out, indent=1)  # fmt: skip
     print(f"written to {args.out}")
 
 

@@ -149,3 +149,27 @@ def test_three_players_solve_with_the_whole_pack_and_match_real_deals(
     assert solution.to_json()["card_removal"] == "exact"
     dealt = dealt_values(solution, deals=30_000, seed=11)
     assert np.all(np.abs(dealt.values - dealt.model) < 4 * dealt.errors)
+
+
+def test_the_bot_and_the_hint_play_the_real_game_strategy(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three seats: the equilibrium bot's solution removes cards exactly, and the hint's
+    chance of the earlier declarations is the joint's (not a product of priors)."""
+    from guts.games.guts import new_session
+    from guts.solve.bot import EquilibriumPolicy, advice
+
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+    session = new_session("two-card-guts", ["A", "B", "C"], buy_in=30)
+    solution = EquilibriumPolicy(session.rules).solution(3)
+    assert solution.exact and isinstance(solution.deal, DeckDeal)  # type: ignore[union-attr]
+    session.start_deal(session.stacked({1: "Ah Kd", 2: "Qs Qd", 0: "7h 2s"}))
+    session.act(1, "in")
+    told = advice(solution, session.view(2))
+    deal = solution.deal  # type: ignore[union-attr]
+    cls = solution.classes.class_of(parse_cards("Qs Qd"))  # type: ignore[union-attr]
+    stay = solution.result.strategy[0][0]
+    reach = deal.history_chance(cls, [stay])
+    assert reach == pytest.approx(float(deal.cond[cls] @ stay))
+    cv = solution.counterfactual[1]  # type: ignore[union-attr]
+    assert told.ev_in == pytest.approx(cv[1, 1, cls] / reach)  # type: ignore[union-attr]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import TYPE_CHECKING, Annotated
 
@@ -125,7 +126,7 @@ def render(solution: Solution, out: Console) -> None:
     render_footer(solution, out)
 
 
-def _short_position(name: str) -> str:
+def short_position(name: str) -> str:
     """A position's name short enough for a column of chips ("3rd left", "dealer")."""
     return name.replace("dealer's left", "1st left").replace(" from the 1st left", " left")
 
@@ -142,7 +143,7 @@ def render_pots(solution: ChainSolution, out: Console) -> None:
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("pot")
     for name in solution.position_names:
-        short = _short_position(name)
+        short = short_position(name)
         table.add_column(short, justify="right", min_width=max(map(len, short.split())))
     table.add_column("exploit-\nability", justify="right", no_wrap=True)
     for state in solution.states:
@@ -162,9 +163,16 @@ def render_footer(solution: AnySolution, out: Console) -> None:
         ev.add_row(name, f"{value:.4f}")
     out.print(ev)
     removal = "exact card removal" if solution.exact else "hands independent"
+    whole = result.session_exploitability
+    session = (
+        f", {whole:.2e} over the whole session (a stationary best response)"
+        if math.isfinite(whole)
+        else ""
+    )
     out.print(
-        f"exploitability {result.exploitability:.2e} of the pot per player (NashConv "
-        f"{result.nash_conv:.2e}); {result.iterations} iterations, {result.seconds:.1f} s; "
+        f"exploitability {result.exploitability:.2e} of the pot per player in one deal"
+        f"{session} (NashConv {result.nash_conv:.2e}); {result.iterations} iterations, "
+        f"{result.seconds:.1f} s; "
         f"{len(solution.classes.count)} hand classes, {removal}; the next pot is "
         f"{solution.deal.growth(result.strategy):.3f} of this one on average"
     )

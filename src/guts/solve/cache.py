@@ -53,6 +53,7 @@ def load(key: str, players: int) -> Result | None:
                 residual=float(data["residual"]),
                 iterations=int(data["iterations"]),
                 seconds=float(data["seconds"]),
+                session_nash_conv=float(data["session_nash_conv"]),
             )
     except (OSError, KeyError, ValueError):
         return None
@@ -66,7 +67,7 @@ def store(key: str, result: Result) -> None:
         partial = folder / f"{key}.{os.getpid()}.tmp.npz"
         arrays["values"] = result.values
         arrays["continuation"] = result.continuation
-        for name in ("nash_conv", "residual", "iterations", "seconds"):
+        for name in ("nash_conv", "residual", "iterations", "seconds", "session_nash_conv"):
             arrays[name] = np.asarray(getattr(result, name))
         np.savez_compressed(partial, allow_pickle=False, **arrays)
         partial.replace(folder / f"{key}.npz")

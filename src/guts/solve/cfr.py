@@ -35,6 +35,7 @@ from numpy.typing import NDArray
 
 from guts.solve.hands import HandClasses
 from guts.solve.model import OUTCOMES, Model
+from guts.solve.session import session_gains
 
 __all__ = ["Deal", "Result", "qualifying_levels", "solve_deal"]
 
@@ -61,11 +62,18 @@ class Result:
     residual: float
     iterations: int
     seconds: float
+    session_nash_conv: float = float("nan")
 
     @property
     def exploitability(self) -> float:
         """NashConv per player (pot units)."""
         return self.nash_conv / len(self.values)
+
+    @property
+    def session_exploitability(self) -> float:
+        """What a stationary best response over the whole session gains, per player (pot
+        units; :mod:`guts.solve.session`); NaN where it is not defined."""
+        return self.session_nash_conv / len(self.values)
 
 
 class Deal:
@@ -540,11 +548,14 @@ def solve_deal(
     progress: Progress | None = None,
     values: FloatArray | None = None,
     report: Callable[[int, float, float, float], None] | None = None,
+    session: bool = True,
 ) -> Result:
     """Run up to ``iterations`` of discounted CFR on ``deal``, stopping early once the
-    exploitability and the fixed-point residual are both at most ``tolerance``. The
-    continuation values start at ``values`` (an equal share each when None) and are the
-    average strategy's fixed point every ``refresh`` iterations; ``report(t,
+    exploitability, the fixed-point residual and, where it is defined, the whole-session
+    exploitability (:func:`guts.solve.session.session_gains`; not with ``session``
+    False, as for a pot of a pot cap's chain, whose next pots are other deals) are all at
+    most ``tolerance``. The continuation values start at ``values`` (an equal share each when
+    None) and are the average strategy's fixed point every ``refresh`` iterations; ``report(t,
     exploitability, residual, seconds)`` hears of each such step."""
     start = time.perf_counter()
     n = deal.players
@@ -579,10 +590,13 @@ def solve_deal(
             if report is not None:
                 report(t, float(gap), float(residual), time.perf_counter() - start)
             if max(gap, residual) <= tolerance:
-                break
+                gains = session_gains(deal, average) if session else None
+                if gains is None or gains.sum() / n <= tolerance:
+                    break
             v = deal.fixed_point(average)
     cv = deal.counterfactual(average, v)
     mine, best = deal.values(average, cv)
+    whole = session_gains(deal, average) if session else None
     return Result(
         strategy=average,
         values=mine,
@@ -591,6 +605,7 @@ def solve_deal(
         residual=float(np.abs(mine - v).max()),
         iterations=done,
         seconds=time.perf_counter() - start,
+        session_nash_conv=float("nan") if whole is None else float(whole.sum()),
     )
 
 

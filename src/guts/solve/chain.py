@@ -210,7 +210,9 @@ def solve_chain(
 
     def solved(pot: int, deal: ChainDeal) -> Result:
         def run() -> Result:
-            return solve_deal(deal, iterations, tolerance=tolerance, progress=progress)
+            return solve_deal(
+                deal, iterations, tolerance=tolerance, progress=progress, session=False
+            )
 
         return run() if solve_state is None else solve_state(pot, run)
 

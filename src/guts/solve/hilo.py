@@ -333,6 +333,9 @@ def solve_hi_lo(
         if progress is not None:
             progress(t, iterations)
     mine, best = deal.values(average, deal.counterfactual(average, v))
+    from guts.solve.session import session_gains
+
+    whole = session_gains(deal, average)
     return Result(
         strategy=average,
         values=mine,
@@ -341,4 +344,5 @@ def solve_hi_lo(
         residual=float(np.abs(mine - v).max()),
         iterations=done,
         seconds=time.perf_counter() - start,
+        session_nash_conv=float("nan") if whole is None else float(whole.sum()),
     )

@@ -173,6 +173,11 @@ class HiLoSolution:
             "ways": list(self.ways),
             "exploitability": result.exploitability,
             "nash_conv": result.nash_conv,
+            "session_exploitability": (
+                result.session_exploitability
+                if np.isfinite(result.session_exploitability)
+                else None
+            ),
             "fixed_point_residual": result.residual,
             "expected_next_pot": self.deal.growth(result.strategy),
             "ev": [float(v) for v in result.values],

@@ -151,6 +151,7 @@ class Solution:
             "positions": list(self.position_names),
             "exploitability": result.exploitability,
             "nash_conv": result.nash_conv,
+            "session_exploitability": _finite(result.session_exploitability),
             "fixed_point_residual": result.residual,
             "expected_next_pot": self.deal.growth(result.strategy),
             "ev": [float(v) for v in result.values],
@@ -161,6 +162,11 @@ class Solution:
             "grouping": self.classes.grouping,
             "strategy": strategy,
         }
+
+
+def _finite(x: float) -> float | None:
+    """``x``, or None (JSON null) where it is not a number."""
+    return x if np.isfinite(x) else None
 
 
 def position_names(players: int) -> tuple[str, ...]:

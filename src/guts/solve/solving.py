@@ -135,10 +135,13 @@ def default_tolerance(rules: GutsRules, players: int) -> float:
 
 
 def converged(solution: AnySolution, tolerance: float) -> bool:
-    """Whether ``solution`` met ``tolerance``: its exploitability and its fixed-point
-    residual at most that (a run stopped by its iteration budget may not have)."""
+    """Whether ``solution`` met ``tolerance``: its exploitability in one deal, its
+    fixed-point residual and its whole-session exploitability (where defined) at most
+    that (a run stopped by its iteration budget may not have)."""
     result = solution.result
-    return max(result.exploitability, result.residual) <= tolerance
+    whole = result.session_exploitability
+    session = whole if whole == whole else 0.0  # NaN: not defined (growing pots)
+    return max(result.exploitability, result.residual, session) <= tolerance
 
 
 def _check_family(game: str) -> None:
