@@ -8,9 +8,12 @@ each game) and, when the
 seat must decide, shows the panel of ``guts play`` (:func:`guts.screen.decision_panel`)
 and reads the answer with :func:`guts.prompts.read_answer`, from the keyboard or any
 text stream (so it can be scripted). The end of input leaves the seat: the server plays
-it safe and cashes it out at the next deal boundary with an empty pot. A dropped
+it safe and cashes it out at the next deal boundary with an empty pot (an interrupt,
+Ctrl-C, stops the client and keeps the seat). A dropped
 connection is taken up again with the seat's device token and the last sequence number
-seen, so nothing is missed.
+seen, so nothing is missed; with ``tokens`` (:class:`guts.client.tokens.SeatTokens`, as
+``guts join`` keeps them) the token outlives the client, and a client run again for the
+same table and nickname takes up the same seat (back from away, if it was set away).
 
 >>> websocket_url("http://127.0.0.1:8000/t/abc")
 'ws://127.0.0.1:8000/ws/abc?v=2'
@@ -28,6 +31,7 @@ from urllib.parse import urlsplit
 from rich.console import Console
 from rich.text import Text
 
+from guts.client.tokens import SeatTokens
 from guts.errors import GutsError, IllegalAction, OptionError
 from guts.games.base import Event, EventError
 from guts.games.decision import Decision
@@ -84,6 +88,7 @@ class TableClient:
         console: Console | None = None,
         source: IO[str] | None = None,
         connect: Callable[[str], Any] | None = None,
+        tokens: SeatTokens | None = None,
     ) -> None:
         self.url = websocket_url(url)
         self.name = name
@@ -107,12 +112,19 @@ class TableClient:
         self.view: dict[str, Any] = {}
         self.left = False
         self.socket: Any = None
+        self.tokens = None if watch else tokens
+        self.token = None if self.tokens is None else self.tokens.get(self.url, name)
+        self.taking_up = self.token is not None
+        """True from a kept token's resume until the server has shown its seat."""
 
     # -- the connection -------------------------------------------------------------------
 
     def run(self) -> None:
         """Play (or watch) until the night is over, the seat is gone or input ends."""
         dropped: float | None = None  # when the connection dropped
+        if self.taking_up and self.tokens is not None:
+            self.say(f"Taking up your seat at this table again (its device token is kept in "
+                     f"{self.tokens.path}).", style="italic")  # fmt: skip
         while True:
             try:
                 self.socket = self._connect(self.url)
@@ -198,6 +210,11 @@ class TableClient:
         self.token, self.seat_id = frame["token"], frame["seat_id"]
         self.seat_status = frame["status"]
         self.say(f"You sit at the table as {frame['nickname']}.")
+        if self.tokens is not None:
+            self.tokens.keep(self.url, self.name, frame["token"])
+            kept = f"Your seat's device token is kept in {self.tokens.path}"
+            self.say(f"{kept}: run the same command again to take this seat up after a stop.",
+                     style="italic")  # fmt: skip
         if frame["status"] == "requested":
             self.say("Waiting for the host to approve your seat…", style="italic")
         return False
@@ -210,6 +227,8 @@ class TableClient:
         you = frame.get("you")
         if you is not None:
             self.seat_id, self.number, self.seat_status = you["seat_id"], you["seat"], you["status"]
+            if self.taking_up:
+                self._taken_up(frame)
         game = frame.get("game")
         if game is not None:
             self.view = game
@@ -224,6 +243,31 @@ class TableClient:
             own = [d for d in pending if isinstance(d, dict) and d.get("seat") == self.number] \
                 if isinstance(pending, list) and self.number is not None else []  # fmt: skip
             self.decision = own[0] if own else None
+
+    def _taken_up(self, frame: dict[str, Any]) -> None:
+        """The first snapshot of a seat taken up with a kept token: say so; back from
+        away if it was set away; a new seat asked for if it has left the table."""
+        self.taking_up = False
+        you = frame["you"]
+        if you["status"] in ("left", "refused"):
+            self._lost_seat(f"your seat here as {you['nickname']} has left the table")
+            return
+        mine: dict[str, Any] = next(
+            (s for s in frame["seats"] if s["seat_id"] == you["seat_id"]), {}
+        )
+        self.say(f"You are back in your seat as {you['nickname']} ({you['status']}).")
+        if mine.get("away") and not mine.get("leaving"):
+            self.say("You were away: you are dealt in again from the next deal.", style="italic")
+            self.send({"type": "come_back"})
+
+    def _lost_seat(self, why: str) -> None:
+        """The kept token's seat is gone: forget it and ask for a new seat."""
+        if self.tokens is not None:
+            self.tokens.forget(self.url, self.name)
+        self.token, self.seat_id, self.taking_up = None, None, False
+        self.say(f"The kept seat cannot be taken up ({why}): asking for a new one.",
+                 style="italic")  # fmt: skip
+        self._greet()
 
     def _seats(self, frame: dict[str, Any]) -> bool:
         self.status = frame["status"]
@@ -240,9 +284,11 @@ class TableClient:
             self.say("The host approved your seat: you are dealt in at the next deal.")
         elif mine["status"] == "refused":
             self.say("The host refused your seat.", style="bold")
+            self._forget()
             return True
         elif mine["status"] == "left" and was != "left":
             self.say("You are cashed out and off the table.", style="italic")
+            self._forget()
             return True
         return False
 
@@ -262,8 +308,15 @@ class TableClient:
         decision = frame.get("decision")
         self.decision = decision if isinstance(decision, dict) else None
 
+    def _forget(self) -> None:
+        if self.tokens is not None:
+            self.tokens.forget(self.url, self.name)
+
     def _error(self, frame: dict[str, Any]) -> bool:
         code, message = frame.get("code"), frame.get("message", "")
+        if code == "no-such-seat" and self.taking_up:
+            self._lost_seat(message)
+            return False
         if code in ("no-such-table", "bad-origin", "taken", "no-such-seat") or (
             code == "invalid" and self.seat_id is None and not self.watch
         ):
@@ -304,9 +357,10 @@ class TableClient:
             return False
         try:
             action = self._ask(decision)
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # (Ctrl-C is a stop: the seat is kept for the client run again)
             self.say("You leave the table: cashed out at the next deal boundary.", style="italic")
             self.send({"type": "leave"})
+            self._forget()
             self.left = True
             return True
         self.client_seq += 1

@@ -42,9 +42,14 @@ def serve_command(
     bot: Annotated[str, typer.Option("--bot", help="The --table bots' kind.")] = "sensible",
     option: OptionOpt = None,
     buy_in: Annotated[int, typer.Option("--buy-in", help="The --table's buy-in.")] = 100,
+    new_table: Annotated[
+        bool,
+        typer.Option("--new-table", help="Open a new --table, not the one of the last run."),
+    ] = False,
 ) -> None:
     """Run the online table server: migrate the database, rebuild the open tables, serve;
-    with --table, open a table against bots at once and print the link to play at."""
+    with --table, open a table against bots at once and print the link to play at (run
+    again, the table of the last run, while its night is not over)."""
     try:
         from guts.server.actor import Settings
         from guts.server.app import serve
@@ -57,10 +62,18 @@ def serve_command(
         raise OptionError(f"--port must be between 0 and 65535, not {port}")
     if bot_delay < 0 or deal_delay < 0:
         raise OptionError("--bot-delay and --deal-delay cannot be negative")
+    from sqlalchemy.engine import make_url
+
+    from guts.commands.kept_tables import KeptTables
     from guts.server.storage import database_url
 
     body = None if table is None else _table_body(table, bots, bot, option or [], buy_in)
-    serve(host, port, database_url(database), public_url=public_url, table=body,
+    url = database_url(database)
+    kept, where = KeptTables(), make_url(url).render_as_string(hide_password=True)
+    game = "" if body is None else str(body["preset"])
+    last = None if body is None or new_table else kept.get(where, game)
+    serve(host, port, url, public_url=public_url, table=body, last_table=last,
+          opened=lambda table_id, secret: kept.keep(where, game, table_id, secret),
           settings=Settings(bot_delay=bot_delay, deal_delay=deal_delay))  # fmt: skip
 
 

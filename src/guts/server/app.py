@@ -587,12 +587,16 @@ def serve(
     settings: Settings | None = None,
     public_url: str | None = None,
     table: dict[str, Any] | None = None,
+    last_table: tuple[str, str] | None = None,
+    opened: Callable[[str, str], None] | None = None,
 ) -> None:
     """Run the server until interrupted: migrate, rebuild the open tables, print the
     URL to open, log one JSON line per request, connection and error on stderr (every
     line on stderr is one: uvicorn's and the rest too). With
     ``table`` (a ``POST /api/tables`` body), open that table once listening and print
-    its host link."""
+    its host link: the table ``last_table`` (its id and host secret) instead, if the
+    server has it and its night is not over; ``opened`` is told the id and host secret
+    of a table it opens."""
     import uvicorn
 
     _log_json_lines(sys.stderr)
@@ -618,18 +622,33 @@ def serve(
             bound = self.servers[0].sockets[0].getsockname()[1] if self.servers else port
             local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
             address = f"[{local}]" if ":" in local else local
+            base = f"http://{address}:{bound}"
             async with httpx.AsyncClient(timeout=30) as client:
-                answer = await client.post(f"http://{address}:{bound}/api/tables", json=wanted)
+                if last_table is not None:
+                    found = await client.get(f"{base}/api/tables/{last_table[0]}")
+                    if found.status_code == 200 and found.json()["status"] != "over":
+                        self._reopened(wanted, public_url or base, *last_table)
+                        return
+                answer = await client.post(f"{base}/api/tables", json=wanted)
             if answer.status_code != 201:
                 log.error("the table was refused: %s", answer.json().get("message"),
                           extra={"event": "error"})  # fmt: skip
                 self.should_exit = True
                 return
             links = answer.json()
+            if opened is not None:
+                opened(links["table_id"], links["host_secret"])
             print(f"A table of {wanted['preset']} is open with {wanted['bots']} bots.\n"
                   f"Open this link to play (you host it: take a seat, then press Start):\n"
                   f"  {links['host_url']}\n"
                   f"Friends join with: {links['join_url']}", flush=True)  # fmt: skip
+
+        def _reopened(self, wanted: dict[str, Any], base: str, table_id: str, secret: str) -> None:
+            link = f"{base.rstrip('/')}/t/{table_id}"
+            print(f"The table of {wanted['preset']} from the last run is open again, as it "
+                  "was left (--new-table opens another).\n"
+                  f"Open this link to play (you host it):\n  {link}#host={secret}\n"
+                  f"Friends join with: {link}", flush=True)  # fmt: skip
 
     app = create_app(database, settings=settings, public_url=public_url, announce=announce)
     gc.set_threshold(*GC_THRESHOLDS)
