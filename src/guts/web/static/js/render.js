@@ -38,7 +38,7 @@ export function renderSeats(root, state) {
     renderLobbySeats(root, state);
     return;
   }
-  const seats = seatsOf(view, state.chose, state.proofs);
+  const seats = seatsOf(view, state.chose, state.proofs, state.described);
   const count = seats.length;
   const bottom = view.seat ?? 0;
   for (const seat of seats) {
@@ -156,7 +156,8 @@ export function renderCentre(root, state) {
         cardElement(card, { small: true }), el("figcaption", { text: names[seat] || seat })))));
   }
   for (const line of centre.lines) root.append(el("div", { class: "centre-line", text: line }));
-  if (state.lastOutcome) root.append(el("div", { class: "centre-line last", text: `Last deal: ${state.lastOutcome}` }));
+  if (state.outcome) root.append(el("div", { class: "centre-line outcome", text: state.outcome }));
+  else if (state.lastOutcome) root.append(el("div", { class: "centre-line last", text: `Last deal: ${state.lastOutcome}` }));
   if (state.table && state.table.waiting) {
     root.append(el("div", { class: "wild", text: "Waiting for enough players with chips to deal" }));
   }
@@ -335,14 +336,14 @@ function drawActions(bar, state, send) {
 /** One's own cards, face up; buttons while discarding or playing a card. */
 export function renderHand(root, state, onCard) {
   const view = state.game;
-  const description = view ? (seatsOf(view, state.chose, state.proofs)[view.seat] || {}).description : "";
+  const description = view ? (seatsOf(view, state.chose, state.proofs, state.described)[view.seat] || {}).description : "";
   if (unchanged(root, [view && view.hand, description, state.decision, state.sent, [...state.picked],
     Boolean(state.table && state.table.paused)])) return;
   root.replaceChildren();
   if (!view || !view.hand) return;
   const decision = state.sent ? null : state.decision;
   const kind = decision && decision.kind;
-  const own = seatsOf(view, state.chose, state.proofs)[view.seat];
+  const own = seatsOf(view, state.chose, state.proofs, state.described)[view.seat];
   root.append(el("div", { class: "hand-label" }, `Your cards`,
     own && own.description ? ` — ${own.description}` : ""));
   const cards = el("div", { class: "hand-cards" });
