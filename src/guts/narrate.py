@@ -380,6 +380,8 @@ def as_you(line: str, name: str) -> str:
     'You are alone in and take the pot (2)'
     >>> as_you("Bob beats Ann's pair; Anna wins", "Ann")
     'Bob beats your pair; Anna wins'
+    >>> as_you("Bob takes the pot (2); Ann pays 2 into the pot.", "Ann")
+    'Bob takes the pot (2); you pay 2 into the pot.'
     """
     if not name or is_you(name):
         return line
@@ -389,11 +391,10 @@ def as_you(line: str, name: str) -> str:
         word = "your" if found.group(1) else "you"
         return _capital(word) if found.start() == 0 else word
 
-    told = pattern.sub(you, line)
+    told = re.sub(r"\b([Yy]ou) (\w+)",
+                  lambda m: f"{m[1]} {agree(['You'], m[2]) if m[2] in _VERBS else m[2]}",
+                  pattern.sub(you, line))  # fmt: skip
     if told.startswith("You "):
-        head, verb, rest = [*told.split(" ", 2), "", ""][:3]
-        if verb in _VERBS:
-            told = " ".join(part for part in (head, agree(["You"], verb), rest) if part)
         told = re.sub(r"\band (\w+)",
                       lambda m: "and " + (agree(["You"], m[1]) if m[1] in _VERBS else m[1]),
                       told, count=1)  # fmt: skip

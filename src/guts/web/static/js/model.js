@@ -90,14 +90,20 @@ function seatCards(view, seat, shown, family) {
   return { cards: [...up, ...Array(down).fill(null)], description: "" };
 }
 
+function same(one, other) {
+  return one.length === other.length && one.every((card, index) => card === other[index]);
+}
+
 /** The seats as the table shows them (``proofs``: the openers shown by seat in this deal). */
-export function seatsOf(view, chose, proofs = {}) {
+export function seatsOf(view, chose, proofs = {}, described = {}) {
   const family = view.game;
   const shown = showings(view);
   const before = showings(view, true);
   const dealer = view.dealer ?? view.button;
   return (view.players || []).map((name, seat) => {
     const held = seatCards(view, seat, shown, family);
+    const told = described[seat];
+    if (shown[seat] && !held.description && told && same(told.cards, held.cards)) held.description = told.description;
     const earlier = !shown[seat] && before[seat] ? before[seat] : null;
     return {
       seat,

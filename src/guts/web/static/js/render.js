@@ -38,7 +38,7 @@ export function renderSeats(root, state) {
     renderLobbySeats(root, state);
     return;
   }
-  const seats = seatsOf(view, state.chose, state.proofs);
+  const seats = seatsOf(view, state.chose, state.proofs, state.described);
   const count = seats.length;
   const bottom = view.seat ?? 0;
   for (const seat of seats) {
@@ -52,7 +52,7 @@ export function renderSeats(root, state) {
     if (info && info.away) badges.push(el("span", { class: "badge warn", text: "away" }));
     if (info && info.leaving) badges.push(el("span", { class: "badge warn", text: "leaving" }));
     if (info && info.connected === false) badges.push(el("span", { class: "badge warn", text: "disconnected" }));
-    const cards = el("div", { class: "seat-cards" },
+    const cards = el("div", { class: "seat-cards" + (seat.cards.length > 4 ? " many" : ""), "data-count": seat.cards.length },
       ...seat.cards.map((code) => cardElement(code, { small: true })));
     const status = seat.chose && !seat.status ? chosenWord(state, seat) : seat.status;
     const clock = clockText(state, seat.seat);
@@ -72,6 +72,19 @@ export function renderSeats(root, state) {
     seat.earlier ? el("div", { class: "seat-earlier", text:
       `showed ${seat.earlier.cards.map(cardText).join(" ")}: ${seat.earlier.description}` }) : null,
     seat.notes.length ? el("div", { class: "seat-notes", text: seat.notes.join(" · ") }) : null));
+  }
+  keepInside(root);
+}
+
+/** Move each seat sideways as far as it runs over the table's edge (a phone, seven cards). */
+function keepInside(root) {
+  const bounds = root.getBoundingClientRect();
+  if (!bounds.width) return;
+  for (const seat of root.querySelectorAll(".seat")) {
+    const box = seat.getBoundingClientRect();
+    const shift = box.left < bounds.left ? bounds.left - box.left
+      : (box.right > bounds.right ? bounds.right - box.right : 0);
+    if (shift) seat.style.left = `calc(${seat.style.left} + ${Math.round(shift)}px)`;
   }
 }
 
@@ -156,7 +169,8 @@ export function renderCentre(root, state) {
         cardElement(card, { small: true }), el("figcaption", { text: names[seat] || seat })))));
   }
   for (const line of centre.lines) root.append(el("div", { class: "centre-line", text: line }));
-  if (state.lastOutcome) root.append(el("div", { class: "centre-line last", text: `Last deal: ${state.lastOutcome}` }));
+  if (state.outcome) root.append(el("div", { class: "centre-line outcome", text: state.outcome, title: state.outcome }));
+  else if (state.lastOutcome) root.append(el("div", { class: "centre-line last", text: `Last deal: ${state.lastOutcome}`, title: state.lastOutcome }));
   if (state.table && state.table.waiting) {
     root.append(el("div", { class: "wild", text: "Waiting for enough players with chips to deal" }));
   }
@@ -335,14 +349,15 @@ function drawActions(bar, state, send) {
 /** One's own cards, face up; buttons while discarding or playing a card. */
 export function renderHand(root, state, onCard) {
   const view = state.game;
-  const description = view ? (seatsOf(view, state.chose, state.proofs)[view.seat] || {}).description : "";
-  if (unchanged(root, [view && view.hand, description, state.decision, state.sent, [...state.picked],
+  const description = view ? (seatsOf(view, state.chose, state.proofs, state.described)[view.seat] || {}).description : "";
+  const up = view && view.face_up ? (view.face_up[String(view.seat)] || []) : [];
+  if (unchanged(root, [view && view.hand, up, description, state.decision, state.sent, [...state.picked],
     Boolean(state.table && state.table.paused)])) return;
   root.replaceChildren();
   if (!view || !view.hand) return;
   const decision = state.sent ? null : state.decision;
   const kind = decision && decision.kind;
-  const own = seatsOf(view, state.chose, state.proofs)[view.seat];
+  const own = seatsOf(view, state.chose, state.proofs, state.described)[view.seat];
   root.append(el("div", { class: "hand-label" }, `Your cards`,
     own && own.description ? ` — ${own.description}` : ""));
   const cards = el("div", { class: "hand-cards" });
@@ -360,6 +375,11 @@ export function renderHand(root, state, onCard) {
       card.addEventListener("click", () => onCard(code, "play"));
       cards.append(card);
     } else cards.append(cardElement(code));
+  }
+  for (const code of up.filter((card) => !view.hand.includes(card))) {
+    const card = cardElement(code);  // one's own cards dealt face up (Four-Two-Two's last two)
+    card.classList.add("face-up");
+    cards.append(card);
   }
   root.append(cards);
 }

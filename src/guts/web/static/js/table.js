@@ -172,10 +172,18 @@ function told() {
   const proofs = {};
   let outcome = "";
   let last = "";
+  let described = {};
   for (const event of state.events) {
     const kind = event.kind;
-    if (kind === "outcome") outcome = event.text;
-    if (kind.endsWith("deal-started")) [last, outcome] = [outcome, ""];
+    if (kind === "outcome") outcome = withHands((state.saidOf && state.saidOf.get(event)) || event.text, described);
+    if (kind === "draw-deal-ended") outcome = drawOutcome(event, described);
+    if (event.description && Array.isArray(event.cards) && event.seat !== undefined) {
+      described[event.seat] = { cards: event.cards, description: event.description };
+    }
+    if (kind.endsWith("deal-started")) {
+      [last, outcome] = [outcome, ""];
+      described = {};
+    }
     if (kind.startsWith("night-")) [last, outcome] = ["", ""];  // a new game: its own story
     if (kind === "chose") chose.add(event.seat);
     else if (kind === "declared" || kind === "staged-stage" || kind.startsWith("night-")) chose.clear();
@@ -187,10 +195,44 @@ function told() {
   }
   state.chose = chose;
   state.proofs = proofs;
+  state.described = described;
+  state.outcome = outcome;
   state.lastOutcome = outcome ? "" : last;
   const secret = state.secret || JSON.parse(stored("secret") || "null");
   const mine = state.game && state.game.seat;
   state.secret = secret && state.game && chose.has(mine) && secret.deal === state.game.deal ? secret : null;
+}
+
+/** A seat's name in the page's words: "You" for one's own. */
+function nameOf(seat) {
+  const game = state.game;
+  if (!game) return String(seat);
+  return seat === game.seat ? "You" : (game.players || [])[seat] || `Seat ${seat + 1}`;
+}
+
+/** The hands shown at this deal's showdown, each named: "Bob: Pair of fours; You: Jack high". */
+function handsText(described) {
+  return Object.entries(described)
+    .map(([seat, shown]) => `${nameOf(Number(seat))}: ${shown.description}`).join("; ");
+}
+
+/** A family's outcome line with the hands shown named after it. */
+function withHands(text, described) {
+  const hands = handsText(described);
+  return hands ? `${text} (${hands})` : text;
+}
+
+/** A draw deal's end in words: who won what, with which hand, and the hands shown. */
+function drawOutcome(event, described) {
+  if (!event.won || !event.won.length) return event.reason || "";
+  const won = event.won.map(([seat, amount]) => {
+    const hand = described[seat] ? ` with ${described[seat].description}` : "";
+    return `${nameOf(seat)} ${seat === (state.game && state.game.seat) ? "win" : "wins"} ${amount}${hand}`;
+  }).join("; ");
+  const others = Object.fromEntries(Object.entries(described).filter(([seat]) =>
+    !event.won.some(([winner]) => winner === Number(seat))));
+  const hands = handsText(others);
+  return hands ? `${won} (${hands})` : won;
 }
 
 /** Remember one's own choice in a simultaneous declaration (the server tells nobody, not
@@ -272,8 +314,13 @@ async function narrateSoon() {
         body: JSON.stringify({ names, events, you: state.game && state.game.players ? state.game.players[state.game.seat] : null }),
       });
       if (response.ok) {
-        state.lines = (await response.json()).lines.filter(Boolean);
+        const said = (await response.json()).lines;
+        state.lines = said.filter(Boolean);
+        state.saidOf = new WeakMap();
+        events.forEach((event, index) => { if (said[index]) state.saidOf.set(event, said[index]); });
         renderLog($("log"), state.lines, state.follow.log);
+        told();  // the outcome in the log's words (You for one's own seat)
+        renderCentre($("centre"), state);
       }
     } while (narrateAgain);
   } catch (error) {
