@@ -127,7 +127,7 @@ def _run(
 
     unit, total = next(iter(plan.items()))
     with (
-        open_executor(executor, workers, scheduler) as pool,
+        open_executor(executor, workers, scheduler, fast=spec.fast) as pool,
         Progress(
             "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
             TimeRemainingColumn(), console=Console(stderr=True), disable=not show,

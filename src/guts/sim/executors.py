@@ -35,6 +35,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from guts.errors import GutsError, OptionError
 from guts.sim.runner import SimSpec, play_session
 from guts.sim.summary import Summary
@@ -56,11 +59,12 @@ RETRIES = 3
 
 @dataclass(frozen=True)
 class Batch:
-    """The summary of consecutive sessions, and how many deals each lasted."""
+    """The summary of consecutive sessions, and how many deals each lasted (an array:
+    sent back from a worker as its bytes)."""
 
     first: int
     summary: Summary
-    lengths: tuple[int, ...]
+    lengths: NDArray[np.int64]
 
 
 def run_batch(spec: SimSpec, first: int, count: int, cut: int | None = None) -> Batch:
@@ -70,7 +74,7 @@ def run_batch(spec: SimSpec, first: int, count: int, cut: int | None = None) -> 
         from guts.sim.vector import fast_batch
 
         fast, played = fast_batch(spec, first, count, cut)
-        return Batch(first, fast, tuple(played.tolist()))
+        return Batch(first, fast, played)
     summary = Summary.empty(spec.seat_bots)
     lengths = []
     last = first + count - 1
@@ -78,7 +82,7 @@ def run_batch(spec: SimSpec, first: int, count: int, cut: int | None = None) -> 
         result = play_session(spec, index, cut if index == last else None)
         summary.add(result)
         lengths.append(result.deals)
-    return Batch(first, summary, tuple(lengths))
+    return Batch(first, summary, np.array(lengths, dtype=np.int64))
 
 
 def simulate(
@@ -234,7 +238,7 @@ class _Runner:
                 while len(self.flight) < self.window:
                     self._submit(size or self._guess(deals - played))
                 first, count, batch = self._result()
-                total = sum(batch.lengths)
+                total = int(batch.lengths.sum())
                 if played + total < deals:
                     played += total
                     self._merge(batch)
@@ -242,8 +246,8 @@ class _Runner:
                 # the batch reaches the target: keep its sessions up to the one that does,
                 # played again with that one stopped at the deals still wanted
                 position = 0
-                while played + batch.lengths[position] < deals:
-                    played += batch.lengths[position]
+                while played + int(batch.lengths[position]) < deals:
+                    played += int(batch.lengths[position])
                     position += 1
                 wanted = deals - played
                 if position + 1 < count or batch.lengths[position] != wanted:
@@ -266,11 +270,14 @@ class _Runner:
 
 
 @contextmanager
-def open_executor(kind: str, workers: int, scheduler: str | None = None) -> Iterator[Any]:
+def open_executor(
+    kind: str, workers: int, scheduler: str | None = None, *, fast: bool = False
+) -> Iterator[Any]:
     """The executor ``--executor kind`` names, shut down on leaving: ``process`` (a pool
     of ``workers`` processes; None, meaning this process, for one worker), ``dask`` (a
     client of the Dask scheduler at ``scheduler``, or of a new local cluster of
-    ``workers`` processes) or ``ray`` (the Ray cluster at ``scheduler``, or a local one)."""
+    ``workers`` processes) or ``ray`` (the Ray cluster at ``scheduler``, or a local one).
+    ``fast``: the pool's workers start with the fast path's loop loaded."""
     if workers < 1:
         raise OptionError(f"--workers must be at least 1, not {workers}")
     if kind not in EXECUTORS:
@@ -287,7 +294,7 @@ def open_executor(kind: str, workers: int, scheduler: str | None = None) -> Iter
     elif workers == 1:
         yield None
     else:
-        with _process_pool(workers) as executor:
+        with ProcessPool(workers, fast=fast) as executor:
             yield executor
 
 
@@ -295,7 +302,7 @@ class ProcessPool(Executor):
     """A process pool that can be started again when a worker died (which breaks a
     :class:`~concurrent.futures.ProcessPoolExecutor` for good)."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, *, fast: bool = False) -> None:
         import multiprocessing
 
         # forkserver: workers are forked from a clean process (never from one running the
@@ -303,8 +310,9 @@ class ProcessPool(Executor):
         methods = multiprocessing.get_all_start_methods()
         method = "forkserver" if "forkserver" in methods else "spawn"
         self.context = multiprocessing.get_context(method)
-        if method == "forkserver":
-            self.context.set_forkserver_preload(["guts.sim.executors"])
+        if method == "forkserver":  # fast: the fast path's loop ready in every worker
+            preload = "guts.sim.preload" if fast else "guts.sim.executors"
+            self.context.set_forkserver_preload([preload])
         self.workers = workers
         self.pool = self._start()
 
@@ -327,6 +335,7 @@ class ProcessPool(Executor):
 
 @contextmanager
 def _process_pool(workers: int) -> Iterator[Executor]:
+    """A process pool of ``workers`` (``benchmarks/simulate.py`` times it)."""
     with ProcessPool(workers) as pool:
         yield pool
 
