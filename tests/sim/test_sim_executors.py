@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
-from guts.errors import OptionError
+from guts.errors import GutsError, OptionError
 from guts.sim import SimSpec, open_executor, play_session, report, simulate
 
 SPEC = SimSpec.make("two-card-guts", players=4, bots="threshold,random", buy_in=20, seed=21)
@@ -71,3 +79,75 @@ def test_open_executor_refuses_what_it_cannot_make() -> None:
         open_executor("process", 0).__enter__()
     with open_executor("process", 1) as pool:
         assert pool is None  # one worker: this process
+
+
+def _kill_once(pid: int) -> Callable[[int, int], None]:
+    """A progress callback that kills the worker ``pid`` after the first batch."""
+    killed: list[int] = []
+
+    def progress(sessions: int, deals: int) -> None:
+        if not killed:
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    return progress
+
+
+def test_a_killed_process_worker_loses_no_batch() -> None:
+    alone = simulate(SPEC, sessions=40)
+    told: list[str] = []
+    with open_executor("process", 2) as pool:
+        pid = pool.submit(os.getpid).result()
+        summary = simulate(SPEC, sessions=40, executor=pool, workers=2, batch=2,
+                           progress=_kill_once(pid), tell=told.append)  # fmt: skip
+    assert summary == alone  # the lost batches played again from the same seeds
+    assert told and "a worker died" in told[0]
+
+
+def test_a_killed_dask_worker_loses_no_batch() -> None:
+    pytest.importorskip("dask.distributed")
+    alone = simulate(SPEC, sessions=40)
+    with open_executor("dask", 2) as pool:
+        pid = pool.submit(os.getpid).result()
+        summary = simulate(SPEC, sessions=40, executor=pool, workers=2, batch=2,
+                           progress=_kill_once(pid))  # fmt: skip
+    assert summary == alone
+
+
+def test_a_batch_lost_again_and_again_ends_the_run_in_one_line() -> None:
+    class Dying(ThreadPoolExecutor):
+        def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+            future: Future[Any] = Future()
+            future.set_exception(ConnectionError("the worker is gone"))
+            return future
+
+    with Dying(1) as pool, pytest.raises(GutsError, match="lost with their worker 4 times"):
+        simulate(SPEC, sessions=4, executor=pool, workers=1, tell=lambda line: None)
+
+
+@pytest.mark.slow  # about a minute: a Ray cluster started twice
+def test_with_ray_a_killed_worker_leaves_nothing_but_the_json_on_stdout() -> None:
+    pytest.importorskip("ray")
+    psutil = pytest.importorskip("psutil")
+    command = [sys.executable, "-m", "guts", "simulate", "two-card-guts", "--bots",
+               "threshold,random", "--sessions", "400", "--seed", "4", "--workers", "2",
+               "--executor", "ray", "--json"]  # fmt: skip
+    alone = subprocess.run([*command[:-5], "--json"], capture_output=True, text=True,
+                           check=True)  # fmt: skip
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and run.poll() is None and time.monotonic() < deadline:
+        for child in psutil.Process(run.pid).children(recursive=True):
+            try:
+                if child.cmdline()[:1] == ["ray::run_batch"]:
+                    child.kill()
+                    killed = child.pid
+                    break
+            except psutil.Error:
+                continue
+        time.sleep(0.05)
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 0, err
+    assert killed is not None, "no Ray worker was seen playing a batch"
+    assert json.loads(out) == json.loads(alone.stdout)  # nothing else on stdout

@@ -21,17 +21,21 @@ def test_arrays_counted_at_once_as_one_by_one(largest: int) -> None:
     busted = rng.random((sessions, len(BOTS))) < 0.3
     left = rng.integers(0, 6, sessions)
     capped = rng.random(sessions) < 0.1
+    showdowns = rng.integers(0, deals + 1)  # per session, how many deals came to each
+    outcomes = {"showdown": showdowns, "uncontested": deals - showdowns}
     together = Summary.empty(BOTS)
     together.add_arrays(deals, nets, busted, left, capped, pots={4: 2, 9: 1},
-                        outcomes={"showdown": 2, "uncontested": 1})  # fmt: skip
+                        outcomes=outcomes)  # fmt: skip
     one_by_one = Summary.empty(BOTS)
     for s in range(sessions):
         first = s == 0
         one_by_one.add(SessionResult(
             int(deals[s]), tuple(int(x) for x in nets[s]), tuple(bool(b) for b in busted[s]),
             int(left[s]), bool(capped[s]), (4, 4, 9) if first else (),
-            ("showdown", "showdown", "uncontested") if first else (),
+            ("showdown",) * int(showdowns[s]) + ("uncontested",) * int(deals[s] - showdowns[s]),
         ))  # fmt: skip
     assert together == one_by_one
+    assert together.outcomes.units == sessions and together.outcomes.to_json() == \
+        one_by_one.outcomes.to_json()
     assert together.kinds["threshold"].net.x == int(nets[:, [0, 2]].sum())
     assert together.kinds["threshold"].busts.total == int(busted[:, [0, 2]].sum())

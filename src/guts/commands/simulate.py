@@ -127,7 +127,7 @@ def _run(
 
     unit, total = next(iter(plan.items()))
     with (
-        open_executor(executor, workers, scheduler) as pool,
+        open_executor(executor, workers, scheduler, fast=spec.fast) as pool,
         Progress(
             "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
             TimeRemainingColumn(), console=Console(stderr=True), disable=not show,
@@ -139,7 +139,10 @@ def _run(
         def progress(sessions_done: int, deals_done: int) -> None:
             bar.update(task, completed=sessions_done if unit == "sessions" else deals_done)
 
-        return simulate(spec, executor=pool, workers=workers, progress=progress,
+        def tell(line: str) -> None:
+            bar.console.print(line, markup=False, highlight=False)
+
+        return simulate(spec, executor=pool, workers=workers, progress=progress, tell=tell,
                         **{unit: total})  # fmt: skip
 
 

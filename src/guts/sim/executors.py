@@ -15,19 +15,30 @@ of workers and batch size:
 True
 
 :func:`open_executor` makes the executor a ``--executor`` option names.
+
+A worker that dies (killed, out of memory) loses its batches, not the run: the process
+pool is started again and every batch in flight played again (the same seeds, so the same
+result), and Dask's or Ray's lost tasks, where they do not retry them themselves, are
+submitted again; ``tell`` is told each time. A batch lost :data:`RETRIES` times ends the
+run with a GutsError naming it.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future
+from concurrent.futures import BrokenExecutor, Executor, Future
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from guts.errors import OptionError
+import numpy as np
+from numpy.typing import NDArray
+
+from guts.errors import GutsError, OptionError
 from guts.sim.runner import SimSpec, play_session
 from guts.sim.summary import Summary
 
@@ -39,14 +50,21 @@ EXECUTORS = ("process", "dask", "ray")
 Progress = Callable[[int, int], None]
 """Told the sessions and the deals played so far, after each batch."""
 
+Tell = Callable[[str], None]
+"""Told, in a line, when a batch was lost with its worker and is played again."""
+
+RETRIES = 3
+"""How many times a lost batch is played again before the run gives up."""
+
 
 @dataclass(frozen=True)
 class Batch:
-    """The summary of consecutive sessions, and how many deals each lasted."""
+    """The summary of consecutive sessions, and how many deals each lasted (an array:
+    sent back from a worker as its bytes)."""
 
     first: int
     summary: Summary
-    lengths: tuple[int, ...]
+    lengths: NDArray[np.int64]
 
 
 def run_batch(spec: SimSpec, first: int, count: int, cut: int | None = None) -> Batch:
@@ -56,7 +74,7 @@ def run_batch(spec: SimSpec, first: int, count: int, cut: int | None = None) -> 
         from guts.sim.vector import fast_batch
 
         fast, played = fast_batch(spec, first, count, cut)
-        return Batch(first, fast, tuple(played.tolist()))
+        return Batch(first, fast, played)
     summary = Summary.empty(spec.seat_bots)
     lengths = []
     last = first + count - 1
@@ -64,7 +82,7 @@ def run_batch(spec: SimSpec, first: int, count: int, cut: int | None = None) -> 
         result = play_session(spec, index, cut if index == last else None)
         summary.add(result)
         lengths.append(result.deals)
-    return Batch(first, summary, tuple(lengths))
+    return Batch(first, summary, np.array(lengths, dtype=np.int64))
 
 
 def simulate(
@@ -76,13 +94,14 @@ def simulate(
     workers: int = 1,
     batch: int | None = None,
     progress: Progress | None = None,
+    tell: Tell | None = None,
 ) -> Summary:
     """The summary of ``sessions`` sessions of ``spec`` (numbers 0, 1, ...), or of as many
     as make ``deals`` deals (the last session stopped when they are played).
 
     Batches run on ``executor`` (None: in this process), about ``workers`` of them at
     once; ``batch`` fixes the sessions per batch (by default a few batches per worker,
-    at most 64 sessions each)."""
+    at most 64 sessions each). ``tell`` hears of batches played again (a worker died)."""
     if (sessions is None) == (deals is None):
         raise OptionError("give either --sessions or --deals (not both)")
     if workers < 1:
@@ -93,7 +112,7 @@ def simulate(
         from guts.sim.vector import check_fast
 
         check_fast(spec)
-    runner = _Runner(spec, executor, workers, progress)
+    runner = _Runner(spec, executor, workers, progress, tell)
     if sessions is not None:
         if sessions < 1:
             raise OptionError(f"--sessions must be at least 1, not {sessions}")
@@ -115,10 +134,17 @@ class _Runner:
     their summaries in the same order."""
 
     def __init__(
-        self, spec: SimSpec, executor: Executor | None, workers: int, progress: Progress | None
+        self,
+        spec: SimSpec,
+        executor: Executor | None,
+        workers: int,
+        progress: Progress | None,
+        tell: Tell | None = None,
     ) -> None:
         self.spec = spec
         self.executor = executor
+        self.tell = tell
+        self.lost: dict[int, int] = {}  # how many times each batch (by first session) was lost
         self.window = 2 * workers if executor is not None else 1
         self.workers = workers
         self.progress = progress
@@ -133,8 +159,62 @@ class _Runner:
             future = Future()
             future.set_result(run_batch(self.spec, first, count))
         else:
-            future = self.executor.submit(run_batch, self.spec, first, count)
+            try:
+                future = self.executor.submit(run_batch, self.spec, first, count)
+            except BrokenExecutor as error:
+                if self.tell is not None:
+                    self.tell(f"a worker died ({type(error).__name__}): starting the pool again")
+                self._restart()
+                future = self.executor.submit(run_batch, self.spec, first, count)
         self.flight.append((first, count, future))
+
+    def _result(self) -> tuple[int, int, Batch]:
+        """The oldest batch in flight, once played: a batch lost with its worker is
+        played again (the process pool started again first, with every batch in flight)."""
+        while True:
+            first, count, future = self.flight[0]
+            try:
+                batch = future.result()
+            except GutsError:
+                raise
+            except BrokenExecutor as error:
+                self._lost(first, count, error)
+                self._restart()
+                continue
+            except Exception as error:  # Dask's KilledWorker, Ray's WorkerCrashedError, ...
+                self._lost(first, count, error)
+                assert self.executor is not None
+                future = self.executor.submit(run_batch, self.spec, first, count)
+                self.flight[0] = (first, count, future)
+                continue
+            self.flight.popleft()
+            return first, count, batch
+
+    def _lost(self, first: int, count: int, error: BaseException) -> None:
+        times = self.lost[first] = self.lost.get(first, 0) + 1
+        sessions = f"sessions {first}-{first + count - 1}"
+        why = f"{type(error).__name__}: {error}".strip().splitlines()[0]
+        if times > RETRIES:
+            raise GutsError(f"{sessions} were lost with their worker {times} times ({why}); "
+                            "giving up") from error  # fmt: skip
+        if self.tell is not None:
+            self.tell(f"a worker died ({why}): playing {sessions} again (the same seeds, "
+                      "so the same result)")  # fmt: skip
+
+    def _restart(self) -> None:
+        """Start the broken process pool again and submit anew every batch in flight that
+        was not played."""
+        restart = getattr(self.executor, "restart", None)
+        if restart is None:
+            raise GutsError("a worker died and its executor cannot be started again")
+        restart()
+        assert self.executor is not None
+        flight: deque[tuple[int, int, Future[Batch]]] = deque()
+        for first, count, future in self.flight:
+            if not future.done() or future.exception() is not None:
+                future = self.executor.submit(run_batch, self.spec, first, count)
+            flight.append((first, count, future))
+        self.flight = flight
 
     def _merge(self, batch: Batch) -> None:
         self.summary.merge(batch.summary)
@@ -146,8 +226,7 @@ class _Runner:
             while self.next < sessions or self.flight:
                 while self.next < sessions and len(self.flight) < self.window:
                     self._submit(min(size, sessions - self.next))
-                _, _, future = self.flight.popleft()
-                self._merge(future.result())
+                self._merge(self._result()[2])
         finally:
             self._cancel()
         return self.summary
@@ -158,9 +237,8 @@ class _Runner:
             while True:
                 while len(self.flight) < self.window:
                     self._submit(size or self._guess(deals - played))
-                first, count, future = self.flight.popleft()
-                batch = future.result()
-                total = sum(batch.lengths)
+                first, count, batch = self._result()
+                total = int(batch.lengths.sum())
                 if played + total < deals:
                     played += total
                     self._merge(batch)
@@ -168,8 +246,8 @@ class _Runner:
                 # the batch reaches the target: keep its sessions up to the one that does,
                 # played again with that one stopped at the deals still wanted
                 position = 0
-                while played + batch.lengths[position] < deals:
-                    played += batch.lengths[position]
+                while played + int(batch.lengths[position]) < deals:
+                    played += int(batch.lengths[position])
                     position += 1
                 wanted = deals - played
                 if position + 1 < count or batch.lengths[position] != wanted:
@@ -192,11 +270,14 @@ class _Runner:
 
 
 @contextmanager
-def open_executor(kind: str, workers: int, scheduler: str | None = None) -> Iterator[Any]:
+def open_executor(
+    kind: str, workers: int, scheduler: str | None = None, *, fast: bool = False
+) -> Iterator[Any]:
     """The executor ``--executor kind`` names, shut down on leaving: ``process`` (a pool
     of ``workers`` processes; None, meaning this process, for one worker), ``dask`` (a
     client of the Dask scheduler at ``scheduler``, or of a new local cluster of
-    ``workers`` processes) or ``ray`` (the Ray cluster at ``scheduler``, or a local one)."""
+    ``workers`` processes) or ``ray`` (the Ray cluster at ``scheduler``, or a local one).
+    ``fast``: the pool's workers start with the fast path's loop loaded."""
     if workers < 1:
         raise OptionError(f"--workers must be at least 1, not {workers}")
     if kind not in EXECUTORS:
@@ -213,22 +294,49 @@ def open_executor(kind: str, workers: int, scheduler: str | None = None) -> Iter
     elif workers == 1:
         yield None
     else:
-        with _process_pool(workers) as executor:
+        with ProcessPool(workers, fast=fast) as executor:
             yield executor
+
+
+class ProcessPool(Executor):
+    """A process pool that can be started again when a worker died (which breaks a
+    :class:`~concurrent.futures.ProcessPoolExecutor` for good)."""
+
+    def __init__(self, workers: int, *, fast: bool = False) -> None:
+        import multiprocessing
+
+        # forkserver: workers are forked from a clean process (never from one running the
+        # progress bar's thread), with the simulator already imported
+        methods = multiprocessing.get_all_start_methods()
+        method = "forkserver" if "forkserver" in methods else "spawn"
+        self.context = multiprocessing.get_context(method)
+        if method == "forkserver":  # fast: the fast path's loop ready in every worker
+            preload = "guts.sim.preload" if fast else "guts.sim.executors"
+            self.context.set_forkserver_preload([preload])
+        self.workers = workers
+        self.pool = self._start()
+
+    def _start(self) -> Executor:
+        from concurrent.futures import ProcessPoolExecutor
+
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=self.context)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return self.pool.submit(fn, *args, **kwargs)
+
+    def restart(self) -> None:
+        """Shut the broken pool down and start a new one."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool = self._start()
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 @contextmanager
 def _process_pool(workers: int) -> Iterator[Executor]:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # forkserver: workers are forked from a clean process (never from one running the
-    # progress bar's thread), with the simulator already imported
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    if method == "forkserver":
-        context.set_forkserver_preload(["guts.sim.executors"])
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    """A process pool of ``workers`` (``benchmarks/simulate.py`` times it)."""
+    with ProcessPool(workers) as pool:
         yield pool
 
 
@@ -278,11 +386,38 @@ class RayExecutor(Executor):
 @contextmanager
 def _ray(workers: int, scheduler: str | None) -> Iterator[Executor]:
     ray = _extra("ray", "ray")
-    if scheduler is not None:
-        ray.init(address=scheduler, log_to_driver=False)
-    else:
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    with _stdout_to_stderr():  # Ray prints its own lines ("(raylet) ...") on stdout
+        if scheduler is not None:
+            ray.init(address=scheduler, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        try:
+            yield RayExecutor()
+        finally:
+            ray.shutdown()
+
+
+@contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """Send what is written to standard output (by Python or by anything else in this
+    process, to file 1) to standard error, until the block ends."""
+    sys.stdout.flush()
     try:
-        yield RayExecutor()
+        out = sys.stdout.fileno()
+        err = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # not files (captured): Python's only
+        saved_stdout = sys.stdout
+        sys.stdout = sys.stderr
+        try:
+            yield
+        finally:
+            sys.stdout = saved_stdout
+        return
+    saved = os.dup(out)
+    os.dup2(err, out)
+    try:
+        yield
     finally:
-        ray.shutdown()
+        sys.stdout.flush()
+        os.dup2(saved, out)
+        os.close(saved)

@@ -337,7 +337,7 @@ def run_sessions(
     out_bust: NDArray[np.bool_],
     out_left: NDArray[np.int64],
     out_capped: NDArray[np.bool_],
-    outcomes: NDArray[np.int64],
+    out_outcomes: NDArray[np.int64],
     pot_counts: NDArray[np.int64],
     big_pots: NDArray[np.int64],
     trace_pots: NDArray[np.int64],
@@ -349,9 +349,10 @@ def run_sessions(
     session ``s`` (of this call) passed :data:`POT_OVERFLOW`.
 
     Per session ``s`` of the call it writes the deals, each seat's net and whether it went
-    bust, the chips left on the table and whether the simulation's deal limit stopped it;
-    it adds each deal's outcome to ``outcomes``, its pot to ``pot_counts`` (or, when not
-    below :data:`POT_BINS`, to ``big_pots``, whose entry 0 holds how many follow). With
+    bust, the chips left on the table, whether the simulation's deal limit stopped it and
+    how many deals came to each outcome (``out_outcomes[s]``); it adds each deal's pot to
+    ``pot_counts`` (or, when not below :data:`POT_BINS`, to ``big_pots``, whose entry 0
+    holds how many follow). With
     ``decks`` of shape ``(count, max deals, cards)`` the deals are dealt from it instead of
     the stream; with trace arrays of ``count`` rows it records every deal's pot, outcome
     and stacks after it. Stay tables (``stay[seat, position, history, class]``) read the
@@ -423,6 +424,8 @@ def run_sessions(
             stacks[seat] = buy_in
             out_bust[s, seat] = False
             skip[seat] = False
+        for k in range(out_outcomes.shape[1]):
+            out_outcomes[s, k] = 0
         pot = 0
         reserve = 0
         aside = 0
@@ -751,7 +754,7 @@ def run_sessions(
             # -- the deal is counted (guts.sim.runner.play_session) -------------------------
             if most > POT_OVERFLOW or pot > POT_OVERFLOW or reserve > POT_OVERFLOW:
                 return -1 - s
-            outcomes[outcome] += 1
+            out_outcomes[s, outcome] += 1
             if most < POT_BINS:
                 pot_counts[most] += 1
             else:

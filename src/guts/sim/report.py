@@ -3,7 +3,10 @@
 :func:`report` turns a :class:`~guts.sim.summary.Summary` into plain JSON values: the
 run (game, options, players, bots, buy-in, seed, plan), then per seat and per bot kind
 the mean net per deal and per session with 95% intervals and the risk of ruin, how long
-sessions lasted, the pots and the outcomes. It holds the exact sums too, so reports of
+sessions lasted, the pots and the outcomes. Every interval takes the session as its unit
+(:mod:`guts.sim.stats`); at table stakes a seat's net lies between minus its buy-in and
+everyone else's, and the interval uses those bounds. A figure without an interval has
+``ci95`` null (and says so in the tables). It holds the exact sums too, so reports of
 runs with different seeds can be merged. Nothing in it depends on how the run was
 executed, so the same run gives the same bytes. :func:`render` prints it as tables.
 """
@@ -18,7 +21,7 @@ from rich.table import Table
 
 from guts.sim.outcomes import OUTCOMES
 from guts.sim.runner import SimSpec
-from guts.sim.stats import Histogram, Interval, wilson
+from guts.sim.stats import Histogram, Interval
 from guts.sim.summary import SeatStats, Summary
 
 __all__ = ["render", "report"]
@@ -43,13 +46,14 @@ def report(spec: SimSpec, summary: Summary, plan: dict[str, int]) -> dict[str, A
         "deals": summary.deals,
         "stopped_at_max_deals": summary.capped,
         "seats": [
-            {"seat": seat, "name": names[seat], "bot": spec.seat_bots[seat], **_seat(stats)}
+            {"seat": seat, "name": names[seat], "bot": spec.seat_bots[seat]} | _seat(stats, spec)
             for seat, stats in enumerate(summary.seats)
         ],
         "by_bot": {
-            kind: {"seats": stats.seats, **_seat(stats)} for kind, stats in summary.kinds.items()
+            kind: {"seats": stats.seats, **_seat(stats, spec)}
+            for kind, stats in summary.kinds.items()
         },
-        "session_deals": summary.lengths.moments().to_json()
+        "session_deals": summary.lengths.moments().to_json(1, spec.max_deals)
         | _spread(summary.lengths)
         | {"counts": summary.lengths.to_json()["counts"]},
         "pots": summary.pots.to_json(),
@@ -64,18 +68,24 @@ def _spread(histogram: Histogram) -> dict[str, Any]:
             "max": histogram.max}  # fmt: skip
 
 
-def _seat(stats: SeatStats) -> dict[str, Any]:
+def _seat(stats: SeatStats, spec: SimSpec) -> dict[str, Any]:
     """A seat's (or a bot kind's, per seat) nets and risk of ruin."""
     per = stats.seats
     net = stats.net
     per_deal = net.interval()
     per_session = net.x_moments()
+    if spec.table_stakes:  # the seats' nets together: from all lost to all the others'
+        session = per_session.interval(-per * spec.buy_in, (spec.players - per) * spec.buy_in)
+    else:
+        session = per_session.interval()
     # the share of seat-sessions that went bust (for a bot kind, each of its seats in each
-    # session counts once)
-    bust = wilson(stats.busts.total, stats.busts.n * per)
+    # session counts once; the session is the unit: how many of them went bust in it)
+    bust = stats.busts.interval(0, per)
+    if bust is not None:
+        bust = Interval(bust.estimate / per, bust.low / per, bust.high / per)
     return {
         "net_per_deal": _scaled_interval(per_deal, net.ratio, per),
-        "net_per_session": _scaled_interval(per_session.interval(), per_session.mean, per),
+        "net_per_session": _scaled_interval(session, per_session.mean, per),
         "bust": {
             "count": stats.busts.total,
             "share": None if bust is None else bust.estimate,
@@ -96,13 +106,17 @@ def _scaled_interval(
 
 
 def _money(value: float | None, ci: list[float] | None = None, sign: str = "+") -> str:
-    """``+1.234 ± 0.567`` (the intervals of means are symmetric)."""
+    """``+1.234 ± 0.567``, ``-9.950 (-10.000 to -9.243)`` where the interval is not
+    symmetric, ``-10.000 (no interval)`` where there is none."""
     if value is None:
         return "-"
     text = f"{value:{sign}.3f}"
-    if ci is not None:
-        text += f" ± {(ci[1] - ci[0]) / 2:.3f}"
-    return text
+    if ci is None:
+        return text + " (no interval)"
+    low, high = ci
+    if abs((high - value) - (value - low)) <= 1e-9 * max(1.0, abs(value)):
+        return text + f" ± {(high - low) / 2:.3f}"
+    return text + f" ({low:{sign}.3f} to {high:{sign}.3f})"
 
 
 def _share(entry: dict[str, Any]) -> str:

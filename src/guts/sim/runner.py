@@ -116,6 +116,12 @@ class SimSpec:
             check_bot_kind(kind, game.family)
         self.new_session(Random(0))
 
+    @cached_property
+    def table_stakes(self) -> bool:
+        """Whether the game is played at table stakes (a player pays at most its stack,
+        so a net lies between minus the buy-in and the others' buy-ins)."""
+        return not self.new_session(Random(0)).table.credit
+
     def new_session(self, rng: Random) -> Session:
         """A new session of this spec's game, dealt from ``rng``."""
         return self.game.new_session(

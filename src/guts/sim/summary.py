@@ -125,11 +125,11 @@ class Summary:
         capped: NDArray[np.bool_],
         *,
         pots: Mapping[int, int],
-        outcomes: Mapping[str, int],
+        outcomes: Mapping[str, NDArray[np.int64]],
     ) -> None:
         """Count many sessions at once (the fast path's arrays: one row per session, a
-        column per seat), exactly as :meth:`add` would one by one; ``pots`` and
-        ``outcomes`` count every deal's pot and outcome."""
+        column per seat), exactly as :meth:`add` would one by one; ``pots`` counts every
+        deal's pot, ``outcomes`` per outcome how many deals of each session came to it."""
         if nets.shape != (len(deals), len(self.bots)):
             raise ValueError(f"nets of shape {nets.shape} for {len(deals)} sessions of "
                              f"{len(self.bots)} seats")  # fmt: skip
@@ -150,8 +150,13 @@ class Summary:
                 _add_moments(stats.busts, busts[:, mine].sum(axis=1))
         for pot, times in pots.items():
             self.pots.add(pot, times)
-        for name, times in outcomes.items():
-            self.outcomes.add(name, times)
+        totals = sum(outcomes.values(), np.zeros(len(deals), dtype=np.int64))
+        self.outcomes.add_sums(
+            len(deals),
+            _dot(totals, totals),
+            {name: (_sum(c), _dot(c, c), _dot(c, totals)) for name, c in outcomes.items()
+             if c.any()},
+        )  # fmt: skip
 
 
 def _add_compiled(

@@ -481,7 +481,8 @@ def run_key(seed: int) -> np.uint64:
 
 @dataclass(frozen=True)
 class Played:
-    """What the loop returns for consecutive sessions (arrays of one row per session)."""
+    """What the loop returns for consecutive sessions (arrays of one row per session;
+    ``outcomes[s, k]``: the deals of session ``s`` that came to ``OUTCOMES[k]``)."""
 
     deals: IntArray
     nets: IntArray
@@ -541,7 +542,7 @@ def run_fast(
     busted = np.zeros((count, n), dtype=np.bool_)
     left = np.zeros(count, dtype=np.int64)
     capped = np.zeros(count, dtype=np.bool_)
-    outcomes = np.zeros(len(OUTCOMES), dtype=np.int64)
+    outcomes = np.zeros((count, len(OUTCOMES)), dtype=np.int64)
     pot_counts = np.zeros(kernel.POT_BINS, dtype=np.int64)
     big = np.zeros(1 + 4096, dtype=np.int64)
     listed: list[int] = []
@@ -558,7 +559,7 @@ def run_fast(
                 pairs, wild, policies.kinds, policies.stay,
                 decks[done:] if len(decks) else decks,
                 deals[done:], nets[done:], busted[done:], left[done:], capped[done:],
-                outcomes, pot_counts, big,
+                outcomes[done:], pot_counts, big,
                 trace_pots[done:] if trace else trace_pots,
                 trace_outcomes[done:] if trace else trace_outcomes,
                 trace_stacks[done:] if trace else trace_stacks,
@@ -608,7 +609,6 @@ def fast_batch(
     summary = Summary.empty(spec.seat_bots)
     summary.add_arrays(
         played.deals, played.nets, played.busted, played.left, played.capped,
-        pots=played.pots,
-        outcomes={name: int(c) for name, c in zip(OUTCOMES, played.outcomes, strict=True) if c},
+        pots=played.pots, outcomes=dict(zip(OUTCOMES, played.outcomes.T, strict=True)),
     )  # fmt: skip
     return summary, played.deals
