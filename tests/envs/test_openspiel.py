@@ -127,6 +127,12 @@ def test_bad_parameters_are_clear_errors() -> None:
         pyspiel.load_game("guts_two_card_guts", {"options": "declare=simultaneous"})
     with pytest.raises(OptionError, match="not name=value"):
         pyspiel.load_game("guts_two_card_guts", {"options": "ghost"})
+    with pytest.raises(OptionError, match="nobody ever decides anything"):
+        pyspiel.load_game("guts_two_low_in_wild", {"players": 2})
+    low = pyspiel.load_game("guts_two_low_in_wild", {"players": 3})
+    assert low.get_type().min_num_players == 3
+    with pytest.raises(OptionError, match="Guts needs 2 to 26 players, not 27"):
+        pyspiel.load_game("guts_two_card_guts", {"players": 27})
 
 
 def test_the_information_state_tensor_recalls_the_seats_own_decisions() -> None:

@@ -56,6 +56,7 @@ from guts.envs.encoding import Encoder, Layout
 from guts.envs.episode import episode_options, no_choice
 from guts.errors import GutsError, OptionError
 from guts.games.bourre import BourreRules, BourreSession, TrumpCard
+from guts.games.bourre.stock import HAND
 from guts.games.guts import GutsRules, GutsSession
 from guts.games.guts.rules import Declare
 from guts.games.session import RecordedSession
@@ -74,10 +75,6 @@ __all__ = [
 
 DEFAULTS: dict[str, Any] = {"players": 2, "deals": 1, "buy_in": 20, "cards": "", "options": ""}
 """Every game's parameters and their defaults."""
-
-_HAND = 5
-"""Cards in a Bourré hand."""
-
 
 def game_name(preset: str) -> str:
     """The registered name of a preset: ``guts_`` and the name with underscores."""
@@ -173,7 +170,7 @@ class _Staged(_Family):
 class _Bourre(_Family):
     def needed(self, rules: BourreRules, players: int) -> int:
         turned = 1 if rules.trump_card is TrumpCard.STOCK else 0
-        return players * (_HAND + rules.draw_rules.discard_cap(players)) + turned
+        return players * (HAND + rules.draw_rules.discard_cap(players)) + turned
 
     def start(self, session: RecordedSession[Any, Any], rules: Any, dealt: list[Card]) -> None:
         if not isinstance(session, BourreSession):
@@ -193,7 +190,7 @@ class _Bourre(_Family):
             )
 
     def decisions(self, rules: BourreRules) -> int:
-        return 2 + 2 * _HAND  # play or fold, the draw, a card a trick (a retraction each)
+        return 2 + 2 * HAND  # play or fold, the draw, a card a trick (a retraction each)
 
     def antes(self, rules: BourreRules, players: int) -> int:
         return players * rules.ante + rules.play_ante  # the dealer antes for all
