@@ -12,7 +12,7 @@ from rich.console import Console
 
 from guts.catalog import find_game, games
 from guts.history import HistoryError, read_history, replay
-from guts.play import PlayConfig, match_action, play, policy_for
+from guts.play import PlayConfig, play, policy_for
 
 
 def test_games_lists_every_family_one_line_each(capsys: pytest.CaptureFixture[str]) -> None:
@@ -44,16 +44,6 @@ def test_bad_play_input_is_one_line(
 ) -> None:
     code, _, err = run(capsys, *args)
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
-
-
-def test_short_answers() -> None:
-    actions = ("play", "fold")
-    assert match_action("p", actions) == "play"
-    assert match_action(" FOLD ", actions) == "fold"
-    assert match_action("2", actions) == "fold"
-    assert match_action("3", actions) is None
-    assert match_action("", actions) is None
-    assert match_action("s", ("stand", "stay")) is None  # ambiguous
 
 
 def test_watch_bourre_writes_a_history_that_replays(

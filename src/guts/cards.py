@@ -551,10 +551,6 @@ class Deck:
             raise HandError("cannot deal 1 cards: only 0 remain")
         return self._cards.pop(0)
 
-    def add_to_bottom(self, cards: Iterable[Card]) -> None:
-        """Put cards under the stock (a reshuffled discard pile, for instance)."""
-        self._cards.extend(cards)
-
     @property
     def cards(self) -> tuple[Card, ...]:
         """The remaining cards, top first."""

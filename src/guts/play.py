@@ -46,7 +46,6 @@ __all__ = [
     "BOT_NAMES",
     "PlayConfig",
     "check_bot_kind",
-    "match_action",
     "play",
     "play_night",
     "policy_for",
@@ -67,28 +66,6 @@ class PlayConfig:
     watch: bool = False
     deals: int | None = None
     history: str | None = None
-
-
-def match_action(answer: str, actions: Sequence[str]) -> str | None:
-    """The legal action a short answer means: exact, a unique prefix, or a number 1..n.
-
-    >>> match_action("i", ("in", "out")), match_action("2", ("in", "out"))
-    ('in', 'out')
-    >>> match_action("x", ("in", "out")) is None
-    True
-    """
-    text = " ".join(answer.strip().lower().split())
-    if not text:
-        return None
-    lowered = {action.lower(): action for action in actions}
-    if text in lowered:
-        return lowered[text]
-    if text.isdigit() and 1 <= int(text) <= len(actions):
-        return actions[int(text) - 1]
-    starts = [action for action in actions if action.lower().startswith(text)]
-    if len(starts) == 1:
-        return starts[0]
-    return None
 
 
 class Terminal:

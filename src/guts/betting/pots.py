@@ -17,8 +17,6 @@ from guts.table import POT, ChipError, OddChipRule, Place, Reason, SeatError, Ta
 
 __all__ = ["Pot", "award_pots", "side_pots"]
 
-_WIN = Reason.WIN  # read as a global (an Enum class's attribute is slower in Python 3.11)
-
 
 @dataclass(frozen=True, slots=True)
 class Pot:
@@ -101,7 +99,7 @@ def award_pots(
         best = max(strengths[seat] for seat in contenders)
         winners = [seat for seat in contenders if strengths[seat] == best]
         if len(winners) == 1:
-            shares = {winners[0]: table.collect(source, winners[0], pot.amount, _WIN)}
+            shares = {winners[0]: table.collect(source, winners[0], pot.amount, Reason.WIN)}
         else:
             shares = table.split(source, winners, Reason.SPLIT, amount=pot.amount, rule=rule)
         for seat, chips in shares.items():

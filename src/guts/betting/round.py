@@ -31,12 +31,6 @@ __all__ = ["BETS", "BettingRound", "clockwise_from", "post_antes"]
 
 BETS = Place("bets")
 """The hold for the chips bet in the round under way."""
-_ANTE = Reason.ANTE
-
-_FIXED, _SPREAD, _POT, _NO_LIMIT = Limit.FIXED, Limit.SPREAD, Limit.POT, Limit.NO_LIMIT
-_CALL, _BET, _RAISE, _RELEASE = Reason.CALL, Reason.BET, Reason.RAISE, Reason.RELEASE
-"""Read as globals on every turn (in Python 3.11 an Enum class's attribute takes about four
-times as long to read: its metaclass has a ``__getattr__``)."""
 
 
 def post_antes(
@@ -46,7 +40,7 @@ def post_antes(
 
     Returns what each paid, to pass on as a round's ``prior`` contributions.
     """
-    return table.pay_each(seats, pot, ante, _ANTE)
+    return table.pay_each(seats, pot, ante, Reason.ANTE)
 
 
 def clockwise_from(table: Table, first: int) -> tuple[int, ...]:
@@ -333,17 +327,12 @@ class BettingRound:
                 return True
         return False
 
-    def _needs_to_act(self, seat: int) -> bool:
-        if seat in self._folded or self._table.stack(seat) <= 0 or len(self.in_hand) < 2:
-            return False
-        if self._bets[seat] < self._current:
-            return True
-        return self._faced[seat] is None and self._others_can_act(seat)
-
     def _next_from(self, index: int) -> int | None:
-        """The first seat from ``index`` in ``order`` on that needs to act (as
-        :meth:`_needs_to_act` says, with what is the same for every seat read once)."""
-        if self._live < 2:  # (len(self.in_hand))
+        """The first seat from ``index`` in ``order`` on (wrapping) that needs to act: one
+        in the hand with chips behind that owes a call, or has not yet acted on the current
+        bet while another seat could still act; None if none does or fewer than two are
+        in the hand."""
+        if self._live < 2:  # fewer than two in the hand
             return None
         folded, stacks = self._folded, self._table.stacks
         bets, current, faced = self._bets, self._current, self._faced
@@ -389,23 +378,23 @@ class BettingRound:
         all_in = self._bets[seat] + self._stack(seat)
         if self._current == 0:
             low = stakes.bet
-            if kind is _FIXED:
+            if kind is Limit.FIXED:
                 high = low
-            elif kind is _SPREAD:
+            elif kind is Limit.SPREAD:
                 high = stakes.max_bet or low
-            elif kind is _POT:
+            elif kind is Limit.POT:
                 high = max(self.pot_size, low)
             else:
                 high = {Limit.NO_LIMIT: all_in}[kind]  # a KeyError for any other kind
-        elif kind is _FIXED:
+        elif kind is Limit.FIXED:
             low = high = self._full_level + stakes.bet
-        elif kind is _SPREAD:
+        elif kind is Limit.SPREAD:
             assert stakes.max_bet is not None
             low = self._current + min(self._min_raise, stakes.max_bet)
             high = self._current + stakes.max_bet
         else:
             low = self._current + self._min_raise
-            high = all_in if kind is _NO_LIMIT else self._current + self.pot_size + owe
+            high = all_in if kind is Limit.NO_LIMIT else self._current + self.pot_size + owe
             high = max(high, low)
         return min(low, all_in), min(high, all_in)
 
@@ -493,7 +482,7 @@ class BettingRound:
             self._events.append({"event": "blind", "seat": seat, "blind": name,
                                  "amount": amount, "paid": paid})  # fmt: skip
         self._current = self._full_level = blinds.largest
-        if self._structure.kind is not _FIXED:
+        if self._structure.kind is not Limit.FIXED:
             self._min_raise = max(self._min_raise, blinds.largest)
         self._made = 1 + blinds.straddles
         self._opener = posters[len(amounts) - blinds.straddles - 1]
@@ -516,10 +505,10 @@ class BettingRound:
             event = (word, seat)
         elif kind is Call:
             chips = min(self._current - self._bets[seat], self._stack(seat))
-            event = (word, seat, chips, self._put_in(seat, chips, _CALL))
+            event = (word, seat, chips, self._put_in(seat, chips, Reason.CALL))
         else:
             to = action.amount if isinstance(action, Bet) else action.to  # type: ignore[union-attr]
-            reason = _BET if kind is Bet else _RAISE
+            reason = Reason.BET if kind is Bet else Reason.RAISE
             chips = to - self._bets[seat]
             event = (word, seat, chips, self._put_in(seat, chips, reason))
             if kind is Raise:
@@ -536,7 +525,7 @@ class BettingRound:
 
     def _raise_to(self, seat: int, to: int) -> None:
         if to - self._full_level >= self._min_raise:  # a full bet or raise
-            if self._structure.kind is not _FIXED:
+            if self._structure.kind is not Limit.FIXED:
                 self._min_raise = max(self._min_raise, to - self._current)
             self._full_level = to
             self._made += 1
@@ -554,7 +543,7 @@ class BettingRound:
             self._table.collect(self._hold, seat, top - second, Reason.REFUND, "uncalled bet")
             self._bets[seat] = second
             self._events.append({"event": "uncalled", "seat": seat, "chips": top - second})
-        self._table.move(self._hold, self._pot, sum(self._bets.values()), _RELEASE)
+        self._table.move(self._hold, self._pot, sum(self._bets.values()), Reason.RELEASE)
         self._over = True
         end = {"event": "end", "pot": self._table.chips_in(self._pot)}
         self._events.append(end | {"opener": self._opener, "last_aggressor": self._aggressor})

@@ -177,17 +177,13 @@ class Structure:
         if min_bet is not None:
             bet = _positive(min_bet, "the minimum bet")
         kind = self.kind
-        if kind is _FIXED:
+        if kind is Limit.FIXED:
             return Stakes(bet, bet)
-        if kind is _SPREAD:
+        if kind is Limit.SPREAD:
             high = self.small_max if first else self.big_max
             assert high is not None
             return Stakes(bet, max(high, bet))
         return Stakes(bet)
-
-
-_FIXED, _SPREAD = Limit.FIXED, Limit.SPREAD
-"""Read as globals at every round (an Enum class's attribute is slower in Python 3.11)."""
 
 
 def _parse_kind(text: str) -> Limit:

@@ -35,7 +35,7 @@ from types import NoneType, UnionType
 from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from guts.errors import GutsError, IllegalAction
-from guts.games.decision import Decision, quick_init
+from guts.games.decision import Decision
 from guts.table import Table
 
 __all__ = [
@@ -203,11 +203,9 @@ def _shown(value: object) -> str:
 
 
 def register_event(cls: E) -> E:
-    """Class decorator: make ``cls`` readable by :meth:`Event.from_dict` under its kind
-    (and give it a quicker ``__init__``, see :func:`~guts.games.decision.quick_init`)."""
+    """Class decorator: make ``cls`` readable by :meth:`Event.from_dict` under its kind."""
     if cls.kind in _EVENTS and _EVENTS[cls.kind] is not cls:
         raise EventError(f"event kind {cls.kind!r} is already registered")
-    quick_init(cls)
     _EVENTS[cls.kind] = cls
     return cls
 

@@ -24,9 +24,9 @@ JSON a server sends (:meth:`Decision.to_dict`). The kinds:
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterator
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, Generic, TypeAlias, TypeVar, overload
 
@@ -44,7 +44,6 @@ __all__ = [
     "betting_action",
     "betting_text",
     "check_action",
-    "quick_init",
 ]
 
 _MAX_DIGITS = 12
@@ -91,59 +90,6 @@ class _kept(Generic[T]):  # a decorator, named like cached_property
             return self
         value = instance.__dict__[self._name] = self._function(instance)
         return value
-
-
-def quick_init(cls: type) -> None:
-    """Replace the ``__init__`` of the frozen dataclass ``cls`` by one with the same
-    signature that stores the fields straight in the instance's ``__dict__``, instead of
-    one ``object.__setattr__`` call per field (about half the cost of making an event or
-    a decision).
-
-    Done only where that is exactly equivalent: a frozen dataclass without slots whose
-    every field is an ``__init__`` parameter without a default factory; ``__post_init__``
-    still runs last. Any other class keeps the dataclass's own ``__init__``.
-    """
-    params = getattr(cls, "__dataclass_params__", None)
-    init = cls.__dict__.get("__init__")
-    if params is None or not params.frozen or init is None:
-        return
-    if any("__slots__" in vars(base) for base in cls.__mro__[:-1]):
-        return
-    names = [item.name for item in fields(cls)]
-    signature = inspect.signature(init)
-    arguments = list(signature.parameters.values())[1:]
-    if sorted(names) != sorted(arg.name for arg in arguments) or any(
-        not item.init or item.default_factory is not MISSING for item in fields(cls)
-    ):
-        return
-    defaults: dict[str, Any] = {}
-    parts: list[str] = []
-    star = False
-    for arg in arguments:
-        if arg.kind is arg.KEYWORD_ONLY and not star:
-            parts.append("*")
-            star = True
-        elif arg.kind is not arg.POSITIONAL_OR_KEYWORD and arg.kind is not arg.KEYWORD_ONLY:
-            return
-        if arg.default is arg.empty:
-            parts.append(arg.name)
-        else:
-            defaults[f"_default_{arg.name}"] = arg.default
-            parts.append(f"{arg.name}=_default_{arg.name}")
-    if "self" in names or "_instance_dict" in names:
-        return
-    body = "    _instance_dict = self.__dict__\n"
-    body += "".join(f"    _instance_dict[{name!r}] = {name}\n" for name in names)
-    if hasattr(cls, "__post_init__"):
-        body += "    self.__post_init__()\n"
-    source = f"def __init__(self, {', '.join(parts)}) -> None:\n{body}"
-    namespace: dict[str, Any] = dict(defaults)
-    exec(compile(source, "<string>", "exec"), namespace)  # the code built just above
-    quick = namespace["__init__"]
-    quick.__qualname__ = init.__qualname__
-    quick.__module__ = init.__module__
-    quick.__doc__ = init.__doc__
-    setattr(cls, "__init__", quick)  # noqa: B010  # mypy forbids assigning a method
 
 
 # -- betting ---------------------------------------------------------------------------------
@@ -565,18 +511,9 @@ class Decision:
 
     @classmethod
     def wager(cls, legal: Legal, stack: int | None) -> Decision:
-        """The betting decision ``Decision(legal.seat, Wager(legal, stack))``: the same
-        object for the same ``legal`` (betting rounds hand out one per distinct Legal)
-        and stack, its actions kept."""
-        key = (id(legal), stack)
-        kept = _WAGERS.get(key)
-        if kept is not None and kept[1] is legal and type(stack) is kept[2]:
-            return kept[0]
-        made = cls(legal.seat, Wager(legal, stack))
-        if len(_WAGERS) >= 1 << 12:
-            _WAGERS.clear()
-        _WAGERS[key] = (made, legal, type(stack))  # it keeps ``legal``, so the id stays
-        return made
+        """The betting decision ``Decision(legal.seat, Wager(legal, stack))``: one object
+        for equal ``legal`` and stack among the recent ones, its actions kept."""
+        return _wager_decision(legal, stack)
 
     @property
     def kind(self) -> str:
@@ -636,9 +573,11 @@ _JUST_STR = frozenset({str})
 _CHOSEN: dict[tuple[tuple[str, ...], str], str] = {}
 """What :meth:`Choose.canonical` read, by the words offered and the text."""
 _CHOICES: dict[tuple[object, ...], tuple[Decision, tuple[str, ...]]] = {}
-_WAGERS: dict[tuple[int, int | None], tuple[Decision, Legal, type]] = {}
-"""The decisions :meth:`Decision.wager` made, by the Legal's id and the stack."""
 """The decisions :meth:`Decision.choose` made, by class, seat, words, question and timing."""
 
-for _kind in (Choose, Wager, Discard, PlayCard, Decision):
-    quick_init(_kind)  # made once per decision, several per action
+
+@lru_cache(maxsize=1 << 12, typed=True)
+def _wager_decision(legal: Legal, stack: int | None) -> Decision:
+    """What :meth:`Decision.wager` hands out (a turn asks for its decision several times,
+    and a betting round's Legal values repeat from deal to deal)."""
+    return Decision(legal.seat, Wager(legal, stack))

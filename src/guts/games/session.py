@@ -17,6 +17,7 @@ from abc import abstractmethod
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from guts.errors import GutsError, IllegalAction, OptionError
@@ -26,6 +27,7 @@ from guts.games.options import RuleOptions
 from guts.table import OddChipRule, Place, Table, Transfer
 
 __all__ = [
+    "SHORT_OF_PLAYERS",
     "EndedEvent",
     "MovedEvent",
     "PlayedDeal",
@@ -34,6 +36,10 @@ __all__ = [
     "emitter_of_all",
     "open_table",
 ]
+
+
+SHORT_OF_PLAYERS = "fewer than two players have chips"
+"""Why a session at table stakes ends when it cannot go on (every family's word for it)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -103,19 +109,9 @@ class _Record:
         """Append a ``Moved`` event for each transfer not yet mirrored."""
         size = self.table.ledger_size
         if size != self.synced:
-            moved, kept, append = self.moved, _MOVED, self.events.append
+            moved, append = self.moved, self.events.append
             for transfer in self.table.ledger_since(self.synced):
-                # the table hands out one object per distinct transfer, and events are
-                # immutable values too: one event per transfer object and event class
-                entry = kept.get(id(transfer))
-                if entry is not None and entry[0] is transfer and entry[1] is moved:
-                    event = entry[2]
-                else:
-                    event = moved.from_transfer(transfer)
-                    if len(kept) >= _MOVED_KEPT:
-                        kept.clear()
-                    kept[id(transfer)] = (transfer, moved, event)  # it keeps the id taken
-                append(event)
+                append(_moved_event(moved.from_transfer, transfer))
             self.synced = size
 
 
@@ -137,8 +133,15 @@ def emitter_of_all(emit: Callable[[Event], None]) -> Callable[[Iterable[Event]],
 _LONGEST = 200
 """The longest action :func:`guts.games.decision.check_action` accepts."""
 
-_MOVED: dict[int, tuple[Transfer, type[MovedEvent], MovedEvent]] = {}
-_MOVED_KEPT = 1 << 12
+
+
+@lru_cache(maxsize=1 << 12)
+def _moved_event(
+    from_transfer: Callable[[Transfer], MovedEvent], transfer: Transfer
+) -> MovedEvent:
+    """``from_transfer(transfer)``: one event per recent distinct transfer and class (the
+    same antes, bets and calls move again and again, and events are immutable values)."""
+    return from_transfer(transfer)
 
 
 def _ended(ended: type[EndedEvent], reason: str) -> EndedEvent:

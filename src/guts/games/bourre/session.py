@@ -29,13 +29,10 @@ from guts.games.bourre.events import Acted, Moved, SessionEnded, Shuffled, Stock
 from guts.games.bourre.rules import PRESETS, BourreRules, EndPot
 from guts.games.bourre.stock import HAND
 from guts.games.family import Family
-from guts.games.session import RecordedSession
+from guts.games.session import SHORT_OF_PLAYERS, RecordedSession
 from guts.table import POT, Reason, Table
 
 __all__ = ["SHORT_OF_PLAYERS", "BourreSession", "new_session"]
-
-SHORT_OF_PLAYERS = "fewer than two players have chips"
-"""Why a game at table stakes ends when it cannot go on."""
 
 
 class BourreSession(RecordedSession[BourreRules, BourreDeal]):

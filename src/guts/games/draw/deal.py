@@ -56,12 +56,6 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-_BETTING, _DRAWING, _EXCHANGE, _DECLARING, _OVER = Phase
-"""The phases read as globals (in Python 3.11 an Enum class's attribute takes about four
-times as long to read: its metaclass has a ``__getattr__``); a deal asks its phase often."""
-_AFTER_BIG_BLIND, _DEALER_LEFT = DrawFrom.AFTER_BIG_BLIND, BetsFrom.DEALER_LEFT
-
-
 class DrawDeal:
     """One deal among ``seats`` (in order from dealer's left) on ``table``.
 
@@ -135,7 +129,7 @@ class DrawDeal:
         self.discards: dict[int, list[Card]] = {seat: [] for seat in self.seats}
         self.kept_apart: list[Card] = []
         self.widow: Card | None = None
-        self.phase = _BETTING
+        self.phase = Phase.BETTING
         self.over = False
         """True once the deal has ended (its phase is over)."""
         self.game = "high"
@@ -222,7 +216,7 @@ class DrawDeal:
     def _begin_betting(
         self, first: int, *, blinds: Blinds | None = None, check_raise: bool | None = None
     ) -> None:
-        self.phase = _BETTING
+        self.phase = Phase.BETTING
         openers = None
         rank = self.requirement()
         if self.rounds == 0 and rank is not None and self.rules.enforce_openers:
@@ -287,7 +281,7 @@ class DrawDeal:
     # -- drawing ----------------------------------------------------------------------------
 
     def _begin_draw(self) -> None:
-        self.phase = _DRAWING
+        self.phase = Phase.DRAWING
         if self.draws_done == 0:
             self.at_draw = self.in_hand
             self.original = {seat: tuple(self.hands[seat]) for seat in self.in_hand}
@@ -295,7 +289,7 @@ class DrawDeal:
             index = 0 if self.draw_start is None else (self.draw_start + 1) % len(self.seats)
             self.draw_start = index
             first = self.seats[index]
-        elif self.rules.draw_from is _AFTER_BIG_BLIND:
+        elif self.rules.draw_from is DrawFrom.AFTER_BIG_BLIND:
             first = self._after_big_blind()
         else:
             first = self.seats[0]
@@ -311,7 +305,7 @@ class DrawDeal:
     @property
     def drawer(self) -> int | None:
         """The seat to draw now."""
-        return self.draw_order[0] if self.phase in (_DRAWING, _EXCHANGE) else None
+        return self.draw_order[0] if self.phase in (Phase.DRAWING, Phase.EXCHANGE) else None
 
     def _pool(self, seat: int) -> list[Card]:
         """The discards that may be reshuffled for ``seat``."""
@@ -360,9 +354,6 @@ class DrawDeal:
             )
         return Discard(codes, counts, extra)
 
-    def _need(self, count: int) -> int:
-        return count + 1 if self.rules.bosnian and count == 4 else count
-
     def _draw_decision(self, seat: int) -> Decision:
         """``seat``'s draw: kept from when it was offered until the seat draws (nothing
         else changes while a seat is to draw)."""
@@ -394,7 +385,7 @@ class DrawDeal:
             self._give(seat, self._take(3, seat))
             up, down = self._take(2, seat)
             self.offer = (up, down)
-            self.phase = _EXCHANGE
+            self.phase = Phase.EXCHANGE
             self.emit(Offered(seat=seat, up=up.ascii))
             return
         self._give(seat, self._take(len(cards), seat))
@@ -430,7 +421,7 @@ class DrawDeal:
             self.emit(Dealt(seat=seat, cards=(down.ascii,), audience=(seat,)))
         self.discards[seat].append(thrown)
         self.offer = None
-        self.phase = _DRAWING
+        self.phase = Phase.DRAWING
         self._next_drawer()
 
     def _give(self, seat: int, cards: Sequence[Card]) -> None:
@@ -468,7 +459,7 @@ class DrawDeal:
         self.draws_done += 1
         if self.rules.all_for_one and everyone_pat and self.rules.pat_round_ends:
             self.stop_drawing = True
-        if self.game == "low" or self.rules.later_bets_from is _DEALER_LEFT:
+        if self.game == "low" or self.rules.later_bets_from is BetsFrom.DEALER_LEFT:
             first = self.seats[0]
         else:
             first = self.opener if self.opener is not None else self.seats[0]
@@ -481,7 +472,7 @@ class DrawDeal:
         if self.showdown.waiting is None:
             self._settle()
         else:
-            self.phase = _DECLARING
+            self.phase = Phase.DECLARING
 
     def _declare(self, seat: int, text: str) -> None:
         assert self.showdown is not None
@@ -499,7 +490,7 @@ class DrawDeal:
             self._end("pot-stays", won, self.showdown.reason)
 
     def _end(self, result: str, won: dict[int, int], reason: str) -> None:
-        self.phase, self.result, self.reason, self.won = _OVER, result, reason, won
+        self.phase, self.result, self.reason, self.won = Phase.OVER, result, reason, won
         self.over = True
         if not self.at_draw:
             self.at_draw = self.in_hand
@@ -509,19 +500,19 @@ class DrawDeal:
 
     def pending(self) -> tuple[Decision, ...]:
         """The one decision to be made now (none once over)."""
-        if self.phase is _BETTING:
+        if self.phase is Phase.BETTING:
             assert self.betting is not None
             legal = self.betting.pending()
             if legal is None:
                 return ()
             return (Decision.wager(legal, self.table.stack(legal.seat)),)
-        if self.phase is _DRAWING:
+        if self.phase is Phase.DRAWING:
             return (self._draw_decision(self.draw_order[0]),)
-        if self.phase is _EXCHANGE:
+        if self.phase is Phase.EXCHANGE:
             assert self.offer is not None
             prompt = f"take the face-up {self.offer[0]} or the face-down card"
             return (Decision.choose(self.draw_order[0], ("take up", "take down"), prompt),)
-        if self.phase is _DECLARING:
+        if self.phase is Phase.DECLARING:
             assert self.showdown is not None
             return self.showdown.pending()
         return ()
@@ -529,16 +520,16 @@ class DrawDeal:
     def act(self, seat: int, text: str) -> None:
         """Apply a legal action in its canonical spelling (see
         :meth:`guts.games.decision.Decision.canonical`)."""
-        if self.phase is _BETTING:
+        if self.phase is Phase.BETTING:
             assert self.betting is not None
             self.emit(acted(seat, text))
             self.betting.act(seat, betting_action(text))
             self._after_betting_step()
-        elif self.phase is _DRAWING:
+        elif self.phase is Phase.DRAWING:
             self._discard(seat, text)
-        elif self.phase is _EXCHANGE:
+        elif self.phase is Phase.EXCHANGE:
             self._exchange(seat, text)
-        elif self.phase is _DECLARING:
+        elif self.phase is Phase.DECLARING:
             self._declare(seat, text)
         else:
             raise IllegalAction("the deal is over")

@@ -274,42 +274,19 @@ def drew(seat: int, count: int) -> Drew:
     return cast(Drew, event)
 
 
-# -- events made without calling their class ------------------------------------------------
-#
-# A hand's cards repeat too rarely for its events to be kept: these make them as the class
-# does (the fields in the instance's dict, in their order; none of these classes has a
-# __post_init__) without the call of the class and of its __init__.
-
-_new = object.__new__
+# A hand's cards repeat too rarely for its events to be kept.
 
 
 def dealt(seat: int, cards: tuple[str, ...]) -> Dealt:
-    """``Dealt(seat=seat, cards=cards, audience=(seat,))``: cards dealt face down."""
-    event = _new(Dealt)
-    values = event.__dict__
-    values["audience"] = (seat,)
-    values["seat"] = seat
-    values["cards"] = cards
-    return event
+    """Cards dealt face down to ``seat``, seen by that seat alone."""
+    return Dealt(seat=seat, cards=cards, audience=(seat,))
 
 
 def discarded(seat: int, action: str) -> Acted:
-    """``Acted(seat=seat, action=action, audience=(seat,))``: a draw, seen by the drawer."""
-    event = _new(Acted)
-    values = event.__dict__
-    values["audience"] = (seat,)
-    values["seat"] = seat
-    values["action"] = action
-    return event
+    """A draw, seen by the drawer alone."""
+    return Acted(seat=seat, action=action, audience=(seat,))
 
 
 def showed(seat: int, cards: tuple[str, ...], description: str, live: bool) -> Showed:
-    """``Showed(seat=seat, cards=cards, description=description, live=live)``."""
-    event = _new(Showed)
-    values = event.__dict__
-    values["audience"] = None
-    values["seat"] = seat
-    values["cards"] = cards
-    values["description"] = description
-    values["live"] = live
-    return event
+    """``seat`` shows ``cards``, in words ``description`` (``live``: still in the pot)."""
+    return Showed(seat=seat, cards=cards, description=description, live=live)

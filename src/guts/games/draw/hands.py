@@ -22,7 +22,7 @@ from guts.rankings.stripped import StrippedRanking
 
 __all__ = ["declared_strength", "opens", "proof_cards", "wins_trips"]
 
-_PAIR, _TRIPS = HIGH_LEVELS.index(Category.PAIR), HIGH_LEVELS.index(Category.THREE_OF_A_KIND)
+_PAIR = HIGH_LEVELS.index(Category.PAIR)
 
 # How many of the cards that play make each category (the rest are kickers).
 _MAKING = {
@@ -88,8 +88,3 @@ def declared_strength(ranking: Ranking, cards: Sequence[Card], declared: Categor
     if said == have:
         return actual.strength
     return pack(said, [])
-
-
-def trips_floor(ranking: Ranking) -> int:
-    """The strength just below every three of a kind (for bots and tests)."""
-    return _floor(ranking, _TRIPS, 0)

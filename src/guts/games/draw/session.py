@@ -31,14 +31,11 @@ from guts.games.decision import Choose, Decision, check_action
 from guts.games.draw.deal import DrawDeal, Phase
 from guts.games.draw.events import Acted, DealStarted, Moved, SessionEnded, Shuffled, Stopped
 from guts.games.draw.rules import DrawRules, Openers
-from guts.games.session import RecordedSession
+from guts.games.session import SHORT_OF_PLAYERS, RecordedSession
 from guts.rankings.base import Category
 from guts.table import POT, Place, Reason, Table
 
 __all__ = ["PROGRESSION", "SHORT_OF_PLAYERS", "DrawSession"]
-
-SHORT_OF_PLAYERS = "fewer than two players have chips"
-"""Why a session at table stakes ends when it cannot go on."""
 
 PROGRESSION = (Openers.JACKS, Openers.QUEENS, Openers.KINGS, Openers.ACES, Openers.KINGS,
                Openers.QUEENS)  # fmt: skip

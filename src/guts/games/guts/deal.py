@@ -54,10 +54,6 @@ class Phase(Enum):
     DONE = "done"
 
 
-_DONE = Phase.DONE
-"""(A global: an Enum class's attribute costs several times a global's in Python 3.11.)"""
-
-
 class GutsDeal:
     """One deal on ``table``; ``emit`` appends events to the session's record."""
 
@@ -93,7 +89,7 @@ class GutsDeal:
         self.extra_wild: tuple[int, ...] = ()
         self.forced_in: tuple[int, ...] = ()
         self.matched: set[int] = set()
-        self.phase = _DONE
+        self.phase = Phase.DONE
         self.round: ChoiceRound | None = None
         self.ins: list[int] = []
         self.ways: dict[int, str] = {}
@@ -374,7 +370,7 @@ class GutsDeal:
         rules = self.rules
         if rules.pot_limit is not None or rules.pot_cap is not None:
             settle.normalize_pot(self)
-        self.phase = _DONE
+        self.phase = Phase.DONE
         self.over = self.round is None
         table = self.table
         self.emit(deal_ended(self.number, table.pot, table.reserve, table.chips_in(settle.ASIDE)))

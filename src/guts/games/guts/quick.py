@@ -62,10 +62,7 @@ def covers(rules: GutsRules) -> bool:
     )  # (once a session)
 
 
-_ANTE, _MATCHED, _DECLARE, _DONE = Reason.ANTE, Reason.MATCH, Phase.DECLARE, Phase.DONE
 _OUTS = repeat("out")
-_NO_GHOST, _NO_QUALIFIER, _MATCH = Ghost.NEVER, Qualifier.NONE, Payment.MATCH
-"""(Read as globals: an Enum class's attribute costs several times a global's in 3.11.)"""
 
 
 def plain(rules: GutsRules) -> bool:
@@ -76,9 +73,9 @@ def plain(rules: GutsRules) -> bool:
         not rules.hi_lo
         and not rules.has_second_deal
         and not rules.dealer_option
-        and rules.ghost is _NO_GHOST
-        and rules.lone_qualifier is _NO_QUALIFIER
-        and rules.payment is _MATCH
+        and rules.ghost is Ghost.NEVER
+        and rules.lone_qualifier is Qualifier.NONE
+        and rules.payment is Payment.MATCH
         and not rules.winner_takes_all
         and not rules.nobody_wins_contested
     )
@@ -122,7 +119,7 @@ class QuickDeal(GutsDeal):
         if not table.pot or rules.ante_every_deal:
             skip = self.skip_ante if rules.ante_every_deal and rules.matcher_skips_ante else ()
             payers = tuple([seat for seat in seats if seat not in skip]) if skip else seats
-            table.pay_each(payers, POT, rules.ante, _ANTE)
+            table.pay_each(payers, POT, rules.ante, Reason.ANTE)
         codes = self.deck.codes
         size, down, count = rules.down_cards, self.down, len(seats)
         emit_all = self._emit_all = emitter_of_all(emit)
@@ -137,7 +134,7 @@ class QuickDeal(GutsDeal):
                 down[seat] = dealt[hand::count]  # its codes: every count-th of the first dealt
                 made.append(cards_dealt(seat, codes[hand : size * count : count], (seat,)))
             emit_all(made)
-        self.phase = _DECLARE
+        self.phase = Phase.DECLARE
         self._turn = 0  # the number of seats that have declared
         self._outs = 0
         if rules.hi_lo:
@@ -152,7 +149,7 @@ class QuickDeal(GutsDeal):
         so too."""
         if self.round is not None:
             return self.round.pending()
-        return self._asks[self._turn] if self.phase is _DECLARE else ()
+        return self._asks[self._turn] if self.phase is Phase.DECLARE else ()
 
     def act(self, seat: int, action: str) -> None:
         """Apply a legal action (the session checked it against :meth:`pending`)."""
@@ -238,7 +235,7 @@ class PlainQuickDeal(QuickDeal):
         else:
             table.split(POT, list(result.winners))
         if losers:
-            table.pay_each(losers, POT, stake, _MATCHED)
+            table.pay_each(losers, POT, stake, Reason.MATCH)
         self.matched.update(losers)
         if rules.dropouts_ante:
             settle.dropouts_ante(self)
@@ -252,7 +249,7 @@ class PlainQuickDeal(QuickDeal):
             self.emit(outcome)
             self._finish()
             return
-        self.phase = _DONE
+        self.phase = Phase.DONE
         self.over = self.round is None
         table = self.table
         ended = deal_ended(self.number, table.pot, table.reserve, table.chips_in(settle.ASIDE))

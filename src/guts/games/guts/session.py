@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 from typing import Any
 
-from guts.cards import Card, Deck, DeckKind
+from guts.cards import Card, Deck
 from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Decision, Event
 from guts.games.guts.deal import GutsDeal, Phase
@@ -25,15 +25,11 @@ from guts.games.guts.events import Acted, Moved, Outcome, SessionEnded, Shuffled
 from guts.games.guts.quick import PlainQuickDeal, QuickDeal, covers, plain
 from guts.games.guts.rules import GutsRules
 from guts.games.guts.settle import ASIDE
-from guts.games.session import RecordedSession
+from guts.games.session import SHORT_OF_PLAYERS, RecordedSession
 from guts.table import POT, RESERVE, Reason, Table
 
 __all__ = ["SHORT_OF_PLAYERS", "GutsSession"]
 
-SHORT_OF_PLAYERS = "fewer than two players have chips"
-"""Why a session at table stakes ends when it cannot go on."""
-
-_DECLARE = Phase.DECLARE
 
 QUICK = True
 """Deal with :class:`~guts.games.guts.quick.QuickDeal` where its rules allow (False: the
@@ -45,23 +41,6 @@ def _deal_class(rules: GutsRules) -> type[GutsDeal]:
     if not QUICK or not covers(rules):
         return GutsDeal
     return PlainQuickDeal if plain(rules) else QuickDeal
-
-
-def _of_rules(rules: GutsRules) -> tuple[DeckKind, type[GutsDeal]]:
-    """A session's pack and deal class, which depend on its rules alone: worked out once
-    per rules object (rules are immutable) and :data:`QUICK`."""
-    kept = _OF_RULES.get(id(rules))
-    if kept is None or kept[0] is not rules or kept[1] is not QUICK:
-        kept = (rules, QUICK, rules.hand_ranking.deck, _deal_class(rules))
-        if len(_OF_RULES) >= 1 << 8:
-            _OF_RULES.clear()
-        _OF_RULES[id(rules)] = kept  # it keeps the rules, so the id stays theirs
-    return kept[2], kept[3]
-
-
-_OF_RULES: dict[int, tuple[GutsRules, bool, DeckKind, type[GutsDeal]]] = {}
-_PLAYERS_CHECKED: dict[tuple[int, int], GutsRules] = {}
-"""The rules that passed ``check_players`` for a number of players, by their id and it."""
 
 
 class GutsSession(RecordedSession[GutsRules, GutsDeal]):
@@ -105,15 +84,10 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
                 odd_chips=rules.odd_chips,
                 button=button or 0,
             )
-        count = len(table.names)
-        if _PLAYERS_CHECKED.get((id(rules), count)) is not rules:
-            rules.check_players(count)
-            if len(_PLAYERS_CHECKED) >= 1 << 8:
-                _PLAYERS_CHECKED.clear()
-            _PLAYERS_CHECKED[id(rules), count] = rules  # (it keeps the rules: the id stays)
+        rules.check_players(len(table.names))
         super().__init__(rules, table, record_buy_ins=False)  # buy-ins are not events
         self._rng = rng
-        self._pack, self._deal_class = _of_rules(rules)
+        self._pack, self._deal_class = rules.hand_ranking.deck, _deal_class(rules)
         self._skip_ante: frozenset[int] = frozenset()
         if not table.credit and len(self._seats_with_chips()) < 2:  # (on credit all play)
             self._end(SHORT_OF_PLAYERS)  # table stakes with fewer than two stakes
@@ -124,7 +98,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         costs less than the session's kept decisions)."""
         deal = self._deal
         if isinstance(deal, QuickDeal) and deal.round is None:
-            if self._over or deal.phase is not _DECLARE:
+            if self._over or deal.phase is not Phase.DECLARE:
                 return ()
             return deal._asks[deal._turn]
         return super().pending()
@@ -136,7 +110,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         if (
             isinstance(deal, QuickDeal)
             and deal.round is None
-            and deal.phase is _DECLARE
+            and deal.phase is Phase.DECLARE
             and not self._over
             and type(seat) is int
             and type(action) is str

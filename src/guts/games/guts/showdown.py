@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import eq, ne
 
-from guts.games.decision import quick_init
 from guts.games.guts.rules import GhostTie, Payment
 
 __all__ = ["Contest", "contest", "hi_lo_contests", "payers"]
@@ -27,9 +26,6 @@ class Contest:
     losers: tuple[int, ...]
     pushed: tuple[int, ...] = ()
     ghost_won: bool = False
-
-
-quick_init(Contest)  # made at every showdown: its fields stored at once
 
 
 def contest(strengths: Mapping[int, int], ghost: int | None, ties: GhostTie) -> Contest:

@@ -26,7 +26,7 @@ from typing import Any
 from guts.cards import Card, Deck, DeckKind, card_codes, deck_cards
 from guts.errors import CardError, IllegalAction, OptionError
 from guts.games.base import Event
-from guts.games.session import RecordedSession, open_table
+from guts.games.session import SHORT_OF_PLAYERS, RecordedSession, open_table
 from guts.games.staged.deal import StagedDeal
 from guts.games.staged.events import (
     Acted,
@@ -45,9 +45,6 @@ from guts.grammar import who
 from guts.table import POT, Reason, Table
 
 __all__ = ["SHORT_OF_PLAYERS", "StagedSession"]
-
-SHORT_OF_PLAYERS = "fewer than two players have chips"
-"""Why a session at table stakes ends when it cannot go on."""
 
 
 class StagedSession(RecordedSession[StagedRules, StagedDeal]):
