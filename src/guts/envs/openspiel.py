@@ -76,6 +76,7 @@ __all__ = [
 DEFAULTS: dict[str, Any] = {"players": 2, "deals": 1, "buy_in": 20, "cards": "", "options": ""}
 """Every game's parameters and their defaults."""
 
+
 def game_name(preset: str) -> str:
     """The registered name of a preset: ``guts_`` and the name with underscores."""
     return "guts_" + preset.replace("-", "_")
