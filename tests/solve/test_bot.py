@@ -72,6 +72,15 @@ def test_against_itself_each_seat_wins_what_the_model_says() -> None:
         assert high - low < 0.6  # chips: a tight enough interval to mean something
 
 
+def test_three_seats_against_themselves_win_the_real_games_values() -> None:
+    """Three equilibrium bots (the exact card-removal solve, whose values are the real
+    game's): each seat's net per session within its 95% interval of the model's."""
+    predicted = _predicted(3)
+    nets = _seat_nets("equilibrium", 3, 600, seed=23)
+    for (_mean, low, high), model in zip(nets, predicted, strict=True):
+        assert low <= model <= high
+
+
 @pytest.mark.parametrize(("rival", "sessions"), [("threshold", 400), ("sensible", 120)])
 def test_no_worse_against_the_other_bots(rival: str, sessions: int) -> None:
     predicted = _predicted(3)[0]

@@ -136,3 +136,19 @@ def test_a_run_stopped_short_of_its_tolerance_says_so(
 def test_play_help_lists_the_equilibrium_bot(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "play", "--help")
     assert code == 0 and "equilibrium" in out
+
+
+def test_real_game_brackets_the_exploitability_where_hands_are_independent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(
+        capsys, "solve", "simultaneous-guts", "-n", "4", "--real-game", "8000", "--json"
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["card_removal"] == "independent hands"
+    real = data["real_game"]
+    assert real["deals"] == 8000 and real["lower"] <= real["upper"] and real["lower_error"] > 0
+    code, out, err = run(capsys, "solve", "simultaneous-guts", "-n", "2", "--real-game", "100",
+                         "--json")  # fmt: skip
+    assert code == 0 and "real_game" not in json.loads(out)  # exact: already the real game's

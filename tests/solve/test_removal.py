@@ -173,3 +173,24 @@ def test_the_bot_and_the_hint_play_the_real_game_strategy(
     assert reach == pytest.approx(float(deal.cond[cls] @ stay))
     cv = solution.counterfactual[1]  # type: ignore[union-attr]
     assert told.ev_in == pytest.approx(cv[1, 1, cls] / reach)  # type: ignore[union-attr]
+
+
+def test_sampled_real_deals_bracket_the_exact_nash_conv() -> None:
+    """guts.solve.sampled (for packs and counts the exact sums do not reach): on a
+    12-card pack, three players, its lower and upper estimates from real deals bracket
+    the exhaustive NashConv within their sampling error, and its values are the exact
+    ones within that error."""
+    from guts.solve.sampled import sampled_nash_conv
+
+    rules = preset("two-card-guts")
+    deal = DeckDeal(model_of(rules, 3), _classes(TWELVE))
+    rng = np.random.default_rng(9)
+    strategy = deal.force([rng.random(s.shape) for s in deal.uniform()])
+    carry = deal.fixed_point(strategy)
+    mine, best = deal.values(strategy, deal.counterfactual(strategy, carry))
+    exact = float((best - mine).sum())
+    found = sampled_nash_conv(deal, strategy, carry, deals=60_000, seed=2)
+    slack = 4 * found.lower_error
+    assert found.lower - slack <= exact <= found.upper + slack
+    assert found.upper - found.lower < 0.05 * exact
+    np.testing.assert_allclose(found.values, mine, atol=slack)

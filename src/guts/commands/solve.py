@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from guts.solve import AnySolution, Solution
     from guts.solve.chain import ChainSolution
     from guts.solve.hilo_solution import HiLoSolution
+    from guts.solve.sampled import SampledNashConv
 
 
 def solve_command(
@@ -42,6 +43,14 @@ def solve_command(
         bool, typer.Option("--no-cache", help="Solve again; do not read or write the cache.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    real_game: Annotated[
+        int,
+        typer.Option(
+            "--real-game",
+            help="Where hands are independent in the model (4+ players, three-card): "
+            "estimate the exploitability in the real game from this many real deals.",
+        ),
+    ] = 0,
     plot: Annotated[
         str | None, typer.Option("--plot", help="Draw the thresholds into FILE (matplotlib).")
     ] = None,
@@ -73,12 +82,19 @@ def solve_command(
             tolerance=tolerance, progress=progress, cache=not no_cache,
         )  # fmt: skip
     met = converged(solution, tolerance)
+    sampled = _real_game(solution, real_game) if real_game > 0 else None
     if plot:
         from guts.solve.plot import plot_thresholds
 
         plot_thresholds(solution, plot)
     if as_json:
-        print(json.dumps({**solution.to_json(), "tolerance": tolerance, "converged": met}))
+        found = {**solution.to_json(), "tolerance": tolerance, "converged": met}
+        if sampled is not None:
+            lower, upper = sampled.per_player
+            error = sampled.lower_error / solution.players
+            found["real_game"] = {"lower": lower, "upper": upper, "lower_error": error,
+                                  "deals": sampled.deals}  # fmt: skip
+        print(json.dumps(found))
         return
     from guts.solve.hilo_solution import HiLoSolution
 
@@ -86,6 +102,14 @@ def solve_command(
         render_hi_lo(solution, console)
     else:
         render(solution, console)
+    if sampled is not None:
+        lower, upper = sampled.per_player
+        console.print(
+            f"in the real game (every hand from one pack, {sampled.deals} deals): "
+            f"exploitability between {lower:.1e} and {upper:.1e} of the pot per player "
+            f"(the lower estimate's standard error {sampled.lower_error / solution.players:.1e})",
+            highlight=False,
+        )
     if not met:
         console.print(
             f"[bold red]not converged[/]: {solution.result.iterations} iterations did not "
@@ -95,6 +119,25 @@ def solve_command(
             "Raise --iterations.",
             highlight=False,
         )
+
+
+def _real_game(solution: AnySolution, deals: int) -> SampledNashConv | None:
+    """The sampled real-game bracket of an in/out solution whose hands are independent
+    (None where the solve is exact already); OptionError where it cannot be sampled."""
+    from guts.solve.chain import ChainSolution
+    from guts.solve.hilo_solution import HiLoSolution
+    from guts.solve.sampled import sampled_nash_conv
+
+    if isinstance(solution, (HiLoSolution, ChainSolution)):
+        raise OptionError("--real-game samples the plain in/out games (not Hi-Lo, not a cap)")
+    if solution.exact:
+        return None  # its exploitability is the real game's
+    result = solution.result
+    try:
+        return sampled_nash_conv(solution.deal, result.strategy, result.continuation,
+                                 deals=deals)  # fmt: skip
+    except ValueError as error:
+        raise OptionError(f"--real-game: {error}") from None
 
 
 def mixing_words(mixed: list[tuple[str, float]]) -> str:
