@@ -4,6 +4,7 @@ a real server (the crash tests, ``guts join``, the browser tests)."""
 from __future__ import annotations
 
 import os
+import random
 import select
 import signal
 import socket
@@ -15,12 +16,32 @@ WAIT = 60.0
 """Seconds a step may take before a test gives up (a hang, not a timing assertion)."""
 
 
+PORTS = (20_000, 700)
+"""The first port of the test ports, and how many each xdist worker has: below the
+kernel's range of ephemeral ports (32768 up on Linux), so that no connection's own port
+and no other process's port 0 is one, and a slice each, so that two workers never draw
+the same port (a server restarting on its port gives it up for a moment)."""
+
+
 def free_port() -> int:
-    """A loopback port nothing listens on now."""
-    with socket.socket() as probe:
+    """A loopback port nothing listens on now, from this worker's slice of the ports
+    (a run without xdist has the slice after the workers')."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    index = int(worker[2:]) % 17 if worker[:2] == "gw" and worker[2:].isdigit() else 17
+    first, count = PORTS[0] + index * PORTS[1], PORTS[1]
+    start = random.randrange(count)
+    for step in range(count):
+        port = first + (start + step) % count
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # taken: the next one
+            return port
+    with socket.socket() as probe:  # the whole slice is taken: any port the kernel gives
         probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+        given: int = probe.getsockname()[1]
+        return given
 
 
 class ServeProcess:

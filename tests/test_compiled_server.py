@@ -1,9 +1,12 @@
 """The compiled build (``GUTS_COMPILE=1``, ``setup.py``) plays as the Python one: the
-wheel it makes holds the server's hot modules as extension modules, and every server
-test passes with them in place of their source.
+wheel it makes holds the server's hot modules as extension modules, and the server tests
+that run the server in their own process (the actors, the barrier, the dealer, the
+state, the app) pass with them in place of their source; ``-m slow``: every server test,
+those that start ``guts serve`` processes too (which then run on the wheel as well).
 
 The wheel is built once per version of what it compiles (the modules, ``setup.py`` and
-``pyproject.toml``) and kept in ``build/compiled-server/``; a machine without a C
+``pyproject.toml``) and kept in ``build/compiled-server/``, under a file lock (the
+test run's workers, or two runs, build it once and wait for it); a machine without a C
 compiler skips this with that reason."""
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ["setup.py", "pyproject.toml"]
@@ -47,6 +51,13 @@ def _fingerprint() -> str:
 def compiled_site() -> Path:
     """A folder holding the compiled wheel's files, as site-packages would."""
     folder = ROOT / "build" / "compiled-server" / _fingerprint()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(folder.with_name(folder.name + ".lock")):
+        return _built(folder)
+
+
+def _built(folder: Path) -> Path:
+    """The wheel's files in ``folder / "site"``, built unless they were (under the lock)."""
     site = folder / "site"
     if (folder / "done").exists():
         return site
@@ -89,8 +100,25 @@ def test_the_wheel_holds_the_compiled_modules(compiled_site: Path) -> None:
     assert all(file.name.endswith(suffixes) for file in files)
 
 
-def test_every_server_test_passes_compiled(compiled_site: Path) -> None:
-    ran = _python(compiled_site, "-m", "pytest", "-p", "no:cacheprovider", "-x",
-                  "tests/server", timeout=1500)  # fmt: skip
+def _in_process(path: Path) -> bool:
+    """True for a server test file that starts no process (no ``guts serve``)."""
+    text = path.read_text(encoding="utf-8")
+    return "subprocess" not in text and "Server(" not in text and "def server(" not in text
+
+
+def _passes(site: Path, *paths: str) -> None:
+    ran = _python(site, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-x", *paths,
+                  timeout=1500)  # fmt: skip
     assert ran.returncode == 0, ran.stdout[-6000:] + ran.stderr[-2000:]
     assert re.search(r"^\d+ passed", ran.stdout.splitlines()[-1]), ran.stdout[-500:]
+
+
+def test_the_in_process_server_tests_pass_compiled(compiled_site: Path) -> None:
+    files = sorted(p for p in (ROOT / "tests" / "server").glob("test_*.py") if _in_process(p))
+    assert len(files) >= 10 and (ROOT / "tests" / "server" / "test_actor.py") in files
+    _passes(compiled_site, *(str(path.relative_to(ROOT)) for path in files))
+
+
+@pytest.mark.slow
+def test_every_server_test_passes_compiled(compiled_site: Path) -> None:
+    _passes(compiled_site, "tests/server")

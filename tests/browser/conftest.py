@@ -20,14 +20,16 @@ sys.path.insert(0, str(Path(__file__).parent))  # the shared helpers (importlib 
 from browser_helpers import CHROMIUM, HOW_TO_RUN, LOOKED, Server
 
 HERE = Path(__file__).parent
-if not os.environ.get("GUTS_SCREENSHOTS"):  # one folder for every xdist worker (they inherit it)
+if not os.environ.get("GUTS_SCREENSHOTS"):  # (tests/conftest.py sets it for the whole run)
     os.environ["GUTS_SCREENSHOTS"] = tempfile.mkdtemp(prefix="guts-screens-")
 SHOTS = Path(os.environ["GUTS_SCREENSHOTS"])
 MEASURED = SHOTS / "measured.txt"
-"""The lines of measurements of every worker, printed at the end of the run."""
-if not os.environ.get("PYTEST_XDIST_WORKER"):  # the run's controller (or a run without xdist)
-    MEASURED.unlink(missing_ok=True)  # a GUTS_SCREENSHOTS kept from an earlier run
+"""The lines of measurements of every worker, printed at the end of the run
+(tests/conftest.py prints them, and the screenshots' folder, and why the tests were
+skipped: the run's controller has not always read this file)."""
 NO_CHROMIUM = f"no Chromium found ({LOOKED}): {HOW_TO_RUN}"
+SKIPPED = "the browser tests need Chromium: "
+"""How the reason of a browser test skipped for want of Chromium begins."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -39,7 +41,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         HERE in item.path.parents for item in items
     ):
         raise pytest.UsageError(f"GUTS_REQUIRE_CHROMIUM=1 and {NO_CHROMIUM}")
-    skip = pytest.mark.skip(reason=f"the browser tests need Chromium: {NO_CHROMIUM}")
+    skip = pytest.mark.skip(reason=f"{SKIPPED}{NO_CHROMIUM}")
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(skip)
@@ -104,16 +106,3 @@ class Measured(list[str]):
 def measured() -> Measured:
     """Lines of measurements, printed at the end of the run."""
     return Measured()
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if hasattr(terminalreporter.config, "workerinput"):
-        return  # an xdist worker: the controller prints the run's summary
-    skipped = terminalreporter.stats.get("skipped", [])
-    if any(NO_CHROMIUM in str(getattr(report, "longrepr", "")) for report in skipped):
-        terminalreporter.write_line(f"browser tests skipped: {NO_CHROMIUM}", yellow=True)
-    if SHOTS.exists() and any(path.is_dir() for path in SHOTS.iterdir()):
-        terminalreporter.write_line(f"browser screenshots: {SHOTS}")
-    if MEASURED.exists():
-        for line in MEASURED.read_text().splitlines():
-            terminalreporter.write_line(line)

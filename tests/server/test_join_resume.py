@@ -31,6 +31,12 @@ def server(tmp_path: Path) -> Iterator[Server]:
         running.stop()
 
 
+def _interruptible() -> None:
+    """Ctrl-C interrupts the child, as at a terminal (an xdist worker ignores SIGINT, and
+    a Python started with SIGINT ignored never raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Client:
     """``guts join`` in a subprocess, its input a pipe the test writes to."""
 
@@ -38,7 +44,7 @@ class Client:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "guts", "join", join_url, *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, bufsize=0,
+            text=True, bufsize=0, preexec_fn=_interruptible,
             env={**os.environ, "COLUMNS": "400", "XDG_DATA_HOME": str(data),
                  "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
