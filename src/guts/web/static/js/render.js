@@ -243,7 +243,7 @@ function drawBar(bar, decision, state, send) {
   const legal = chosen.length > 0 && decision.actions.includes(action);
   bar.append(el("p", { class: "hint", text:
     `Tap the cards to discard (up to ${options.limit}` +
-    (options.extra && options.extra.length ? `, more with ${options.extra.join(" ")}` : "") + ")." }));
+    (options.extra && options.extra.length ? `, more with ${options.extra.map(cardText).join(" ")}` : "") + ")." }));
   bar.append(
     el("button", { type: "button", class: "act primary", "data-action": "discard", disabled: !legal,
       "aria-keyshortcuts": "D", onclick: () => send(action) },
