@@ -12,6 +12,8 @@ from typing import Any
 from browser_helpers import PHONE, Person, Server, buttons, wait_until
 from play import add_bot, no_hidden_card_in_frames, play, start
 
+from guts.narrate import as_you
+
 HI_LO = ["high", "low", "both", "out"]
 
 
@@ -120,7 +122,7 @@ def test_hi_lo_declarations_are_revealed_together(
     for person, lines in ((ann, ("You: high", "Bob: low")), (bob, ("Ann: high", "You: low"))):
         for line in lines:
             person.page.wait_for_selector(f"#log li:text-is('{line}')", state="attached")
-    outcome = events(bob, "outcome")[0]["text"]
+    outcome = as_you(events(bob, "outcome")[0]["text"], "Ann")  # in Ann's words at hers
     wait_until(lambda: outcome in ann.page.inner_text("#centre"), "the deal's outcome at Ann's")
     for person in people:
         no_choice_before_all_chose(person, dealt=3)

@@ -136,5 +136,7 @@ def test_the_bourre_prompt_shows_cards(chromium: Any, server: Server, shots: Pat
     assert "play" in kinds, kinds
     raw = [prompt for prompt in prompts if CARD.search(prompt)]
     assert not raw, raw
+    shown = re.compile(r"\((?:(?:10|[2-9JQKA])[♠♥♦♣] ?)+\)")  # the playable cards, as cards
+    assert any(shown.search(p) for p in prompts if p.startswith("play:")), prompts
     assert not ann.errors, ann.errors
     ann.close()

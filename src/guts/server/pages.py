@@ -96,13 +96,112 @@ NIGHT = {
 """The catalog's entry for a night of dealer's choice (not a preset of one family)."""
 
 
+FAMILIES = {"guts": "Guts", "staged": "Three Five Seven and its cousins", "draw": "Draw poker",
+            "bourre": "Bourré", "night": "Dealer's choice"}  # fmt: skip
+"""Each family's title in the lobby."""
+
+TITLES: dict[str, tuple[str, str | None]] = {
+    "two-card-guts": ("Two-Card Guts", None),
+    "three-card-guts": ("Three-Card Guts", None),
+    "simultaneous-guts": ("Declared at once", "two-card-guts"),
+    "ghost-guts": ("With a ghost hand", "two-card-guts"),
+    "single-loser-guts": ("Single loser", "two-card-guts"),
+    "two-plus-one": ("Two Plus One", None),
+    "two-plus-one-extra-ante": ("An extra ante", "two-plus-one"),
+    "four-two-two": ("Four-Two-Two", None),
+    "four-two-three": ("Four-Two-Three", None),
+    "hi-lo-guts": ("High-Low Guts", None),
+    "no-peek-guts": ("No peeking", "two-card-guts"),
+    "winner-takes-all-guts": ("Winner takes all", "two-card-guts"),
+    "batey-guts": ("The Batey", None),
+    "partial-hands-guts": ("Partial Hands", None),
+    "one-low-in-wild": ("One Low in Wild", None),
+    "two-low-in-wild": ("Two low cards wild", "one-low-in-wild"),
+    "capped-guts": ("A capped pot", "two-card-guts"),
+    "three-five-seven": ("Three Five Seven", None),
+    "crazy-three-five-seven": ("Crazy wilds", "three-five-seven"),
+    "three-five-seven-match-pot": ("Losers match the pot", "three-five-seven"),
+    "three-five-seven-simultaneous": ("Declared at once", "three-five-seven"),
+    "three-five-seven-dealers-choice": ("The dealer picks how to declare", "three-five-seven"),
+    "three-five-seven-two-legs": ("Two legs win", "three-five-seven"),
+    "napalm": ("Napalm (Whipsaw)", None),
+    "nuts": ("Nuts", None),
+    "nuts-pairs-bad": ("Pairs are bad", "nuts"),
+    "toh": ("Toh", None),
+    "five-card-draw": ("Five Card Draw", None),
+    "jacks-or-better": ("Jacks or Better", None),
+    "progressive-jackpots": ("Progressive openers", "jacks-or-better"),
+    "trips-to-win": ("Trips to win", "jacks-or-better"),
+    "draw-with-bug": ("The joker as a bug", "five-card-draw"),
+    "deuces-wild": ("Deuces wild", "jacks-or-better"),
+    "wild-widow": ("Wild Widow", None),
+    "diablo": ("Diablo", None),
+    "jacks-back": ("Jacks back (lowball if nobody opens)", "jacks-or-better"),
+    "all-for-one": ("All for One", None),
+    "32-card-poker": ("32-Card Poker", None),
+    "bosnian-32-card-poker": ("Bosnian draw", "32-card-poker"),
+    "seven-card-draw": ("Seven Card Draw", None),
+    "two-draws": ("Two draws", "five-card-draw"),
+    "draw-with-blinds": ("Blinds instead of an ante", "five-card-draw"),
+    "bourre": ("Bourré", None),
+    DEALERS_CHOICE: ("Dealer's choice", None),
+}
+"""Each preset's name in the lobby, and the game it is a house-rule variation of (None:
+a game of its own); a preset not named here is shown by its slug, as a game."""
+
+COMMON = ("two-card-guts", "three-card-guts", "three-five-seven", "five-card-draw",
+          "jacks-or-better", "bourre", DEALERS_CHOICE)  # fmt: skip
+"""The games most home games play, shown first."""
+
+MOST_PROBED = 12
+"""Player counts are probed from 2 to this; a game that seats this many says "or more"."""
+
+
+def _title(name: str, family: str) -> tuple[str, str | None]:
+    if name in TITLES:
+        return TITLES[name]
+    if family == "bourre" and name != "bourre":  # Bourré's house rules: each a variation
+        return name.removeprefix("bourre-").replace("-", " ").capitalize(), "bourre"
+    return name, None
+
+
+def _players(game: Game) -> tuple[int, int | None] | None:
+    """The fewest and most players ``game`` deals to (the engine's own check, counts
+    between them taken to seat too), the most None when it seats :data:`MOST_PROBED` or
+    more; None if it seats none of those."""
+
+    def seats(count: int) -> bool:
+        try:
+            game.new_session([(f"p{seat}", 100) for seat in range(count)])
+        except GutsError:
+            return False
+        return True
+
+    fewest = next((count for count in range(2, MOST_PROBED + 1) if seats(count)), None)
+    if fewest is None:
+        return None
+    most = next(count for count in range(MOST_PROBED, fewest - 1, -1) if seats(count))
+    return fewest, None if most == MOST_PROBED else most
+
+
 def _summary(game: Game) -> dict[str, str]:
     return {"name": game.name, "family": game.family, "summary": game.description}
 
 
 @cache
 def _catalog() -> bytes:
-    listed = [_summary(game) for game in games().values()] + [NIGHT]
+    """Every preset with its summary, its name in the lobby (``title``), the game it is a
+    variation of (``variation_of``), whether it is a common game, its family's title and
+    the players it deals to (``players``: fewest and most, the most null for "or more")."""
+    listed = []
+    for game in [*games().values(), None]:
+        entry: dict[str, Any] = dict(NIGHT) if game is None else _summary(game)
+        title, base = _title(entry["name"], entry["family"])
+        counts = None if game is None else _players(game)
+        listed.append({**entry, "title": title, "variation_of": base,
+                       "common": entry["name"] in COMMON,
+                       "family_title": FAMILIES.get(entry["family"], entry["family"]),
+                       "players": None if counts is None else list(counts)})  # fmt: skip
     return json.dumps({"games": listed}).encode()
 
 

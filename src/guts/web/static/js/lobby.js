@@ -44,7 +44,105 @@ function control(entry) {
   const row = document.createElement("div");
   row.className = "option";
   row.append(label, input, doc);
-  return entry.name === "games" && $("game").value === NIGHT ? [row, gamePicker(input)] : [row];
+  if (entry.name === "games" && $("game").value === NIGHT) {
+    const text = el("details", { class: "games-text" },
+      el("summary", { text: "The list as text (to add a game's house options: bourre ante=2)" }), row);
+    return [gamePicker(input), text];
+  }
+  return [row];
+}
+
+function el(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") element.className = value;
+    else if (key === "text") element.textContent = value;
+    else if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
+    else element.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child !== null && child !== undefined) element.append(child);
+  return element;
+}
+
+/** "2 to 6 players", "2 or more players". */
+function playersText(game) {
+  if (!game.players) return "";
+  const [fewest, most] = game.players;
+  return most === null ? `${fewest} or more players` : `${fewest} to ${most} players`;
+}
+
+/** Whether ``game`` deals to ``count`` players (true when the count is unknown). */
+function fits(game, count) {
+  if (!count || !game.players) return true;
+  const [fewest, most] = game.players;
+  return count >= fewest && (most === null || count <= most);
+}
+
+/** The catalog grouped for the lobby: the common games, then each family's other games,
+ * each game followed by its house-rule variations. */
+function grouped() {
+  const variations = {};
+  for (const game of catalog) {
+    if (game.variation_of) (variations[game.variation_of] ||= []).push(game);
+  }
+  const families = [];
+  for (const game of catalog) {
+    if (game.variation_of || game.common) continue;
+    let family = families.find((entry) => entry.family === game.family);
+    if (!family) families.push(family = { family: game.family, title: game.family_title, games: [] });
+    family.games.push(game);
+  }
+  return { common: catalog.filter((game) => game.common), families, variations };
+}
+
+function gameCard(game, small) {
+  return el("button", { type: "button", class: "game-card" + (small ? " variation" : ""), "data-game": game.name,
+    "aria-pressed": String($("game").value === game.name), onclick: () => choose(game.name) },
+  el("span", { class: "game-title", text: game.title }),
+  el("span", { class: "game-line", text: game.summary }),
+  small ? null : el("span", { class: "game-players", text: playersText(game) }));
+}
+
+function variationsOf(game, variations) {
+  const list = variations[game.name] || [];
+  if (!list.length) return null;
+  return el("div", { class: "variations" },
+    el("span", { class: "variations-title", text: `House rules of ${game.title}:` }),
+    ...list.map((variation) => gameCard(variation, true)));
+}
+
+/** The games by family: the common ones first, each with its house-rule variations. */
+function renderGameList() {
+  const { common, families, variations } = grouped();
+  const box = $("game-list");
+  box.replaceChildren(
+    el("h3", { text: "Common games" }),
+    el("div", { class: "game-cards" }, ...common.map((game) => gameCard(game))),
+    el("details", { class: "common-rules" }, el("summary", { text: "House-rule variations of the common games" }),
+      ...common.map((game) => variationsOf(game, variations))),
+    el("h3", { text: "More games" }),
+    ...families.map((family) => el("details", { class: "family", "data-family": family.family },
+      el("summary", { text: `${family.title}: ${family.games.map((game) => game.title).join(", ")}` }),
+      el("div", { class: "game-cards" }, ...family.games.map((game) => gameCard(game))),
+      ...family.games.map((game) => variationsOf(game, variations)))));
+}
+
+async function choose(name) {
+  $("game").value = name;
+  await showGame();
+}
+
+function markChosen() {
+  const name = $("game").value;
+  for (const card of document.querySelectorAll(".game-card")) {
+    card.setAttribute("aria-pressed", String(card.dataset.game === name));
+  }
+  const game = catalog.find((entry) => entry.name === name);
+  $("chosen-title").textContent = game ? game.title : name;
+  const chosen = document.querySelector(`.game-card[data-game="${name}"]`);
+  const family = chosen && chosen.closest("details");
+  if (family) family.open = true;
 }
 
 /** The night's games as entries of its text: [name, "name options..."] in order. */
@@ -53,38 +151,67 @@ function entriesOf(text) {
     .map((part) => [part.split(/\s+/)[0], part]);
 }
 
-/** A box per game of the catalog for a night's `games` option: ticking one adds it to the
- * text (which keeps any house options typed after a game's name), unticking removes it. */
+/** A box per game of the catalog for a night's `games` option, by family, each game with
+ * its variations: ticking one adds it to the text (which keeps any house options typed
+ * after a game's name), unticking removes it. A game that does not deal to the night's
+ * number of players cannot be ticked, and says why. */
 function gamePicker(input) {
-  const box = document.createElement("fieldset");
-  box.className = "game-picker";
-  box.id = "game-picker";
-  const legend = document.createElement("legend");
-  legend.textContent = "Games the chooser may name";
-  box.append(legend);
+  const box = el("fieldset", { class: "game-picker", id: "game-picker" },
+    el("legend", { text: "Games the chooser may name" }));
+  const count = el("input", { type: "number", id: "night-players", min: 2, max: 32, value: 4 });
+  const why = el("p", { id: "picker-why", class: "hint", role: "status" });
+  box.append(el("p", { class: "night-players" }, el("label", { for: "night-players", text: "Players tonight " }), count,
+    " (the games that do not deal to as many cannot be picked)"), why);
   const ticked = () => new Set(entriesOf(input.value).map(([name]) => name));
-  for (const game of catalog.filter((entry) => entry.name !== NIGHT)) {
-    const tick = document.createElement("input");
-    tick.type = "checkbox";
-    tick.value = game.name;
-    tick.id = `pick-${game.name}`;
-    tick.checked = ticked().has(game.name);
-    tick.addEventListener("change", () => {
+  const tick = (game) => {
+    const box = el("input", { type: "checkbox", value: game.name, id: `pick-${game.name}` });
+    box.checked = ticked().has(game.name);
+    box.addEventListener("change", () => {
       const entries = entriesOf(input.value).filter(([name]) => name !== game.name);
-      if (tick.checked) entries.push([game.name, game.name]);
+      if (box.checked) entries.push([game.name, game.name]);
       input.value = entries.map(([, text]) => text).join(",");
       checkOptions();
     });
-    const label = document.createElement("label");
-    label.htmlFor = tick.id;
-    label.title = game.summary;
-    label.append(tick, ` ${game.name}`);
-    box.append(label);
+    return el("label", { for: box.id, title: game.summary, class: game.variation_of ? "pick variation" : "pick" },
+      box, ` ${game.title}`, el("span", { class: "pick-why" }));
+  };
+  const games = catalog.filter((entry) => entry.name !== NIGHT);
+  const families = [...new Set(games.map((game) => game.family))];
+  for (const family of families) {
+    const inFamily = games.filter((game) => game.family === family);
+    const group = el("div", { class: "pick-family" }, el("h4", { text: inFamily[0].family_title }));
+    for (const game of inFamily.filter((entry) => !entry.variation_of)) {
+      const own = inFamily.filter((entry) => entry.variation_of === game.name);
+      group.append(el("div", { class: "pick-game" }, tick(game),
+        own.length ? el("span", { class: "pick-rules", text: "house rules:" }) : null, ...own.map(tick)));
+    }
+    box.append(group);
   }
+  const fitting = () => {
+    const players = Number(count.value) || 0;
+    const dropped = [];
+    for (const game of games) {
+      const check = box.querySelector(`#pick-${CSS.escape(game.name)}`);
+      const ok = fits(game, players);
+      check.disabled = !ok;
+      check.closest("label").classList.toggle("unfit", !ok);
+      check.closest("label").querySelector(".pick-why").textContent = ok ? "" : ` (${playersText(game)})`;
+      if (!ok && check.checked) {
+        check.checked = false;
+        check.dispatchEvent(new Event("change"));
+        dropped.push(game.title);
+      }
+    }
+    const unfit = games.filter((game) => !fits(game, players)).map((game) => `${game.title} (${playersText(game)})`);
+    why.textContent = (dropped.length ? `Taken off the list: ${dropped.join(", ")}. ` : "") +
+      (unfit.length ? `Not for ${players} players: ${unfit.join(", ")}.` : "");
+  };
+  count.addEventListener("input", fitting);
   input.addEventListener("input", () => {
     const names = ticked();
-    for (const tick of box.querySelectorAll("input[type=checkbox]")) tick.checked = names.has(tick.value);
+    for (const check of box.querySelectorAll("input[type=checkbox]")) check.checked = names.has(check.value);
   });
+  queueMicrotask(fitting);
   return box;
 }
 
@@ -106,14 +233,16 @@ async function showGame() {
   schema = game.options;
   const box = $("options");
   box.replaceChildren(box.querySelector("legend") || document.createElement("legend"));
-  box.querySelector("legend").textContent = `Options of ${game.name}`;
-  $("options-title").textContent = `House rules: ${schema.length} options, set to ${game.name}'s`;
+  const title = (catalog.find((entry) => entry.name === game.name) || { title: game.name }).title;
+  box.querySelector("legend").textContent = `Options of ${title}`;
+  $("options-title").textContent = `House rules: ${schema.length} options, set to ${title}'s`;
   for (const entry of schema) box.append(...control(entry));
   if (name === NIGHT) {  // a night is its options: show them at once
     box.hidden = false;
     $("options-title").setAttribute("aria-expanded", "true");
   }
   $("problem").textContent = "";
+  markChosen();
   $("summary").dataset.game = game.name;
 }
 
@@ -167,15 +296,8 @@ async function setUp() {
   const response = await fetch("/api/games");
   const { games } = await response.json();
   catalog = games;
-  const groups = {};
-  for (const game of games) {
-    if (!groups[game.family]) {
-      groups[game.family] = document.createElement("optgroup");
-      groups[game.family].label = game.family;
-      $("game").append(groups[game.family]);
-    }
-    groups[game.family].append(option(game.name, game.name, game.name === "two-card-guts"));
-  }
+  for (const game of games) $("game").append(option(game.name, game.title, game.name === "two-card-guts"));
+  renderGameList();
   $("game").addEventListener("change", showGame);
   $("create").addEventListener("submit", openTable);
   $("copy").addEventListener("click", copyLink);

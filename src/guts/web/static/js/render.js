@@ -243,7 +243,7 @@ function drawBar(bar, decision, state, send) {
   const legal = chosen.length > 0 && decision.actions.includes(action);
   bar.append(el("p", { class: "hint", text:
     `Tap the cards to discard (up to ${options.limit}` +
-    (options.extra && options.extra.length ? `, more with ${options.extra.join(" ")}` : "") + ")." }));
+    (options.extra && options.extra.length ? `, more with ${options.extra.map(cardText).join(" ")}` : "") + ")." }));
   bar.append(
     el("button", { type: "button", class: "act primary", "data-action": "discard", disabled: !legal,
       "aria-keyshortcuts": "D", onclick: () => send(action) },
@@ -564,8 +564,11 @@ export function renderSeatPanel(root, state, player) {
   }
   const amount = el("input", { type: "number", id: "chips-amount", min: 1, max: state.table.buy_in,
     value: state.table.buy_in, "aria-label": "chips to ask for" });
+  const sound = el("input", { type: "checkbox", id: "turn-sound", checked: state.sound === "on",
+    onchange: () => state.setSound(sound.checked) });
   root.append(el("div", { class: "seat-panel" },
     el("p", { text: mine.away ? "You are sitting out: the table plays your seat safe." : `You play as ${mine.nickname}.` }),
+    el("p", {}, el("label", { for: "turn-sound" }, sound, " A sound when it is my turn and this page is not in front")),
     mine.away
       ? el("button", { type: "button", id: "come-back", onclick: () => player("come_back", {}), text: "Come back" })
       : el("button", { type: "button", id: "sit-out", onclick: () => player("sit_out", {}), text: "Sit out" }),

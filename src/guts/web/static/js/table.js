@@ -27,8 +27,14 @@ function hostSecret() {
 const state = {
   table: null, seats: [], you: null, game: null, decision: null, seq: null,
   events: [], lines: [], chat: [], chose: new Set(), picked: new Set(), sent: false,
-  proofs: {}, secret: null, unread: 0, follow: { log: true, chat: true },
+  proofs: {}, secret: null, unread: 0, alerts: [], follow: { log: true, chat: true },
   ledger: null, error: "", clocks: [], clocksAt: 0, optionsForm: null, catalog: null,
+};
+
+state.sound = localStorage.getItem("guts:sound") || "off";  // one's choice on every table
+state.setSound = (on) => {
+  state.sound = on ? "on" : "off";
+  localStorage.setItem("guts:sound", state.sound);
 };
 
 const $ = (id) => document.getElementById(id);
@@ -251,8 +257,62 @@ function receive(message) {
   if (message.type === "snapshot" && !performance.getEntriesByName("guts-interactive").length) {
     performance.mark("guts-interactive");  // the page can act from here on
   }
-  if (["snapshot", "event"].includes(message.type)) narrateSoon();
+  if (["snapshot", "event"].includes(message.type)) {
+    narrateSoon();
+    alertTurn();
+  }
   if (["snapshot", "event", "seats"].includes(message.type)) ledgerSoon();
+}
+
+// -- turn alerts -------------------------------------------------------------------------
+
+let alerted = "";
+const TITLE_MARK = "● Your turn — ";
+
+/** One's turn while the page is not in front: the tab's title says so, and as the
+ * player chose, a sound, a desktop notification (asked for once, when joining) and a
+ * vibration on phones. Each turn alerts once. */
+function alertTurn() {
+  const decision = state.decision;
+  const key = decision && !state.sent ? `${state.seq}:${decision.seat}:${decision.kind}` : "";
+  const turn = Boolean(key) && !alerted;
+  alerted = key ? alerted || key : "";
+  if (!turn || (!document.hidden && document.hasFocus())) return;
+  state.alerts.push("title");
+  renderTitle();
+  if (state.sound === "on") {
+    beep();
+    state.alerts.push("sound");
+  }
+  if ("Notification" in window && Notification.permission === "granted") {
+    const note = new Notification("Your turn at guts", { body: decision.prompt, tag: `guts-${tableId}` });
+    note.onclick = () => window.focus();
+    state.alerts.push("notification");
+  }
+  if (navigator.vibrate && navigator.vibrate([120, 60, 120])) state.alerts.push("vibration");
+}
+
+function beep() {
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const volume = audio.createGain();
+    tone.frequency.value = 660;
+    volume.gain.setValueAtTime(0.15, audio.currentTime);
+    volume.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(volume).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+  } catch (error) {
+    // no sound on this device
+  }
+}
+
+/** Ask once (the browser remembers the answer) whether this page may notify. */
+function askToNotify() {
+  if (!("Notification" in window) || Notification.permission !== "default" || stored("asked-notify")) return;
+  store("asked-notify", "yes");
+  Notification.requestPermission().catch(() => {});
 }
 
 // -- acting ------------------------------------------------------------------------------
@@ -391,7 +451,8 @@ function renderTitle() {
   const game = night ? `dealer's choice${night.playing ? `: ${night.playing}` : ""}` : table && table.preset;
   $("title").textContent = table ? `${game} · ${status}` : "guts";
   document.body.classList.toggle("paused", Boolean(table && table.paused));
-  document.title = table ? `${table.preset} — guts` : "guts table";
+  const mark = state.decision && !state.sent && (document.hidden || !document.hasFocus()) && alerted ? TITLE_MARK : "";
+  document.title = mark + (table ? `${table.preset} — guts` : "guts table");
 }
 
 /** A seat that left: forget its token, so this browser may ask for a seat again. */
@@ -438,6 +499,7 @@ function renderJoin() {
     form.addEventListener("submit", (submitted) => {
       submitted.preventDefault();
       store("nickname", nickname.value.trim());
+      askToNotify();
       send({ type: "join", nickname: nickname.value.trim(), buy_in: Number(buyIn.value) || null });
     });
     box.replaceChildren(form);
@@ -595,6 +657,9 @@ function setUp() {
     }
   });
   document.addEventListener("keydown", keyboard);
+  for (const back of ["visibilitychange", "focus"]) {
+    (back === "focus" ? window : document).addEventListener(back, renderTitle);  // the title's mark goes
+  }
   // a panel follows its newest line until its reader scrolls back, and again at the end
   $("panel-log").addEventListener("scroll", () => { state.follow.log = atEnd($("panel-log")); });
   $("chat-lines").addEventListener("scroll", () => { state.follow.chat = atEnd($("chat-lines")); });
