@@ -107,8 +107,10 @@ def test_missing_extras_are_named(
     for module in ("matplotlib", "matplotlib.figure"):
         monkeypatch.setitem(sys.modules, module, None)  # as if not installed
     monkeypatch.setattr(kernel, "COMPILED", False)  # as if numba were not installed
+    monkeypatch.delenv("GUTS_SIM_PLAIN", raising=False)
     code, _, err = run(capsys, *FAST, "--sessions", "5")
     assert code == 0 and "runs its loop uncompiled" in err and "pip install 'guts[fast]'" in err
+    assert "numba is not installed" in err
     engine = [arg for arg in FAST if arg != "--fast"]
     code, _, err = run(capsys, *engine, "--sessions", "2", "--plot", str(tmp_path))
     assert code == 2 and "--plot needs matplotlib: pip install 'guts[plot]'" in err

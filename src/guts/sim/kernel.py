@@ -63,6 +63,19 @@ def _compiler(inline: bool = False) -> tuple[Callable[[Function], Function], boo
 _compile, COMPILED = _compiler()
 _inline, _ = _compiler(inline=True)
 
+
+def plain_reason() -> str | None:
+    """Why the loop runs uncompiled (None where it is compiled): :data:`PLAIN` set, or
+    numba not installed."""
+    if COMPILED:
+        return None
+    return (
+        f"{PLAIN} is set"
+        if os.environ.get(PLAIN, "") not in ("", "0")
+        else ("numba is not installed")
+    )
+
+
 # -- the rules, as integer parameters ---------------------------------------------------------
 P_PLAYERS = 0
 P_CARDS = 1
