@@ -107,8 +107,10 @@ def test_missing_extras_are_named(
     for module in ("matplotlib", "matplotlib.figure"):
         monkeypatch.setitem(sys.modules, module, None)  # as if not installed
     monkeypatch.setattr(kernel, "COMPILED", False)  # as if numba were not installed
+    monkeypatch.delenv("GUTS_SIM_PLAIN", raising=False)
     code, _, err = run(capsys, *FAST, "--sessions", "5")
     assert code == 0 and "runs its loop uncompiled" in err and "pip install 'guts[fast]'" in err
+    assert "numba is not installed" in err
     engine = [arg for arg in FAST if arg != "--fast"]
     code, _, err = run(capsys, *engine, "--sessions", "2", "--plot", str(tmp_path))
     assert code == 2 and "--plot needs matplotlib: pip install 'guts[plot]'" in err
@@ -146,3 +148,21 @@ def test_table_stakes_on_the_fast_path(capsys: pytest.CaptureFixture[str]) -> No
     # every session plays on until one player holds every chip (or the deal limit)
     busts = sum(seat["bust"]["count"] for seat in data["seats"])
     assert busts == 3 * (data["sessions"] - data["stopped_at_max_deals"])
+
+
+def test_a_pot_past_two_to_the_sixty_stops_its_session_not_the_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # a lone player without a pair matches the pot, and those out ante: pots double on
+    command = ["simulate", "two-card-guts", "--players", "6", "--bots", "threshold,random",
+               "-o", "lone-qualifier=pair", "-o", "dropouts-ante=yes", "--fast",
+               "--sessions", "200", "--seed", "1"]  # fmt: skip
+    code, out, err = run(capsys, *command, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["sessions"] == 200 and data["stopped_at_pot_overflow"] >= 1
+    assert data["pots"]["max"] > 1 << 60
+    left = data["left_on_table"]["mean"] * data["sessions"]
+    assert sum(seat["exact"]["net"]["sum_x"] for seat in data["seats"]) == -round(left)
+    code, out, _ = run(capsys, *command)
+    assert code == 0 and "stopped after a pot passed 2**60 chips" in out

@@ -64,3 +64,14 @@ def test_the_environment_variable_forces_the_plain_loop() -> None:
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               env=env, timeout=300, check=True)  # fmt: skip
         assert done.stdout.strip() == compiled, value
+
+
+def test_the_environment_variable_is_named_not_a_missing_numba() -> None:
+    env = os.environ | {"GUTS_SIM_PLAIN": "1"}
+    command = [sys.executable, "-m", "guts", "simulate", "two-card-guts", "--fast",
+               "--bots", "threshold", "--sessions", "5", "--seed", "1", "--json"]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300,
+                          check=True)  # fmt: skip
+    assert "GUTS_SIM_PLAIN is set" in done.stderr and "unset GUTS_SIM_PLAIN" in done.stderr
+    assert "not installed" not in done.stderr
+    assert json.loads(done.stdout)["sessions"] == 5

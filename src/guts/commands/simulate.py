@@ -27,8 +27,8 @@ FAST_HELP = (
 )
 
 PLAIN_NOTE = (
-    "numba is not installed: --fast runs its loop uncompiled on numpy (the same results, "
-    "some 200 times slower); pip install 'guts[fast]' to compile it"
+    "{why}: --fast runs its loop uncompiled on numpy (the same results, some 200 times "
+    "slower); {remedy}"
 )
 
 
@@ -160,10 +160,14 @@ def _render(data: list[dict[str, Any]], change: str) -> None:
 
 def _note_plain_loop() -> None:
     """Say on stderr when the fast path will run uncompiled."""
-    from guts.sim.vector import compiled
+    from guts.sim.kernel import PLAIN, plain_reason
 
-    if not compiled():
-        print(PLAIN_NOTE, file=sys.stderr)
+    why = plain_reason()
+    if why is None:
+        return
+    remedy = (f"unset {PLAIN} to compile it" if why.startswith(PLAIN)
+              else "pip install 'guts[fast]' to compile it")  # fmt: skip
+    print(PLAIN_NOTE.format(why=why, remedy=remedy), file=sys.stderr)
 
 
 def _check_plotting() -> None:

@@ -63,6 +63,19 @@ def _compiler(inline: bool = False) -> tuple[Callable[[Function], Function], boo
 _compile, COMPILED = _compiler()
 _inline, _ = _compiler(inline=True)
 
+
+def plain_reason() -> str | None:
+    """Why the loop runs uncompiled (None where it is compiled): :data:`PLAIN` set, or
+    numba not installed."""
+    if COMPILED:
+        return None
+    return (
+        f"{PLAIN} is set"
+        if os.environ.get(PLAIN, "") not in ("", "0")
+        else ("numba is not installed")
+    )
+
+
 # -- the rules, as integer parameters ---------------------------------------------------------
 P_PLAYERS = 0
 P_CARDS = 1
@@ -110,7 +123,8 @@ SHOWDOWN = 2
 POT_BINS = 4096
 """Pots below this are counted in place; larger ones are listed."""
 POT_OVERFLOW = 1 << 60
-"""A pot beyond this stops the call (int64 chips would soon overflow)."""
+"""A pot beyond this stops its session after the deal (int64 chips would soon overflow):
+the players stop, as at a deal limit, and the session is reported as stopped so."""
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -337,6 +351,7 @@ def run_sessions(
     out_bust: NDArray[np.bool_],
     out_left: NDArray[np.int64],
     out_capped: NDArray[np.bool_],
+    out_overflow: NDArray[np.bool_],
     out_outcomes: NDArray[np.int64],
     pot_counts: NDArray[np.int64],
     big_pots: NDArray[np.int64],
@@ -345,11 +360,11 @@ def run_sessions(
     trace_stacks: NDArray[np.int64],
 ) -> int:
     """Play sessions ``first`` to ``first + count - 1``; return how many were played
-    (fewer when ``big_pots`` filled up: call again from there), or ``-1 - s`` if a pot of
-    session ``s`` (of this call) passed :data:`POT_OVERFLOW`.
+    (fewer when ``big_pots`` filled up: call again from there).
 
     Per session ``s`` of the call it writes the deals, each seat's net and whether it went
-    bust, the chips left on the table, whether the simulation's deal limit stopped it and
+    bust, the chips left on the table, whether the simulation's deal limit stopped it or
+    a pot past :data:`POT_OVERFLOW` did (``out_overflow``), and
     how many deals came to each outcome (``out_outcomes[s]``); it adds each deal's pot to
     ``pot_counts`` (or, when not below :data:`POT_BINS`, to ``big_pots``, whose entry 0
     holds how many follow). With
@@ -435,6 +450,7 @@ def run_sessions(
         if cut >= 0 and s == count - 1:
             limit = min(limit, cut)
         capped_here = False
+        overflowed = False
         while True:
             if deals >= limit:
                 # the players stop (GutsSession.stop): everything is shared out among the
@@ -753,7 +769,7 @@ def run_sessions(
                 most = max(most, pot)
             # -- the deal is counted (guts.sim.runner.play_session) -------------------------
             if most > POT_OVERFLOW or pot > POT_OVERFLOW or reserve > POT_OVERFLOW:
-                return -1 - s
+                overflowed = True  # this deal counts; then the players stop
             out_outcomes[s, outcome] += 1
             if most < POT_BINS:
                 pot_counts[most] += 1
@@ -777,6 +793,8 @@ def run_sessions(
                 for seat in range(n):
                     trace_stacks[s, deals, seat] = stacks[seat]
             deals += 1
+            if overflowed:
+                limit = deals
             # -- GutsSession._after_step: the deal passes left, to a player with chips -------
             button = button + 1 if button + 1 < n else 0
             if not credit and with_chips >= 2:
@@ -794,6 +812,7 @@ def run_sessions(
             out_nets[s, seat] = stacks[seat] - buy_in
         out_left[s] = pot + reserve + aside
         out_capped[s] = capped_here
+        out_overflow[s] = overflowed
     return count
 
 

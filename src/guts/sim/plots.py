@@ -226,9 +226,14 @@ def _draw_lengths(ax: Any, runs: Sequence[tuple[str, Mapping[str, Any]]]) -> Non
         counts = data["session_deals"]
         total = data["sessions"]
         lengths = _length_counts(data)
-        x = np.array(sorted(lengths))
-        y = np.array([lengths[k] for k in x]) / max(total, 1)
-        ax.step(x, np.cumsum(y), where="post", label=f"{label} (mean {counts['mean']:.2f})")
+        x = np.array(sorted(lengths), dtype=float)
+        y = np.cumsum([lengths[int(k)] for k in x]) / max(total, 1)
+        # from nothing just before the shortest to all just past the longest, so that a
+        # run whose sessions all last as long still draws its step
+        x = np.concatenate([[x[0] / 1.25], x, [x[-1] * 1.25]])
+        y = np.concatenate([[0.0], y, [1.0]])
+        ax.step(x, y, where="post", marker="o", markevery=slice(1, -1),
+                label=f"{label} (mean {counts['mean']:.2f})")  # fmt: skip
     ax.set_xscale("log")
     ax.set_xlabel("deals per session (log scale)")
     ax.set_ylabel("share of sessions at most that long")
@@ -252,7 +257,9 @@ def compare_figure(a: Mapping[str, Any], b: Mapping[str, Any], change: str) -> F
     _draw_lengths(axes[1][1], runs)
     axes[1][1].set_title("Session lengths")
     for ax in (axes[0][0], axes[0][1], axes[1][0], axes[1][1]):
-        ax.legend(loc="best", fontsize="small")
+        # below each panel, where it hides no bar or line
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize="small",
+                  frameon=False)  # fmt: skip
     figure.suptitle(f"{a['game']}, {a['players']} players: A against B ({change})")
     return figure
 

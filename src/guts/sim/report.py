@@ -45,6 +45,7 @@ def report(spec: SimSpec, summary: Summary, plan: dict[str, int]) -> dict[str, A
         "sessions": summary.sessions,
         "deals": summary.deals,
         "stopped_at_max_deals": summary.capped,
+        "stopped_at_pot_overflow": summary.overflowed,
         "seats": [
             {"seat": seat, "name": names[seat], "bot": spec.seat_bots[seat]} | _seat(stats, spec)
             for seat, stats in enumerate(summary.seats)
@@ -153,6 +154,11 @@ def render(data: dict[str, Any], console: Console) -> None:
         f"median {length['median']}, 90% at most {length['p90']}, longest {length['max']}"
         + (f"; {capped:,} stopped at {data['max_deals']} deals" if capped else "")
     )
+    if data.get("stopped_at_pot_overflow"):
+        console.print(
+            f"{data['stopped_at_pot_overflow']:,} sessions stopped after a pot passed 2**60 "
+            "chips (the most the fast path counts; the engine, without --fast, plays on)"
+        )
     pots = data["pots"]
     if pots["n"]:
         console.print(

@@ -64,6 +64,8 @@ class Summary:
     kinds: dict[str, SeatStats]
     lengths: Histogram = field(default_factory=Histogram)
     capped: int = 0
+    overflowed: int = 0
+    """Sessions the fast path stopped when a pot passed 2**60 chips."""
     left: Histogram = field(default_factory=Histogram)
     pots: Histogram = field(default_factory=Histogram)
     outcomes: Tally = field(default_factory=Tally)
@@ -111,6 +113,7 @@ class Summary:
             stats.merge(other.kinds[kind])
         self.lengths.merge(other.lengths)
         self.capped += other.capped
+        self.overflowed += other.overflowed
         self.left.merge(other.left)
         self.pots.merge(other.pots)
         self.outcomes.merge(other.outcomes)
@@ -126,15 +129,19 @@ class Summary:
         *,
         pots: Mapping[int, int],
         outcomes: Mapping[str, NDArray[np.int64]],
+        overflowed: NDArray[np.bool_] | None = None,
     ) -> None:
         """Count many sessions at once (the fast path's arrays: one row per session, a
         column per seat), exactly as :meth:`add` would one by one; ``pots`` counts every
-        deal's pot, ``outcomes`` per outcome how many deals of each session came to it."""
+        deal's pot, ``outcomes`` per outcome how many deals of each session came to it;
+        ``overflowed``: which sessions were stopped when a pot passed 2**60 chips."""
         if nets.shape != (len(deals), len(self.bots)):
             raise ValueError(f"nets of shape {nets.shape} for {len(deals)} sessions of "
                              f"{len(self.bots)} seats")  # fmt: skip
         _count(self.lengths, deals)
         self.capped += int(np.count_nonzero(capped))
+        if overflowed is not None:
+            self.overflowed += int(np.count_nonzero(overflowed))
         _count(self.left, left)
         kinds = list(self.kinds)
         kind_of = np.array([kinds.index(bot) for bot in self.bots], dtype=np.int64)

@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from guts.errors import GutsError, OptionError
+from guts.errors import OptionError
 from guts.games.guts.rules import (
     Declare,
     EveryoneOut,
@@ -75,6 +75,7 @@ from guts.sim.summary import Summary
 
 __all__ = [
     "FAST_BOTS",
+    "IMPLEMENTED",
     "FastGame",
     "Policies",
     "StayPolicy",
@@ -104,30 +105,61 @@ def compiled() -> bool:
     return kernel.COMPILED
 
 
+IMPLEMENTED: dict[str, frozenset[Any] | None] = {
+    "ante": None,
+    "ante_every_deal": None,
+    "matcher_skips_ante": None,
+    "cards": frozenset({2, 3}),
+    "no_peek": None,
+    "declare": None,
+    "last_in_when_all_out": None,
+    "dealer_option": None,
+    "hi_lo": None,  # declared at once, by threshold and random bots (unsupported says)
+    "hi_lo_both": None,
+    "ranking": frozenset(HandRanking) - {HandRanking.HIGH},
+    "straights": None,
+    "flushes": None,
+    "ace_low": None,
+    "crumpler": None,
+    "order": None,
+    "wild": None,
+    "everyone_out": None,
+    "payment": None,
+    "winner_takes_all": None,
+    "nobody_wins_contested": None,
+    "dropouts_ante": None,
+    "ghost": None,
+    "ghost_ties": None,
+    "lone_qualifier": None,
+    "pot_limit": None,
+    "pot_cap": None,
+    "max_loss": None,
+    "continue_after_empty": None,
+    "max_deals": None,
+    "credit": None,
+    "odd_chips": None,
+}
+"""The :class:`GutsRules` fields the fast path's loop implements, each with the values it
+plays (None: every value). Any other field is refused by :func:`unsupported` unless it
+has its default; a new field is refused until it is listed here (and checked deal by deal
+against the engine: ``tests/sim/test_sim_kernel_rules.py`` holds both)."""
+
+
 def unsupported(rules: GutsRules, bots: Sequence[str] = ()) -> list[str]:
     """Why the fast path cannot play ``rules`` with ``bots`` (empty if it can), each
-    reason naming the option (``hi-lo=yes``) or the bot."""
+    reason naming the option (``hi-lo=yes``) or the bot: every option it does not
+    implement (:data:`IMPLEMENTED`) that differs from its default, every implemented one
+    with a value it does not play."""
     r = rules
     why: list[str] = []
-    if r.cards not in (2, 3):
-        why.append(f"cards={r.cards} (the fast path plays 2 or 3 cards)")
-    for name, value in (
-        ("draw-to-in", r.draw_to_in),
-        ("community", r.community),
-        ("low-in-wild", r.low_in_wild),
-    ):
-        if value:
+    default = GutsRules()
+    for name, value in rules.to_options(default).items():
+        field = name.replace("-", "_")
+        allowed = IMPLEMENTED.get(field, frozenset())
+        if field not in IMPLEMENTED or (allowed is not None and getattr(r, field) not in allowed):
+            if field == "cards":
+                value += " (the fast path plays 2 or 3 cards)"
             why.append(f"{name}={value}")
-    for name, flag in (
-        ("partial-hands", r.partial_hands),
-        ("batey", r.batey),
-        ("pass-left", r.pass_left),
-        ("second-declare", r.second_declare),
-    ):
-        if flag:
-            why.append(f"{name}=yes")
-    if r.ranking is HandRanking.HIGH:
-        why.append("ranking=high")
     if r.hi_lo and r.declare is not Declare.SIMULTANEOUS:
         why.append("hi-lo=yes declared in turn (the fast path declares Hi-Lo at once)")
     if r.hi_lo and any(kind not in ("threshold", "random") for kind in bots):
@@ -489,6 +521,7 @@ class Played:
     busted: NDArray[np.bool_]
     left: IntArray
     capped: NDArray[np.bool_]
+    overflowed: NDArray[np.bool_]
     outcomes: IntArray
     pots: dict[int, int]
 
@@ -542,6 +575,7 @@ def run_fast(
     busted = np.zeros((count, n), dtype=np.bool_)
     left = np.zeros(count, dtype=np.int64)
     capped = np.zeros(count, dtype=np.bool_)
+    overflowed = np.zeros(count, dtype=np.bool_)
     outcomes = np.zeros((count, len(OUTCOMES)), dtype=np.int64)
     pot_counts = np.zeros(kernel.POT_BINS, dtype=np.int64)
     big = np.zeros(1 + 4096, dtype=np.int64)
@@ -559,23 +593,18 @@ def run_fast(
                 pairs, wild, policies.kinds, policies.stay,
                 decks[done:] if len(decks) else decks,
                 deals[done:], nets[done:], busted[done:], left[done:], capped[done:],
-                outcomes[done:], pot_counts, big,
+                overflowed[done:], outcomes[done:], pot_counts, big,
                 trace_pots[done:] if trace else trace_pots,
                 trace_outcomes[done:] if trace else trace_outcomes,
                 trace_stacks[done:] if trace else trace_stacks,
             )  # fmt: skip
-        if result < 0:
-            raise GutsError(
-                f"session {first + done - 1 - result}: a pot passed 2**60 chips, more than "
-                "the fast path counts; play it on the engine (drop --fast)"
-            )
         listed.extend(int(x) for x in big[1 : 1 + big[0]])
         done += result
     found = np.flatnonzero(pot_counts)
     pots = dict(zip(found.tolist(), pot_counts[found].tolist(), strict=True))
     for value in listed:
         pots[value] = pots.get(value, 0) + 1
-    played = Played(deals, nets, busted, left, capped, outcomes, pots)
+    played = Played(deals, nets, busted, left, capped, overflowed, outcomes, pots)
     if trace:
         return Trace(played, trace_pots, trace_outcomes, trace_stacks)
     return played
@@ -610,5 +639,6 @@ def fast_batch(
     summary.add_arrays(
         played.deals, played.nets, played.busted, played.left, played.capped,
         pots=played.pots, outcomes=dict(zip(OUTCOMES, played.outcomes.T, strict=True)),
+        overflowed=played.overflowed,
     )  # fmt: skip
     return summary, played.deals
