@@ -160,8 +160,9 @@ function gamePicker(input) {
     el("legend", { text: "Games the chooser may name" }));
   const count = el("input", { type: "number", id: "night-players", min: 2, max: 32, value: 4 });
   const why = el("p", { id: "picker-why", class: "hint", role: "status" });
+  const warning = el("p", { id: "night-warning", class: "error", role: "alert" });
   box.append(el("p", { class: "night-players" }, el("label", { for: "night-players", text: "Players tonight " }), count,
-    " (the games that do not deal to as many cannot be picked)"), why);
+    " (the games that do not deal to as many cannot be picked)"), why, warning);
   const ticked = () => new Set(entriesOf(input.value).map(([name]) => name));
   const tick = (game) => {
     const box = el("input", { type: "checkbox", value: game.name, id: `pick-${game.name}` });
@@ -206,6 +207,29 @@ function gamePicker(input) {
     why.textContent = (dropped.length ? `Taken off the list: ${dropped.join(", ")}. ` : "") +
       (unfit.length ? `Not for ${players} players: ${unfit.join(", ")}.` : "");
   };
+  /** The dealer of a game's first deal chooses it: with a cap of deals that is a multiple
+   * of the players, the button comes back to the same seat after every capped game. */
+  const sameChooser = () => {
+    const chooser = $("option-chooser");
+    const cap = Number($("option-cap") && $("option-cap").value);
+    const players = Number(count.value) || 0;
+    const stuck = chooser && chooser.value === "dealer" && Number.isInteger(cap) && cap > 0 &&
+      players >= 2 && cap % players === 0;
+    warning.textContent = stuck
+      ? `With chooser dealer and a cap of ${cap} deals for ${players} players, the deal comes back to ` +
+        "the same player after every capped game: they would choose every game. Pick chooser " +
+        "next, or a cap that is not a multiple of the players."
+      : "";
+  };
+  count.addEventListener("input", sameChooser);
+  box.addEventListener("change", sameChooser);
+  queueMicrotask(() => {
+    for (const id of ["option-chooser", "option-cap"]) {
+      const input = $(id);
+      if (input) for (const kind of ["input", "change"]) input.addEventListener(kind, sameChooser);
+    }
+    sameChooser();
+  });
   count.addEventListener("input", fitting);
   input.addEventListener("input", () => {
     const names = ticked();
