@@ -42,6 +42,52 @@ def serve_command(
     bot: Annotated[str, typer.Option("--bot", help="The --table bots' kind.")] = "sensible",
     option: OptionOpt = None,
     buy_in: Annotated[int, typer.Option("--buy-in", help="The --table's buy-in.")] = 100,
+    allowed_hosts: Annotated[
+        str,
+        typer.Option(
+            "--allowed-hosts",
+            help="Comma-separated Host names served (*.example.org "
+            "for subdomains); others get 400. Default: any.",
+        ),
+    ] = "",
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Comma-separated proxy addresses or networks "
+            "whose X-Forwarded-For names the client (* for any). Default: none.",
+        ),
+    ] = "",
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            "--max-connections-per-address",
+            help="Websockets one client address may hold (0: no limit).",
+        ),
+    ] = 50,
+    tables_per_minute: Annotated[
+        int,
+        typer.Option(
+            "--tables-per-minute", help="Tables one client address may open a minute (0: no limit)."
+        ),
+    ] = 20,
+    flood_closes: Annotated[
+        int,
+        typer.Option(
+            "--flood-close-after", help="Messages over the rate in a row that close a connection."
+        ),
+    ] = 200,
+    header_timeout: Annotated[
+        float,
+        typer.Option("--header-timeout", help="Seconds a client has to send a request's headers."),
+    ] = 10.0,
+    expire_after: Annotated[
+        float,
+        typer.Option(
+            "--expire-after",
+            help="Hours after which a table with no person seated, idle, expires (0: never).",
+        ),
+    ] = 24.0,
 ) -> None:
     """Run the online table server: migrate the database, rebuild the open tables, serve;
     with --table, open a table against bots at once and print the link to play at."""
@@ -57,11 +103,27 @@ def serve_command(
         raise OptionError(f"--port must be between 0 and 65535, not {port}")
     if bot_delay < 0 or deal_delay < 0:
         raise OptionError("--bot-delay and --deal-delay cannot be negative")
+    from guts.server.limits import Limits
     from guts.server.storage import database_url
 
+    if min(max_connections, tables_per_minute, flood_closes) < 0 or header_timeout <= 0:
+        raise OptionError("the limits cannot be negative, and --header-timeout is positive")
+    if expire_after < 0:
+        raise OptionError("--expire-after cannot be negative")
+    limits = Limits(
+        connections=max_connections, tables_per_minute=tables_per_minute,
+        forwarded_allow_ips=_listed(forwarded_allow_ips), flood_closes=max(1, flood_closes),
+        table_idle_s=expire_after * 3600, allowed_hosts=_listed(allowed_hosts),
+    )  # fmt: skip
     body = None if table is None else _table_body(table, bots, bot, option or [], buy_in)
     serve(host, port, database_url(database), public_url=public_url, table=body,
-          settings=Settings(bot_delay=bot_delay, deal_delay=deal_delay))  # fmt: skip
+          settings=Settings(bot_delay=bot_delay, deal_delay=deal_delay), limits=limits,
+          header_timeout=header_timeout)  # fmt: skip
+
+
+def _listed(text: str) -> tuple[str, ...]:
+    """The comma-separated items of ``text``, trimmed, empty ones left out."""
+    return tuple(item.strip() for item in text.split(",") if item.strip())
 
 
 def _table_body(

@@ -97,6 +97,7 @@ ErrorCode = Literal[
     "no-such-table",
     "rate-limited",
     "bad-origin",
+    "bad-host",
     "internal",
 ]
 """What an ``error`` message is about."""
