@@ -184,8 +184,9 @@ def test_bad_messages_get_an_error_and_change_nothing(client: TestClient) -> Non
             error = until(ws, "error")
             assert error["code"] == code, text
             assert "Traceback" not in error["message"] and "\n" not in error["message"]
-        ws.send_bytes(b"\xff\x00")
-        assert until(ws, "error")["code"] == "bad-json"
+        ws.send_bytes(b"\xff\x00")  # the protocol is text frames
+        error = until(ws, "error")
+        assert error["code"] == "invalid" and "text frames" in error["message"]
     assert client.get(f"/api/tables/{table_id}").json() == before
 
 
@@ -261,8 +262,12 @@ def test_a_flood_of_messages_is_rate_limited(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{table_id}") as ws:
         for _ in range(100):
             ws.send_text('{"type": "hello"}')
-        codes = [receive(ws)["code"] for _ in range(100)]
-    assert "rate-limited" in codes and "unknown-type" in codes
+        codes = [receive(ws)["code"]]
+        while codes[-1] != "rate-limited":
+            codes.append(receive(ws)["code"])
+    # the burst (60) is answered, then the first message over the rate only: the rest of
+    # the run is dropped unanswered (a connection flooding on is closed: test_attacks)
+    assert codes.count("unknown-type") >= 60 and len(codes) < 100
 
 
 def test_equilibrium_bots_take_seats_where_guts_solve_reaches(client: TestClient) -> None:

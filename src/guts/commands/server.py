@@ -46,6 +46,52 @@ def serve_command(
         bool,
         typer.Option("--new-table", help="Open a new --table, not the one of the last run."),
     ] = False,
+    allowed_hosts: Annotated[
+        str,
+        typer.Option(
+            "--allowed-hosts",
+            help="Comma-separated Host names served (*.example.org "
+            "for subdomains); others get 400. Default: any.",
+        ),
+    ] = "",
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Comma-separated proxy addresses or networks "
+            "whose X-Forwarded-For names the client (* for any). Default: none.",
+        ),
+    ] = "",
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            "--max-connections-per-address",
+            help="Websockets one client address may hold (0: no limit).",
+        ),
+    ] = 50,
+    tables_per_minute: Annotated[
+        int,
+        typer.Option(
+            "--tables-per-minute", help="Tables one client address may open a minute (0: no limit)."
+        ),
+    ] = 20,
+    flood_closes: Annotated[
+        int,
+        typer.Option(
+            "--flood-close-after", help="Messages over the rate in a row that close a connection."
+        ),
+    ] = 200,
+    header_timeout: Annotated[
+        float,
+        typer.Option("--header-timeout", help="Seconds a client has to send a request's headers."),
+    ] = 10.0,
+    expire_after: Annotated[
+        float,
+        typer.Option(
+            "--expire-after",
+            help="Hours after which a table with no person seated, idle, expires (0: never).",
+        ),
+    ] = 24.0,
 ) -> None:
     """Run the online table server: migrate the database, rebuild the open tables, serve;
     with --table, open a table against bots at once and print the link to play at (run
@@ -65,8 +111,18 @@ def serve_command(
     from sqlalchemy.engine import make_url
 
     from guts.commands.kept_tables import KeptTables
+    from guts.server.limits import Limits
     from guts.server.storage import database_url
 
+    if min(max_connections, tables_per_minute, flood_closes) < 0 or header_timeout <= 0:
+        raise OptionError("the limits cannot be negative, and --header-timeout is positive")
+    if expire_after < 0:
+        raise OptionError("--expire-after cannot be negative")
+    limits = Limits(
+        connections=max_connections, tables_per_minute=tables_per_minute,
+        forwarded_allow_ips=_listed(forwarded_allow_ips), flood_closes=max(1, flood_closes),
+        table_idle_s=expire_after * 3600, allowed_hosts=_listed(allowed_hosts),
+    )  # fmt: skip
     body = None if table is None else _table_body(table, bots, bot, option or [], buy_in)
     url = database_url(database)
     kept, where = KeptTables(), make_url(url).render_as_string(hide_password=True)
@@ -74,7 +130,13 @@ def serve_command(
     last = None if body is None or new_table else kept.get(where, game)
     serve(host, port, url, public_url=public_url, table=body, last_table=last,
           opened=lambda table_id, secret: kept.keep(where, game, table_id, secret),
-          settings=Settings(bot_delay=bot_delay, deal_delay=deal_delay))  # fmt: skip
+          settings=Settings(bot_delay=bot_delay, deal_delay=deal_delay), limits=limits,
+          header_timeout=header_timeout)  # fmt: skip
+
+
+def _listed(text: str) -> tuple[str, ...]:
+    """The comma-separated items of ``text``, trimmed, empty ones left out."""
+    return tuple(item.strip() for item in text.split(",") if item.strip())
 
 
 def _table_body(

@@ -65,6 +65,7 @@ from guts.server.commands import (
     StartCommand,
     StopCommand,
 )
+from guts.server.names import skeleton
 from guts.server.presets import TableGame, check_bots
 from guts.server.protocol import (
     MAX_SEATS,
@@ -732,9 +733,13 @@ class TableActor:
         if len(state.seats) >= MAX_SEATS:
             raise ProtocolError("not-now", f"this table has {MAX_SEATS} seats already")
         gone = ("refused", "left")  # their nicknames are free: a player who left may come back
-        taken = {s.nickname.casefold() for s in state.seats.values() if s.status not in gone}
-        if nickname.casefold() in taken:
-            raise ProtocolError("taken", f"the nickname {nickname!r} is taken at this table")
+        taken = {skeleton(s.nickname): s.nickname for s in state.seats.values()
+                 if s.status not in gone}  # fmt: skip
+        alike = taken.get(skeleton(nickname))
+        if alike is not None:
+            shown = "" if alike == nickname else f" (it looks like {alike!r})"
+            raise ProtocolError("taken", f"the nickname {nickname!r} is taken at this table"
+                                         f"{shown}")  # fmt: skip
 
     def _free_seat(self, wanted: int | None = None) -> int:
         """Seat ``wanted`` (ProtocolError if a seat of the record holds it), else the
@@ -751,9 +756,9 @@ class TableActor:
         raise ProtocolError("taken", f"{holder.nickname} has that seat: pick a free seat")
 
     def _bot_name(self) -> str:
-        taken = {seat.nickname.casefold() for seat in self.state.seats.values()}
+        taken = {skeleton(seat.nickname) for seat in self.state.seats.values()}
         for name in BOT_NAMES:
-            if name.casefold() not in taken:
+            if skeleton(name) not in taken:
                 return name
         return f"Bot {len(taken) + 1}"
 

@@ -39,7 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from guts.errors import GutsError
 from guts.server.actor import Client, Settings, TableActor
-from guts.server.limits import BodyTooLarge, read_body
+from guts.server.limits import AddressBook, BodyTooLarge, Limits, client_address, read_body
 from guts.server.pages import ledger_response, page_routes
 from guts.server.presets import check_bots, table_game
 from guts.server.protocol import (
@@ -62,6 +62,8 @@ log = logging.getLogger("guts.server")
 
 MAX_QUEUED = 1000
 """A client that falls this many messages behind is disconnected (it resumes)."""
+HEADER_TIMEOUT = 10.0
+"""Seconds a client has to send a request's headers (``--header-timeout``)."""
 GC_THRESHOLDS = (50_000, 20, 20)
 """The cyclic garbage collector's thresholds while serving: a server makes many short
 lived dicts a command (views, frames), and at the default 700 it spent a sixth of its
@@ -146,6 +148,7 @@ class _Connection(Client):
         self.writing = False  # the writer task is in the middle of a write
         self.allowance = BURST
         self.checked = time.monotonic()
+        self.flooding = 0  # messages over the rate in a row
 
     def send(self, message: dict[str, Any]) -> None:
         if self.overflowed or self.gone:
@@ -201,7 +204,11 @@ def _tables(request: Request | WebSocket) -> Tables:
 
 
 async def create_table(request: Request) -> Response:
-    """``POST /api/tables``."""
+    """``POST /api/tables`` (each client address may open ``tables_per_minute``)."""
+    limits: Limits = request.app.state.limits
+    if not request.app.state.addresses.may_open_table(client_address(request, limits)):
+        return _error("rate-limited", f"an address may open {limits.tables_per_minute} "
+                                      "tables a minute: wait a little", 429)  # fmt: skip
     try:
         body = await read_body(request, MAX_MESSAGE_BYTES)
     except BodyTooLarge:
@@ -310,12 +317,13 @@ async def table_history(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
-    """``GET /healthz``: the server is up; how many tables it holds, and the ids of the
-    tables whose record would not replay at startup (left closed)."""
+    """``GET /healthz``: the server is up; how many tables it holds, whether every open
+    table loaded at startup, and how many would not replay (left closed; the log names
+    them): never a table's id, which is its link."""
     tables = _tables(request)
     broken: list[str] = request.app.state.broken
-    return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION,
-                         "tables": len(tables.actors), "broken": broken})  # fmt: skip
+    return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION, "tables": len(tables.actors),
+                         "loaded": not broken, "broken": len(broken)})  # fmt: skip
 
 
 class _TableSocket:
@@ -333,14 +341,26 @@ async def table_socket(websocket: WebSocket, send: Send) -> None:
     unexpected error is logged (one line, with the table and the client); the client
     gets an ``internal`` error, and the socket is closed with code 1011."""
     where = {"table": websocket.path_params["table_id"], "client": _peer(websocket)}
-    try:
-        actor = await _admit(websocket, where)
-    except Exception:
-        log.exception("connection failed", extra={"event": "error", **where})
-        await _refuse(websocket, NOT_OPENED, 1011)
+    limits: Limits = websocket.app.state.limits
+    addresses: AddressBook = websocket.app.state.addresses
+    address = client_address(websocket, limits)
+    if not addresses.connect(address):
+        busy = ProtocolError("rate-limited", f"an address may hold {limits.connections} "
+                                             "connections: close some")  # fmt: skip
+        log.info("connection refused", extra={"event": "refused", "code": busy.code, **where})
+        await _refuse(websocket, busy, 4429)
         return
-    if actor is not None:
-        await _relay(websocket, actor, _Connection(websocket, send), where)
+    try:
+        try:
+            actor = await _admit(websocket, where)
+        except Exception:
+            log.exception("connection failed", extra={"event": "error", **where})
+            await _refuse(websocket, NOT_OPENED, 1011)
+            return
+        if actor is not None:
+            await _relay(websocket, actor, _Connection(websocket, send), where)
+    finally:
+        addresses.disconnect(address)
 
 
 async def _admit(websocket: WebSocket, where: dict[str, str]) -> TableActor | None:
@@ -403,13 +423,22 @@ async def _read(websocket: WebSocket, actor: TableActor, client: _Connection) ->
         if received["type"] == "websocket.disconnect":
             return
         client.messages += 1
-        text = received.get("text")
-        data = text if text is not None else received.get("bytes") or b""
         if not client.within_rate():
-            client.send(ProtocolError("rate-limited", "too many messages: slow down").to_dict())
+            client.flooding += 1
+            if client.flooding == 1:  # the first of a run is answered, the rest are not
+                client.send(SLOW_DOWN.to_dict())
+            elif client.flooding >= websocket.app.state.limits.flood_closes:
+                client.send(FLOODED.to_dict())
+                client.closing = 1008
+                return
+            continue
+        client.flooding = 0
+        text = received.get("text")
+        if text is None:
+            client.send(TEXT_ONLY.to_dict())
             continue
         try:
-            message = read_message(data)
+            message = read_message(text)
         except ProtocolError as error:
             client.send(error.to_dict())
             continue
@@ -466,6 +495,10 @@ class _Unfinished:
                 return
 
 
+SLOW_DOWN = ProtocolError("rate-limited", "too many messages: slow down (the rest of this "
+                                          "run is dropped unanswered)")  # fmt: skip
+FLOODED = ProtocolError("rate-limited", "too many messages: the connection is closed")
+TEXT_ONLY = ProtocolError("invalid", "the protocol is JSON in text frames, not binary ones")
 INTERNAL = ProtocolError("internal", "the server failed: nothing was changed; try again")
 """What a client is told of an unexpected error (the log has the rest)."""
 NOT_OPENED = ProtocolError("internal", "the server could not open the table now: try again")
@@ -500,19 +533,52 @@ def _peer(connection: Request | WebSocket) -> str:
     return f"{peer.host}:{peer.port}" if peer else "?"
 
 
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+     b"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+     b"form-action 'self'; frame-ancestors 'none'"),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]  # fmt: skip
+"""Sent with every HTTP answer: scripts and styles only the server's own files (a style
+attribute allowed: the page places the seats with one), no page may frame these (the host
+page keeps the host secret), no sniffing of types, no referrer."""
+
+
 class _Logged:
     """ASGI middleware: one log line per HTTP request (method, path, status, time); an
-    exception becomes a plain 500 with no detail for the client, and a logged error."""
+    exception becomes a plain 500 with no detail for the client, and a logged error.
+    A request or websocket whose ``Host`` is not one the server answers
+    (``--allowed-hosts``) is refused (400, or the websocket closed before it opens),
+    and every answer carries :data:`SECURITY_HEADERS`."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        limits: Limits = scope["app"].state.limits
+        host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+        if not limits.host_allowed(host):
+            log.info("wrong host", extra={"event": "refused", "code": "bad-host",
+                                          "path": scope["path"]})  # fmt: skip
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 4400})
+            else:
+                await _error("bad-host", "this server does not answer that host name")(
+                    scope, receive, _secured(send)
+                )
+            return
+        if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
         began = time.perf_counter()
         status = {"code": 500, "started": False}
+        send = _secured(send)
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -534,31 +600,51 @@ class _Logged:
                                        "ms": ms})  # fmt: skip
 
 
+def _secured(send: Send) -> Send:
+    """``send`` with :data:`SECURITY_HEADERS` added to the answer's head."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+        await send(message)
+
+    return sending
+
+
 def create_app(
     database: str | None = None,
     *,
     settings: Settings | None = None,
     public_url: str | None = None,
     announce: Callable[[Storage], None] | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The server's ASGI app on ``database`` (see
     :func:`guts.server.storage.database_url`): migrated and with its open tables rebuilt
     at startup; ``public_url`` is the base of the links it hands out (the request's own
-    base when None); ``announce`` is called once the server is ready."""
+    base when None); ``announce`` is called once the server is ready; ``limits`` what
+    one client address may hold and do, and the hosts served (:class:`Limits`)."""
+    limits = limits or Limits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         storage = await Storage.open(database)
         tables = Tables(storage, settings)
+        if limits.table_idle_s:  # never rebuilt again: expired before the start
+            await tables.expire(limits.table_idle_s)
         broken = await tables.open_all()
         app.state.tables = tables
         app.state.broken = broken
         log.info("ready", extra={"event": "ready", "tables": len(tables.actors)})
         if announce is not None:
             announce(storage)
+        sweeping = asyncio.create_task(_sweep(tables, limits.table_idle_s))
         try:
             yield
         finally:
+            sweeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeping
             await tables.close()
             await storage.close()
 
@@ -575,8 +661,23 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.public_url = public_url
+    app.state.limits = limits
+    app.state.addresses = AddressBook(limits)
     app.add_middleware(_Logged)
     return app
+
+
+async def _sweep(tables: Tables, idle_s: float) -> None:
+    """Expire the idle tables with no person seated (:meth:`Tables.expire`) every quarter
+    of ``idle_s`` (an hour at most), until cancelled; never when ``idle_s`` is 0."""
+    if not idle_s:
+        return
+    while True:
+        await asyncio.sleep(min(idle_s / 4, 3600.0))
+        try:
+            await tables.expire(idle_s)
+        except Exception:
+            log.exception("the expiry of idle tables failed", extra={"event": "error"})
 
 
 def serve(
@@ -589,6 +690,8 @@ def serve(
     table: dict[str, Any] | None = None,
     last_table: tuple[str, str] | None = None,
     opened: Callable[[str, str], None] | None = None,
+    limits: Limits | None = None,
+    header_timeout: float = HEADER_TIMEOUT,
 ) -> None:
     """Run the server until interrupted: migrate, rebuild the open tables, print the
     URL to open, log one JSON line per request, connection and error on stderr (every
@@ -596,8 +699,11 @@ def serve(
     ``table`` (a ``POST /api/tables`` body), open that table once listening and print
     its host link: the table ``last_table`` (its id and host secret) instead, if the
     server has it and its night is not over; ``opened`` is told the id and host secret
-    of a table it opens."""
+    of a table it opens. ``limits``: see :class:`Limits`; ``header_timeout``: the
+    seconds a client has to send a request's headers."""
     import uvicorn
+
+    from guts.server.slow_clients import header_deadline
 
     _log_json_lines(sys.stderr)
     url = public_url or f"http://{host}:{port}"
@@ -650,13 +756,18 @@ def serve(
                   f"Open this link to play (you host it):\n  {link}#host={secret}\n"
                   f"Friends join with: {link}", flush=True)  # fmt: skip
 
-    app = create_app(database, settings=settings, public_url=public_url, announce=announce)
+    app = create_app(database, settings=settings, public_url=public_url, announce=announce,
+                     limits=limits)  # fmt: skip
     gc.set_threshold(*GC_THRESHOLDS)
     # no per-message compression: the frames are small, and deflating each costs more
     # of the server's time than it saves on a game night's links
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                             ws_max_size=2 * MAX_MESSAGE_BYTES, ws_per_message_deflate=False,
-                            lifespan="on")  # fmt: skip
+                            lifespan="on", http=header_deadline(header_timeout),
+                            proxy_headers=False)  # fmt: skip
+    # proxy_headers off: the client's address is taken from X-Forwarded-For only by
+    # guts.server.limits.client_address, and only from the proxies --forwarded-allow-ips
+    # names (uvicorn's own default would believe 127.0.0.1's header)
     server = Announcing(config)
     try:
         server.run()

@@ -97,6 +97,7 @@ ErrorCode = Literal[
     "no-such-table",
     "rate-limited",
     "bad-origin",
+    "bad-host",
     "internal",
 ]
 """What an ``error`` message is about."""
@@ -116,8 +117,10 @@ class ProtocolError(GutsError):
 
 
 def check_nickname(name: str) -> str:
-    """A nickname as shown: 1 to 24 characters once trimmed, none of them a control
-    or format character (so no newlines, tabs, bidirectional overrides...).
+    """A nickname as shown: normalised (NFKC), 1 to 24 characters once trimmed, none of
+    them a control or format character (so no newlines, tabs, bidirectional
+    overrides...), a line separator or one that shows as nothing, at most two marks on a
+    letter, and something visible (:func:`guts.server.names.normal_nickname`).
 
     >>> check_nickname("  Jo ")
     'Jo'
@@ -126,7 +129,9 @@ def check_nickname(name: str) -> str:
     ...
     ValueError: a nickname may not hold control characters
     """
-    return _check_text(name, "a nickname", 24)
+    from guts.server.names import normal_nickname
+
+    return normal_nickname(name, 24)
 
 
 def _check_text(text: str, what: str, limit: int) -> str:
@@ -135,7 +140,7 @@ def _check_text(text: str, what: str, limit: int) -> str:
         raise ValueError(f"{what} may not be empty")
     if len(text) > limit:
         raise ValueError(f"{what} has at most {limit} characters")
-    if any(unicodedata.category(char)[0] == "C" for char in text):
+    if any(unicodedata.category(char)[0] == "C" or char in "\u2028\u2029" for char in text):
         raise ValueError(f"{what} may not hold control characters")
     return text
 
@@ -169,7 +174,9 @@ Nickname = Annotated[
     str,
     StringConstraints(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$"),
     AfterValidator(check_nickname),
-    Field(description="1 to 24 characters once trimmed, no control characters"),
+    Field(description="1 to 24 characters once trimmed and normalised (NFKC), no control "
+          "characters, line separators or characters that show as nothing, at most two "
+          "marks on a letter; a name that looks like one at the table is taken"),
 ]
 ChatText = Annotated[
     str,

@@ -46,6 +46,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from guts.errors import GutsError
 
 __all__ = [
+    "EXPIRED",
     "METADATA",
     "OPEN_STATUSES",
     "ActionRow",
@@ -63,6 +64,9 @@ __all__ = [
 MIGRATIONS = Path(__file__).with_name("migrations")
 OPEN_STATUSES = ("lobby", "playing")
 """The statuses of a table that the server rebuilds at startup."""
+EXPIRED = "expired"
+"""The status of a table that expired with no person seated (see
+:meth:`Storage.expire_idle`): kept, never rebuilt or served again."""
 
 T = TypeVar("T")
 
@@ -468,6 +472,31 @@ class Storage:
             return {row.seq: row.created_at for row in rows}
 
         return await self.database.run(read)
+
+    async def expire_idle(self, before: datetime) -> list[str]:
+        """Mark ``expired`` (never rebuilt again) every open table that no person holds an
+        approved seat at and that changed nothing since ``before``; their ids."""
+
+        def write(connection: Connection) -> list[str]:
+            seated = sa.exists().where(SEATS.c.table_id == TABLES.c.id, SEATS.c.kind == "person",
+                                       SEATS.c.status == "approved")  # fmt: skip
+            recent = sa.exists().where(ACTIONS.c.table_id == TABLES.c.id,
+                                       ACTIONS.c.created_at >= before)  # fmt: skip
+            idle = connection.execute(
+                sa.select(TABLES.c.id).where(
+                    TABLES.c.status.in_(list(OPEN_STATUSES)), TABLES.c.created_at < before,
+                    ~seated, ~recent,
+                )
+            )  # fmt: skip
+            ids = [row.id for row in idle]
+            if ids:
+                connection.execute(
+                    TABLES.update().where(TABLES.c.id.in_(ids))
+                    .values(status=EXPIRED, updated_at=_now())
+                )  # fmt: skip
+            return ids
+
+        return await self.database.run(write)
 
     async def table_ids(self, statuses: Sequence[str] = OPEN_STATUSES) -> list[str]:
         """The tables whose status is one of ``statuses``, oldest first."""

@@ -10,10 +10,11 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Iterable, Mapping
+from datetime import UTC, datetime, timedelta
 
 from guts.errors import GutsError
 from guts.server.actor import Settings, TableActor, digest
-from guts.server.storage import Storage, TableRow
+from guts.server.storage import EXPIRED, Storage, TableRow
 
 __all__ = ["Tables", "new_table_id"]
 
@@ -59,7 +60,7 @@ class Tables:
             if actor is not None:
                 return actor
             stored = await self.storage.load(table_id)
-            if stored is None:
+            if stored is None or stored.table.status == EXPIRED:
                 return None
             actor = TableActor(stored.table, self.storage, self.settings)
             actor.load(stored)
@@ -87,6 +88,18 @@ class Tables:
         self.actors[row.id] = actor
         actor.start()
         return actor, secret
+
+    async def expire(self, idle_s: float) -> list[str]:
+        """Expire the tables with no person seated that changed nothing in ``idle_s``
+        seconds (:meth:`Storage.expire_idle`), and stop their actors; their ids."""
+        before = datetime.now(UTC) - timedelta(seconds=idle_s)
+        expired = await self.storage.expire_idle(before)
+        for table_id in expired:
+            actor = self.actors.pop(table_id, None)
+            if actor is not None:
+                await actor.close()
+            log.info("table expired", extra={"event": "expired", "table": table_id})
+        return expired
 
     async def close(self) -> None:
         """Stop every actor (after the commands already queued)."""
