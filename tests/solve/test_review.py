@@ -104,3 +104,22 @@ def test_decisions_it_cannot_judge_are_counted_and_named(
     path.write_text(buffer.getvalue())
     code, out, _ = run(capsys, "review", str(path))
     assert code == 0 and f"Not judged: {len(found.unjudged)} decisions" in out
+
+
+def test_a_night_of_dealers_choice_is_judged_game_by_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "night.jsonl"
+    code, _, err = run(
+        capsys, "play", "dealers-choice", "-n", "4", "--watch", "--seed", "4", "--deals", "12",
+        "--games", "two-card-guts,three-five-seven", "--history", str(path),
+    )  # fmt: skip
+    assert code == 0, err
+    with path.open() as source:
+        histories = read_histories(source)
+    found = review(histories)
+    assert found.judged and found.unjudged
+    started = [e for e in histories[0].record["events"] if e["kind"] == "night-game-started"]
+    guts_games = {e["number"] for e in started if e["family"] == "guts"}
+    assert {d.game for d in found.judged} == guts_games
+    assert set(found.reasons()) == {"three-five-seven: not a Guts game (guts solve covers Guts)"}

@@ -83,15 +83,18 @@ def _json(found: Review) -> dict[str, object]:
 
 def render(found: Review) -> None:
     """The decisions, each player's total, the costliest and the unjudged."""
-    table = Table(title="Declarations against the equilibrium", title_justify="left")
+    table = Table(
+        title="Declarations against the equilibrium (deal: session.game.deal where several)",
+        title_justify="left",
+    )
     for heading in ("deal", "player", "seat", "hand", "before", "did", "eq."):
         table.add_column(heading)
     table.add_column("EV (pot)", justify="right")
     table.add_column("cost", justify="right")
     table.add_column("chips", justify="right")
-    several = len({d.session for d in found.judged}) > 1
+    several = len({(d.session, d.game) for d in found.judged}) > 1
     for d in found.judged:
-        deal = f"{d.session + 1}.{d.deal}" if several else str(d.deal)
+        deal = f"{d.session + 1}.{d.game}.{d.deal}" if several else str(d.deal)
         evs = " / ".join(f"{d.ev[way]:+.3f}" for way in d.ev)
         table.add_row(
             deal, d.name, short_position(d.position), d.hand, d.before, d.action, d.best, evs,
@@ -107,7 +110,11 @@ def render(found: Review) -> None:
         mine = found.of(name)
         cost, chips = mine.total()
         totals.add_row(
-            name, str(len(mine.judged)), f"{cost:+.3f}", f"{chips:+.1f}", str(len(mine.unjudged))
+            name,
+            str(len(mine.judged)),
+            _amount(cost, 3),
+            _amount(chips, 1),
+            str(len(mine.unjudged)),
         )
     console.print(totals)
     costly = [d for d in found.costliest(_COSTLIEST) if d.cost_chips > 0.05]

@@ -47,6 +47,8 @@ class Judged:
     chances: Mapping[str, float]
     ev: Mapping[str, float]
     pot: int
+    game: int = 0
+    """The game of a night of dealer's choice (1 the first; 0 a single game)."""
 
     @property
     def best(self) -> str:
@@ -74,6 +76,7 @@ class Judged:
             "position": self.position, "hand": self.hand, "before": self.before,
             "action": self.action, "equilibrium": dict(self.chances), "ev": dict(self.ev),
             "pot": self.pot, "cost": self.cost, "cost_chips": self.cost_chips,
+            "game": self.game,
         }  # fmt: skip
 
 
@@ -162,6 +165,7 @@ class _Walk:
         self.rules: GutsRules | None = None
         self.why_not = ""
         self.game = history.preset
+        self.game_number = 0
         if history.record.get("game") == "guts":
             self._game_rules(history.record.get("rules") or {})
         elif history.record.get("game") != "night":
@@ -185,6 +189,7 @@ class _Walk:
             kind = event.get("kind")
             if kind == "night-game-started":
                 self.game = str(event.get("game", ""))
+                self.game_number = int(event.get("number", self.game_number + 1))
                 self.names = [str(p[0]) for p in event.get("players") or []] or self.names
                 if event.get("family") == "guts":
                     self._game_rules(event.get("rules") or [])
@@ -265,6 +270,7 @@ class _Walk:
                 chances,
                 ev,
                 self.pot,
+                self.game_number,
             )
         )
 
