@@ -262,8 +262,7 @@ class TableClient:
 
     def _lost_seat(self, why: str) -> None:
         """The kept token's seat is gone: forget it and ask for a new seat."""
-        if self.tokens is not None:
-            self.tokens.forget(self.url, self.name)
+        self._forget()
         self.token, self.seat_id, self.taking_up = None, None, False
         self.say(f"The kept seat cannot be taken up ({why}): asking for a new one.",
                  style="italic")  # fmt: skip

@@ -222,9 +222,14 @@ def host_command(
 def ledger_command(
     host_url: Annotated[str, typer.Argument(help="The table's host link (from guts host).")],
     csv: Annotated[bool, typer.Option("--csv", help="Print the ledger as CSV.")] = False,
+    log_csv: Annotated[
+        bool,
+        typer.Option("--log-csv", help="Print the night's full log as CSV (PokerNow's)."),
+    ] = False,
 ) -> None:
     """Print a table's ledger (each player's buy-in, cash-out, stack and net) and who
-    pays whom to settle it."""
+    pays whom to settle it; or, with --log-csv, the night's full log as PokerNow's log
+    CSV (entry, at, order; newest first)."""
     from urllib.parse import urlsplit
 
     try:
@@ -240,7 +245,8 @@ def ledger_command(
         raise OptionError("give the host link guts host printed: http://SERVER/t/TABLE#host=SECRET")
     url = f"{link.scheme}://{link.netloc}/api/tables/{table_id}/ledger"
     try:
-        response = httpx.get(url, params={"format": "csv"} if csv else None, timeout=30,
+        wanted = "log" if log_csv else "csv" if csv else None
+        response = httpx.get(url, params={"format": wanted} if wanted else None, timeout=30,
                              headers={"authorization": f"Bearer {secret}"})  # fmt: skip
     except httpx.HTTPError as error:
         raise OptionError(f"cannot reach the server at {link.netloc} ({error})") from None
@@ -250,7 +256,7 @@ def ledger_command(
         except ValueError:
             why = None
         raise OptionError(f"the server refused: {why or response.status_code}")
-    if csv:
+    if wanted:
         print(response.text, end="")
         return
     _print_ledger(table_id, response.json())

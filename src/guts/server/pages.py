@@ -307,8 +307,11 @@ async def standings(request: Request) -> Response:
 
 
 async def ledger_response(request: Request, actor: TableActor) -> Response:
-    """The table's ledger and settlement as JSON, or as CSV with ``?format=csv`` (for the
-    host's ``/ledger`` and the players' ``/standings``)."""
+    """The table's ledger and settlement as JSON, or as CSV with ``?format=csv``, or the
+    night's full log as PokerNow's log CSV with ``?format=log`` (for the host's
+    ``/ledger`` and the players' ``/standings``)."""
+    if request.query_params.get("format") == "log":
+        return await _full_log(actor)
     joined, changed = await actor.storage.times(actor.id)
     leaving = await actor.query(lambda: departures(actor.state))
     moments = await actor.storage.committed_at(actor.id, leaving.values())
@@ -319,6 +322,16 @@ async def ledger_response(request: Request, actor: TableActor) -> Response:
                         headers={"content-disposition":
                                  f'attachment; filename="guts-{actor.id}-ledger.csv"'})  # fmt: skip
     return JSONResponse({"table_id": actor.id, "status": actor.status, **ledger_body(rows)})
+
+
+async def _full_log(actor: TableActor) -> Response:
+    from guts.server.full_log import log_csv, log_lines
+
+    lines = await actor.query(lambda: log_lines(actor.state))
+    at = await actor.storage.committed_at(actor.id, {seq for _, seq in lines})
+    return Response(log_csv(lines, at), media_type="text/csv; charset=utf-8",
+                    headers={"content-disposition":
+                             f'attachment; filename="guts-{actor.id}-log.csv"'})  # fmt: skip
 
 
 async def lobby_page(request: Request) -> Response:
