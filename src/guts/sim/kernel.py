@@ -333,6 +333,81 @@ def _half(
 
 
 @_inline
+def _stays_by_chance(chance: float, counter: np.uint64) -> tuple[bool, np.uint64]:
+    """A stay table's choice with the chance ``chance`` of staying in, drawing from the
+    stream at ``counter`` only when the chance is neither 0 nor 1; returns the choice and
+    the counter after."""
+    sure = _in_by_chance(chance)
+    if sure < 0:
+        counter += _GAMMA
+        return _unit(counter) < chance, counter
+    return sure == 1, counter
+
+
+@_inline
+def _threshold_bars(
+    cached_class: NDArray[np.int32],
+    cached_blind: NDArray[np.bool_],
+    cached_low: NDArray[np.int32],
+    quantile: NDArray[np.float64],
+    row: int,
+    opponents: int,
+    ratio: float,
+    hi_lo: bool,
+) -> None:
+    """bots.threshold's bar against ``opponents`` for the pot of cache row ``row``
+    (``ratio``: L / (W + L)): the bar is ``ratio ** (1 / opponents)``; quantiles grow
+    with the class, so the first class in is the first at the bar (Hi-Lo: high from
+    max(X, 1/2), low up to min(1 - X, 1/2)); a hand unseen is in if the bar is at most
+    1/2. Written to the caches at ``[row, opponents]``."""
+    bar = ratio ** (1.0 / opponents)
+    high = max(bar, 0.5) if hi_lo else bar
+    cached_class[row, opponents] = np.searchsorted(quantile, high)
+    cached_low[row, opponents] = np.searchsorted(quantile, min(1.0 - bar, 0.5), side="right")
+    cached_blind[row, opponents] = bar <= 0.5
+
+
+@_inline
+def _challenge(
+    kinds: NDArray[np.int64],
+    stay: NDArray[np.float64],
+    policy_class: NDArray[np.int16],
+    hand: NDArray[np.int64],
+    power: NDArray[np.int64],
+    seat_of: NDArray[np.int64],
+    ins: NDArray[np.bool_],
+    cached_class: NDArray[np.int32],
+    cached_blind: NDArray[np.bool_],
+    quantile: NDArray[np.float64],
+    row: int,
+    ratio: float,
+    no_peek: bool,
+    m: int,
+    taken: int,
+    best_in: int,
+    counter: np.uint64,
+) -> tuple[int, int, np.uint64]:
+    """GutsDeal._after_declare: the dealer alone declared in, and the others may challenge
+    in turn (the threshold bot sees one live opponent, the dealer; a stay table reads its
+    first history). Returns how many are in, the best class in and the stream's counter."""
+    if cached_class[row, 0] < 0:
+        cached_class[row, 0] = np.searchsorted(quantile, ratio)
+        cached_blind[row, 0] = ratio <= 0.5
+    for p in range(m - 1):
+        seat = seat_of[p]
+        if kinds[seat] == BOT_THRESHOLD:
+            stays = cached_blind[row, 0] if no_peek else power[p] >= cached_class[row, 0]
+        else:
+            grade = 0 if no_peek else policy_class[hand[p]]
+            stays, counter = _stays_by_chance(stay[seat, p, 0, grade], counter)
+        if stays:
+            ins[p] = True
+            taken += 1
+            best_in = max(best_in, power[p])
+    return taken, best_in, counter
+
+
+@_inline
 def _everyone_out(
     params: NDArray[np.int64],
     stacks: NDArray[np.int64],
@@ -775,21 +850,13 @@ def run_sessions(
                     last_in = p
                     continue
                 kind = kinds[seat]
-                chance = 0.0
                 if kind == BOT_THRESHOLD:
                     opponents = m - 1 if simultaneous else m - 1 - outs
                     o = max(opponents, 1)
+                    if cached_class[row, o] < 0:
+                        _threshold_bars(cached_class, cached_blind, cached_low, quantile, row, o,
+                                        ratio, hi_lo)  # fmt: skip
                     bar_class = cached_class[row, o]
-                    if bar_class < 0:  # bots.threshold: (L / (W + L)) ** (1 / m)
-                        bar = ratio ** (1.0 / o)
-                        # quantiles grow with the class: in from the first class at the bar
-                        # (Hi-Lo: high from max(X, 1/2), low up to min(1 - X, 1/2))
-                        cached_class[row, o] = np.searchsorted(quantile, max(bar, 0.5)
-                                                               if hi_lo else bar)  # fmt: skip
-                        cached_low[row, o] = np.searchsorted(quantile, min(1.0 - bar, 0.5),
-                                                             side="right")  # fmt: skip
-                        cached_blind[row, o] = bar <= 0.5
-                        bar_class = cached_class[row, o]
                     stays = cached_blind[row, o] if no_peek else power[p] >= bar_class
                     if hi_lo:  # high first; a hand unseen (quantile 1/2) is never low
                         ways[p] = 1 if stays else 0
@@ -806,13 +873,7 @@ def run_sessions(
                     if history_kind == 2:
                         history += (1 << (m - 1)) - 2
                     grade = 0 if no_peek else policy_class[hand[p]]
-                    chance = stay[seat, p, history, grade]
-                    sure = _in_by_chance(chance)
-                    if sure < 0:
-                        counter += _GAMMA
-                        stays = _unit(counter) < chance
-                    else:
-                        stays = sure == 1
+                    stays, counter = _stays_by_chance(stay[seat, p, history, grade], counter)
                 ins[p] = stays
                 if stays:
                     taken += 1
@@ -823,29 +884,10 @@ def run_sessions(
                     outs += 1
             challenged = dealer_option and taken == 1 and ins[m - 1] and m > 1
             if challenged:
-                # GutsDeal._after_declare: the others may challenge the lone dealer, in
-                # turn; the threshold bot sees one live opponent (the dealer)
-                if cached_class[row, 0] < 0:
-                    cached_class[row, 0] = np.searchsorted(quantile, ratio)
-                    cached_blind[row, 0] = ratio <= 0.5
-                for p in range(m - 1):
-                    seat = seat_of[p]
-                    if kinds[seat] == BOT_THRESHOLD:
-                        bar_class = cached_class[row, 0]
-                        stays = cached_blind[row, 0] if no_peek else power[p] >= bar_class
-                    else:
-                        grade = 0 if no_peek else policy_class[hand[p]]
-                        chance = stay[seat, p, 0, grade]
-                        sure = _in_by_chance(chance)
-                        if sure < 0:
-                            counter += _GAMMA
-                            stays = _unit(counter) < chance
-                        else:
-                            stays = sure == 1
-                    if stays:
-                        ins[p] = True
-                        taken += 1
-                        best_in = max(best_in, power[p])
+                taken, best_in, counter = _challenge(
+                    kinds, stay, policy_class, hand, power, seat_of, ins, cached_class,
+                    cached_blind, quantile, row, ratio, no_peek, m, taken, best_in, counter,
+                )  # fmt: skip
             # -- GutsDeal._resolve ---------------------------------------------------------
             paid_out = False
             outcome = SHOWDOWN
