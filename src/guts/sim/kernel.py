@@ -332,6 +332,345 @@ def _half(
     return winning
 
 
+@_inline
+def _stays_by_chance(chance: float, counter: np.uint64) -> tuple[bool, np.uint64]:
+    """A stay table's choice with the chance ``chance`` of staying in, drawing from the
+    stream at ``counter`` only when the chance is neither 0 nor 1; returns the choice and
+    the counter after."""
+    sure = _in_by_chance(chance)
+    if sure < 0:
+        counter += _GAMMA
+        return _unit(counter) < chance, counter
+    return sure == 1, counter
+
+
+@_inline
+def _threshold_bars(
+    cached_class: NDArray[np.int32],
+    cached_blind: NDArray[np.bool_],
+    cached_low: NDArray[np.int32],
+    quantile: NDArray[np.float64],
+    row: int,
+    opponents: int,
+    ratio: float,
+    hi_lo: bool,
+) -> None:
+    """bots.threshold's bar against ``opponents`` for the pot of cache row ``row``
+    (``ratio``: L / (W + L)): the bar is ``ratio ** (1 / opponents)``; quantiles grow
+    with the class, so the first class in is the first at the bar (Hi-Lo: high from
+    max(X, 1/2), low up to min(1 - X, 1/2)); a hand unseen is in if the bar is at most
+    1/2. Written to the caches at ``[row, opponents]``."""
+    bar = ratio ** (1.0 / opponents)
+    high = max(bar, 0.5) if hi_lo else bar
+    cached_class[row, opponents] = np.searchsorted(quantile, high)
+    cached_low[row, opponents] = np.searchsorted(quantile, min(1.0 - bar, 0.5), side="right")
+    cached_blind[row, opponents] = bar <= 0.5
+
+
+@_inline
+def _challenge(
+    kinds: NDArray[np.int64],
+    stay: NDArray[np.float64],
+    policy_class: NDArray[np.int16],
+    hand: NDArray[np.int64],
+    power: NDArray[np.int64],
+    seat_of: NDArray[np.int64],
+    ins: NDArray[np.bool_],
+    cached_class: NDArray[np.int32],
+    cached_blind: NDArray[np.bool_],
+    quantile: NDArray[np.float64],
+    row: int,
+    ratio: float,
+    no_peek: bool,
+    m: int,
+    taken: int,
+    best_in: int,
+    counter: np.uint64,
+) -> tuple[int, int, np.uint64]:
+    """GutsDeal._after_declare: the dealer alone declared in, and the others may challenge
+    in turn (the threshold bot sees one live opponent, the dealer; a stay table reads its
+    first history). Returns how many are in, the best class in and the stream's counter."""
+    if cached_class[row, 0] < 0:
+        cached_class[row, 0] = np.searchsorted(quantile, ratio)
+        cached_blind[row, 0] = ratio <= 0.5
+    for p in range(m - 1):
+        seat = seat_of[p]
+        if kinds[seat] == BOT_THRESHOLD:
+            stays = cached_blind[row, 0] if no_peek else power[p] >= cached_class[row, 0]
+        else:
+            grade = 0 if no_peek else policy_class[hand[p]]
+            stays, counter = _stays_by_chance(stay[seat, p, 0, grade], counter)
+        if stays:
+            ins[p] = True
+            taken += 1
+            best_in = max(best_in, power[p])
+    return taken, best_in, counter
+
+
+@_inline
+def _everyone_out(
+    params: NDArray[np.int64],
+    stacks: NDArray[np.int64],
+    seat_of: NDArray[np.int64],
+    power: NDArray[np.int64],
+    holds_wild: NDArray[np.bool_],
+    hand: NDArray[np.int64],
+    matched: NDArray[np.bool_],
+    m: int,
+    pot: int,
+) -> int:
+    """settle.everyone_out: nobody of the ``m`` dealt in declared in; the pot stays, or
+    a fee, the wimp's or the best hands' match goes in. Returns the pot after."""
+    rule = params[P_EVERYONE_OUT]
+    ante = params[P_ANTE]
+    max_loss = params[P_MAX_LOSS]
+    credit = params[P_CREDIT] != 0
+    if rule == 1:
+        for p in range(m):
+            pot += _pay(stacks, seat_of[p], ante, credit)
+    elif rule >= 2:
+        best = power[0]
+        for p in range(m):
+            best = max(best, power[p])
+        if rule == 2:
+            for p in range(m):
+                if power[p] == best:
+                    pot += _pay(stacks, seat_of[p], ante * m, credit)
+        else:
+            stake = _capped(pot, max_loss)
+            for p in range(m):
+                if power[p] == best or (rule == 4 and holds_wild[hand[p]]):
+                    pot += _pay(stacks, seat_of[p], stake, credit)
+                    matched[p] = True
+    return pot
+
+
+@_inline
+def _lone_in(
+    params: NDArray[np.int64],
+    stacks: NDArray[np.int64],
+    seat_of: NDArray[np.int64],
+    power: NDArray[np.int64],
+    pair_plus: NDArray[np.bool_],
+    matched: NDArray[np.bool_],
+    lone: int,
+    pot: int,
+) -> tuple[int, bool]:
+    """settle.lone_in: position ``lone`` alone declared in and takes the pot, unless it
+    lacks the lone qualifier (then it matches the pot). Returns the pot after and whether
+    chips were paid out of it."""
+    max_loss = params[P_MAX_LOSS]
+    credit = params[P_CREDIT] != 0
+    if params[P_LONE_PAIR] and not pair_plus[power[lone]]:
+        stake = _capped(pot, max_loss)
+        pot += _pay(stacks, seat_of[lone], stake, credit)
+        matched[lone] = True
+        return pot, False
+    stacks[seat_of[lone]] += pot
+    return 0, pot > 0
+
+
+@_inline
+def _hi_lo_showdown(
+    params: NDArray[np.int64],
+    stacks: NDArray[np.int64],
+    seat_of: NDArray[np.int64],
+    power: NDArray[np.int64],
+    ins: NDArray[np.bool_],
+    ways: NDArray[np.int64],
+    losers: NDArray[np.bool_],
+    matched: NDArray[np.bool_],
+    halves: NDArray[np.bool_],
+    m: int,
+    pot: int,
+    most: int,
+    rival: int,
+) -> tuple[int, bool, int]:
+    """settle.hi_lo_result for the positions in (``ways``: 1 high, 2 low, 3 both) against
+    the ghost's class ``rival`` (-1: none). ``halves`` is scratch space, a row each for
+    who plays, won and lost high and low. Returns the pot after, whether chips were paid
+    out of it, and the most it held."""
+    n = params[P_PLAYERS]
+    ante = params[P_ANTE]
+    max_loss = params[P_MAX_LOSS]
+    credit = params[P_CREDIT] != 0
+    ghost_lone = params[P_GHOST] == 2
+    ghost_ties = params[P_GHOST_TIES]
+    dropouts_ante = params[P_DROPOUTS_ANTE]
+    leave_odd = params[P_LEAVE_ODD] != 0
+    high_in, low_in = halves[0], halves[1]
+    high_won, low_won = halves[2], halves[3]
+    high_lost, low_lost = halves[4], halves[5]
+    # settle.hi_lo_result: a half of the pot each way (the ghost plays both
+    # ways; ghost=lone: a way with one player), losers match the pot once
+    stake = _capped(pot, max_loss)
+    for p in range(n):
+        high_in[p] = p < m and ins[p] and (ways[p] == 1 or ways[p] == 3)
+        low_in[p] = p < m and ins[p] and (ways[p] == 2 or ways[p] == 3)
+    highs = _half(high_in, power, 1, rival, ghost_lone, ghost_ties, high_won,
+                  high_lost)  # fmt: skip
+    lows = _half(low_in, power, -1, rival, ghost_lone, ghost_ties, low_won, low_lost)
+    # showdown.hi_lo_contests: both ways must win (or tie) both, or fail
+    failed = False
+    for p in range(m):
+        fails = ins[p] and ways[p] == 3 and not (high_won[p] and low_won[p])
+        losers[p] = fails
+        if fails:
+            failed = True
+            high_in[p] = False
+            low_in[p] = False
+    if failed:
+        highs = _half(high_in, power, 1, rival, ghost_lone, ghost_ties, high_won,
+                      high_lost)  # fmt: skip
+        lows = _half(low_in, power, -1, rival, ghost_lone, ghost_ties, low_won,
+                     low_lost)  # fmt: skip
+    high_share = pot - pot // 2 if highs >= 0 and lows >= 0 else pot
+    low_share = pot // 2 if highs >= 0 and lows >= 0 else pot
+    paid = 0
+    if highs > 0 and high_share:
+        paid += _split(stacks, seat_of, high_won, high_share, leave_odd)
+    if lows > 0 and low_share:
+        paid += _split(stacks, seat_of, low_won, low_share, leave_odd)
+    paid_out = paid > 0
+    if paid_out:
+        most = max(most, pot)
+    pot -= paid
+    for p in range(m):
+        won = high_won[p] or low_won[p]
+        if losers[p] or ((high_lost[p] or low_lost[p]) and not won):
+            pot += _pay(stacks, seat_of[p], stake, credit)
+            matched[p] = True
+    if dropouts_ante:
+        for p in range(m):
+            if not ins[p]:
+                pot += _pay(stacks, seat_of[p], ante, credit)
+    if not paid_out:
+        most = max(most, pot)
+    return pot, paid_out, most
+
+
+@_inline
+def _contest(
+    params: NDArray[np.int64],
+    stacks: NDArray[np.int64],
+    seat_of: NDArray[np.int64],
+    power: NDArray[np.int64],
+    ins: NDArray[np.bool_],
+    winners: NDArray[np.bool_],
+    losers: NDArray[np.bool_],
+    matched: NDArray[np.bool_],
+    m: int,
+    taken: int,
+    best_in: int,
+    rival: int,
+    challenged: bool,
+    pot: int,
+    most: int,
+) -> tuple[int, bool, int]:
+    """GutsDeal._showdown (or settle.lone_against_deck), showdown.contest and
+    settle.contest_result: the ``taken`` positions in, the best of them ``best_in``,
+    against the ghost's or the deck's class ``rival`` (-1: none); ``challenged``: the
+    dealer was challenged. Returns the pot after, whether chips were paid out of it, and
+    the most it held."""
+    n = params[P_PLAYERS]
+    ante = params[P_ANTE]
+    max_loss = params[P_MAX_LOSS]
+    credit = params[P_CREDIT] != 0
+    payment = params[P_PAYMENT]
+    ghost_ties = params[P_GHOST_TIES]
+    nobody_wins_contested = params[P_NOBODY_WINS_CONTESTED]
+    winner_takes_all = params[P_WINNER_TAKES_ALL]
+    dropouts_ante = params[P_DROPOUTS_ANTE]
+    leave_odd = params[P_LEAVE_ODD] != 0
+    has_rival = rival >= 0
+    best = best_in
+    ghost_won = False
+    pushed = False
+    if has_rival and rival >= best:
+        ghost_won = rival > best or ghost_ties == 0
+        pushed = not ghost_won and ghost_ties == 2
+    # winners: the best hands in (none if the ghost or the deck won, or pushed
+    # them); losers: the others in (all in if the ghost or the deck won)
+    winning = 0
+    any_loser = False
+    worst = best
+    for p in range(m):
+        top = ins[p] and power[p] == best
+        winners[p] = top and not (ghost_won or pushed)
+        losers[p] = ins[p] and (ghost_won or not top)
+        if winners[p]:
+            winning += 1
+        if losers[p]:
+            any_loser = True
+            worst = min(worst, power[p])
+    takes = winning > 0 and not (nobody_wins_contested and taken > 1)
+    amount = _capped(2 * pot if payment == 2 else pot, max_loss)
+    # the pot to the winners (Table.split: nearest the dealer's left first),
+    # then each paying loser matches it (all, or the worst hands)
+    # (one winner, the usual case, needs no division)
+    share = (pot if winning == 1 else pot // winning) if takes else 0
+    extra = 0 if leave_odd or not takes or winning == 1 else pot % winning
+    if takes:
+        most = max(most, pot)
+    paid = 0
+    added = 0
+    k = 0
+    for p in range(m):
+        if takes and winners[p]:
+            chips = share + (1 if k < extra else 0)
+            stacks[seat_of[p]] += chips
+            paid += chips
+            k += 1
+        elif losers[p] and (payment == 0 or power[p] == worst):
+            added += _pay(stacks, seat_of[p], amount, credit)
+            matched[p] = True
+    paid_out = paid > 0
+    pot += added - paid
+    if not paid_out:
+        most = max(most, pot)
+    if takes and winner_takes_all and pot:
+        for p in range(m, n):
+            winners[p] = False
+        pot -= _split(stacks, seat_of, winners, pot, leave_odd)
+    if dropouts_ante and (taken > 1 or any_loser or pushed or ghost_won):
+        # settle.dropouts_ante: whoever declared out (after a challenge of
+        # the dealer, every challenger too: they declared out first)
+        for p in range(m):
+            if not ins[p] or (challenged and p < m - 1):
+                pot += _pay(stacks, seat_of[p], ante, credit)
+        if not paid_out:
+            most = max(most, pot)
+    return pot, paid_out, most
+
+
+@_inline
+def _normalize_pot(
+    pot: int, reserve: int, aside: int, pot_limit: int, pot_cap: int
+) -> tuple[int, int, int]:
+    """settle.normalize_pot: a pot over its limit puts the rest in the reserve (and takes
+    from it while under), a pot over its cap sets the rest aside (and takes it back when
+    empty). Returns the pot, the reserve and what is set aside."""
+    if pot_limit >= 0:
+        if pot > pot_limit:
+            reserve += pot - pot_limit
+            pot = pot_limit
+        else:
+            moved = min(pot_limit - pot, reserve)
+            if moved > 0:
+                reserve -= moved
+                pot += moved
+    cap = pot_cap
+    if cap >= 0:
+        if pot > cap:
+            aside += pot - cap
+            pot = cap
+        elif pot == 0 and aside:
+            moved = min(cap, aside)
+            aside -= moved
+            pot += moved
+    return pot, reserve, aside
+
+
 @_compile
 def run_sessions(
     first: int,
@@ -381,25 +720,19 @@ def run_sessions(
     credit = params[P_CREDIT] != 0
     cut = params[P_CUT]
     dealer_option = params[P_DEALER_OPTION]
-    dropouts_ante = params[P_DROPOUTS_ANTE]
-    everyone_out = params[P_EVERYONE_OUT]
     ghost = params[P_GHOST]
-    ghost_ties = params[P_GHOST_TIES]
     hi_lo = params[P_HI_LO] != 0
     choices = 4 if params[P_HI_LO_BOTH] != 0 else 3  # the random bot's Hi-Lo actions
     history_kind = params[P_HISTORY]
-    lone_pair = params[P_LONE_PAIR]
     matcher_skips = params[P_MATCHER_SKIPS]
     max_deals = params[P_MAX_DEALS]
     max_loss = params[P_MAX_LOSS]
-    nobody_wins_contested = params[P_NOBODY_WINS_CONTESTED]
     no_peek = params[P_NO_PEEK]
     payment = params[P_PAYMENT]
     pot_cap = params[P_POT_CAP]
     pot_limit = params[P_POT_LIMIT]
     rules_max_deals = params[P_RULES_MAX_DEALS]
     simultaneous = params[P_SIMULTANEOUS]
-    winner_takes_all = params[P_WINNER_TAKES_ALL]
     n = params[P_PLAYERS]
     size = params[P_CARDS]
     leave_odd = params[P_LEAVE_ODD] != 0
@@ -423,12 +756,7 @@ def run_sessions(
     cached_low = np.zeros((POT_BINS + 1, n + 1), dtype=np.int32)
     row = POT_BINS
     ways = np.zeros(n, dtype=np.int64)  # Hi-Lo: 0 out, 1 high, 2 low, 3 both
-    high_in = np.zeros(n, dtype=np.bool_)
-    low_in = np.zeros(n, dtype=np.bool_)
-    high_won = np.zeros(n, dtype=np.bool_)
-    low_won = np.zeros(n, dtype=np.bool_)
-    high_lost = np.zeros(n, dtype=np.bool_)
-    low_lost = np.zeros(n, dtype=np.bool_)
+    halves = np.zeros((6, n), dtype=np.bool_)  # Hi-Lo: who plays, won, lost high and low
     last_pot = -1
     ratio = 0.0
     for s in range(count):
@@ -522,21 +850,13 @@ def run_sessions(
                     last_in = p
                     continue
                 kind = kinds[seat]
-                chance = 0.0
                 if kind == BOT_THRESHOLD:
                     opponents = m - 1 if simultaneous else m - 1 - outs
                     o = max(opponents, 1)
+                    if cached_class[row, o] < 0:
+                        _threshold_bars(cached_class, cached_blind, cached_low, quantile, row, o,
+                                        ratio, hi_lo)  # fmt: skip
                     bar_class = cached_class[row, o]
-                    if bar_class < 0:  # bots.threshold: (L / (W + L)) ** (1 / m)
-                        bar = ratio ** (1.0 / o)
-                        # quantiles grow with the class: in from the first class at the bar
-                        # (Hi-Lo: high from max(X, 1/2), low up to min(1 - X, 1/2))
-                        cached_class[row, o] = np.searchsorted(quantile, max(bar, 0.5)
-                                                               if hi_lo else bar)  # fmt: skip
-                        cached_low[row, o] = np.searchsorted(quantile, min(1.0 - bar, 0.5),
-                                                             side="right")  # fmt: skip
-                        cached_blind[row, o] = bar <= 0.5
-                        bar_class = cached_class[row, o]
                     stays = cached_blind[row, o] if no_peek else power[p] >= bar_class
                     if hi_lo:  # high first; a hand unseen (quantile 1/2) is never low
                         ways[p] = 1 if stays else 0
@@ -553,13 +873,7 @@ def run_sessions(
                     if history_kind == 2:
                         history += (1 << (m - 1)) - 2
                     grade = 0 if no_peek else policy_class[hand[p]]
-                    chance = stay[seat, p, history, grade]
-                    sure = _in_by_chance(chance)
-                    if sure < 0:
-                        counter += _GAMMA
-                        stays = _unit(counter) < chance
-                    else:
-                        stays = sure == 1
+                    stays, counter = _stays_by_chance(stay[seat, p, history, grade], counter)
                 ins[p] = stays
                 if stays:
                     taken += 1
@@ -570,203 +884,48 @@ def run_sessions(
                     outs += 1
             challenged = dealer_option and taken == 1 and ins[m - 1] and m > 1
             if challenged:
-                # GutsDeal._after_declare: the others may challenge the lone dealer, in
-                # turn; the threshold bot sees one live opponent (the dealer)
-                if cached_class[row, 0] < 0:
-                    cached_class[row, 0] = np.searchsorted(quantile, ratio)
-                    cached_blind[row, 0] = ratio <= 0.5
-                for p in range(m - 1):
-                    seat = seat_of[p]
-                    if kinds[seat] == BOT_THRESHOLD:
-                        bar_class = cached_class[row, 0]
-                        stays = cached_blind[row, 0] if no_peek else power[p] >= bar_class
-                    else:
-                        grade = 0 if no_peek else policy_class[hand[p]]
-                        chance = stay[seat, p, 0, grade]
-                        sure = _in_by_chance(chance)
-                        if sure < 0:
-                            counter += _GAMMA
-                            stays = _unit(counter) < chance
-                        else:
-                            stays = sure == 1
-                    if stays:
-                        ins[p] = True
-                        taken += 1
-                        best_in = max(best_in, power[p])
+                taken, best_in, counter = _challenge(
+                    kinds, stay, policy_class, hand, power, seat_of, ins, cached_class,
+                    cached_blind, quantile, row, ratio, no_peek, m, taken, best_in, counter,
+                )  # fmt: skip
             # -- GutsDeal._resolve ---------------------------------------------------------
             paid_out = False
             outcome = SHOWDOWN
             ghost_plays = (ghost == 1 and taken >= 1) or (ghost == 2 and taken == 1)
             if taken == 0:
-                # settle.everyone_out
                 outcome = NOBODY_IN
-                rule = everyone_out
-                if rule == 1:
-                    for p in range(m):
-                        pot += _pay(stacks, seat_of[p], ante, credit)
-                elif rule >= 2:
-                    best = power[0]
-                    for p in range(m):
-                        best = max(best, power[p])
-                    if rule == 2:
-                        for p in range(m):
-                            if power[p] == best:
-                                pot += _pay(stacks, seat_of[p], ante * m, credit)
-                    else:
-                        stake = _capped(pot, max_loss)
-                        for p in range(m):
-                            if power[p] == best or (rule == 4 and holds_wild[hand[p]]):
-                                pot += _pay(stacks, seat_of[p], stake, credit)
-                                matched[p] = True
+                pot = _everyone_out(params, stacks, seat_of, power, holds_wild, hand, matched,
+                                    m, pot)  # fmt: skip
                 most = max(most, pot)
             elif taken == 1 and ghost != 3 and not ghost_plays:
-                # settle.lone_in
                 outcome = UNCONTESTED
-                lone = last_in
-                if lone_pair and not pair_plus[power[lone]]:
-                    stake = _capped(pot, max_loss)
-                    pot += _pay(stacks, seat_of[lone], stake, credit)
-                    matched[lone] = True
-                    most = max(most, pot)
-                else:
-                    stacks[seat_of[lone]] += pot
-                    paid_out = pot > 0
-                    pot = 0
-            elif hi_lo:
-                # settle.hi_lo_result: a half of the pot each way (the ghost plays both
-                # ways; ghost=lone: a way with one player), losers match the pot once
-                stake = _capped(pot, max_loss)
-                rival = -1
-                if ghost == 1 or ghost == 2:
-                    rival = int(hand_class[_index(cards, hands_cards, 1, size)])
-                for p in range(n):
-                    high_in[p] = p < m and ins[p] and (ways[p] == 1 or ways[p] == 3)
-                    low_in[p] = p < m and ins[p] and (ways[p] == 2 or ways[p] == 3)
-                highs = _half(high_in, power, 1, rival, ghost == 2, ghost_ties, high_won,
-                              high_lost)  # fmt: skip
-                lows = _half(low_in, power, -1, rival, ghost == 2, ghost_ties, low_won, low_lost)
-                # showdown.hi_lo_contests: both ways must win (or tie) both, or fail
-                failed = False
-                for p in range(m):
-                    fails = ins[p] and ways[p] == 3 and not (high_won[p] and low_won[p])
-                    losers[p] = fails
-                    if fails:
-                        failed = True
-                        high_in[p] = False
-                        low_in[p] = False
-                if failed:
-                    highs = _half(high_in, power, 1, rival, ghost == 2, ghost_ties, high_won,
-                                  high_lost)  # fmt: skip
-                    lows = _half(low_in, power, -1, rival, ghost == 2, ghost_ties, low_won,
-                                 low_lost)  # fmt: skip
-                high_share = pot - pot // 2 if highs >= 0 and lows >= 0 else pot
-                low_share = pot // 2 if highs >= 0 and lows >= 0 else pot
-                paid = 0
-                if highs > 0 and high_share:
-                    paid += _split(stacks, seat_of, high_won, high_share, leave_odd)
-                if lows > 0 and low_share:
-                    paid += _split(stacks, seat_of, low_won, low_share, leave_odd)
-                paid_out = paid > 0
-                if paid_out:
-                    most = max(most, pot)
-                pot -= paid
-                for p in range(m):
-                    won = high_won[p] or low_won[p]
-                    if losers[p] or ((high_lost[p] or low_lost[p]) and not won):
-                        pot += _pay(stacks, seat_of[p], stake, credit)
-                        matched[p] = True
-                if dropouts_ante:
-                    for p in range(m):
-                        if not ins[p]:
-                            pot += _pay(stacks, seat_of[p], ante, credit)
+                pot, paid_out = _lone_in(params, stacks, seat_of, power, pair_plus, matched,
+                                         last_in, pot)  # fmt: skip
                 if not paid_out:
                     most = max(most, pot)
             else:
-                # GutsDeal._showdown / settle.lone_against_deck, then showdown.contest
-                # and settle.contest_result
+                # the ghost (Hi-Lo: plays both ways) or, one player in, the deck
                 rival = -1
-                has_rival = False
-                if (ghost == 3 and taken == 1) or ghost_plays:
+                if (
+                    (ghost == 1 or ghost == 2)
+                    if hi_lo
+                    else (ghost == 3 and taken == 1) or ghost_plays
+                ):
                     rival = int(hand_class[_index(cards, hands_cards, 1, size)])
-                    has_rival = True
-                best = best_in
-                ghost_won = False
-                pushed = False
-                if has_rival and rival >= best:
-                    ghost_won = rival > best or ghost_ties == 0
-                    pushed = not ghost_won and ghost_ties == 2
-                # winners: the best hands in (none if the ghost or the deck won, or pushed
-                # them); losers: the others in (all in if the ghost or the deck won)
-                winning = 0
-                any_loser = False
-                worst = best
-                for p in range(m):
-                    top = ins[p] and power[p] == best
-                    winners[p] = top and not (ghost_won or pushed)
-                    losers[p] = ins[p] and (ghost_won or not top)
-                    if winners[p]:
-                        winning += 1
-                    if losers[p]:
-                        any_loser = True
-                        worst = min(worst, power[p])
-                takes = winning > 0 and not (nobody_wins_contested and taken > 1)
-                amount = _capped(2 * pot if payment == 2 else pot, max_loss)
-                # the pot to the winners (Table.split: nearest the dealer's left first),
-                # then each paying loser matches it (all, or the worst hands)
-                # (one winner, the usual case, needs no division)
-                share = (pot if winning == 1 else pot // winning) if takes else 0
-                extra = 0 if leave_odd or not takes or winning == 1 else pot % winning
-                if takes:
-                    most = max(most, pot)
-                paid = 0
-                added = 0
-                k = 0
-                for p in range(m):
-                    if takes and winners[p]:
-                        chips = share + (1 if k < extra else 0)
-                        stacks[seat_of[p]] += chips
-                        paid += chips
-                        k += 1
-                    elif losers[p] and (payment == 0 or power[p] == worst):
-                        added += _pay(stacks, seat_of[p], amount, credit)
-                        matched[p] = True
-                paid_out = paid > 0
-                pot += added - paid
-                if not paid_out:
-                    most = max(most, pot)
-                if takes and winner_takes_all and pot:
-                    for p in range(m, n):
-                        winners[p] = False
-                    pot -= _split(stacks, seat_of, winners, pot, leave_odd)
-                if dropouts_ante and (taken > 1 or any_loser or pushed or ghost_won):
-                    # settle.dropouts_ante: whoever declared out (after a challenge of
-                    # the dealer, every challenger too: they declared out first)
-                    for p in range(m):
-                        if not ins[p] or (challenged and p < m - 1):
-                            pot += _pay(stacks, seat_of[p], ante, credit)
-                    if not paid_out:
-                        most = max(most, pot)
-            # -- settle.normalize_pot ------------------------------------------------------
-            if pot_limit >= 0:
-                if pot > pot_limit:
-                    reserve += pot - pot_limit
-                    pot = pot_limit
+                if hi_lo:
+                    pot, paid_out, most = _hi_lo_showdown(
+                        params, stacks, seat_of, power, ins, ways, losers, matched, halves, m,
+                        pot, most, rival,
+                    )  # fmt: skip
                 else:
-                    moved = min(pot_limit - pot, reserve)
-                    if moved > 0:
-                        reserve -= moved
-                        pot += moved
-            cap = pot_cap
-            if cap >= 0:
-                if pot > cap:
-                    aside += pot - cap
-                    pot = cap
-                elif pot == 0 and aside:
-                    moved = min(cap, aside)
-                    aside -= moved
-                    pot += moved
+                    pot, paid_out, most = _contest(
+                        params, stacks, seat_of, power, ins, winners, losers, matched, m, taken,
+                        best_in, rival, challenged, pot, most,
+                    )  # fmt: skip
+            pot, reserve, aside = _normalize_pot(pot, reserve, aside, pot_limit, pot_cap)
             if not paid_out:
                 most = max(most, pot)
+
             # -- the deal is counted (guts.sim.runner.play_session) -------------------------
             if most > POT_OVERFLOW or pot > POT_OVERFLOW or reserve > POT_OVERFLOW:
                 overflowed = True  # this deal counts; then the players stop

@@ -484,4 +484,4 @@ class Tally:
     @classmethod
     def of(cls, counts: Mapping[str, int]) -> Tally:
         """A tally holding ``counts`` (outside any unit)."""
-        return cls(dict(counts))
+        return cls(dict(counts), loose=sum(counts.values()))
