@@ -60,10 +60,12 @@ DRAW_PLAYERS = 6
 GUTS_PLAYERS = 4
 STACK = 1000
 """Every seat's chips: deep enough that nobody goes all in during a session."""
-DRAW_TARGET = 5.0
-"""guts at least 5x PokerKit's draw hands per second."""
-DEALS_TARGET = 20_000
-"""At least 20,000 two-card Guts deals per second."""
+DRAW_TARGET = 4.0
+"""The plain Python engine at least 4x PokerKit's draw hands per second (issue 31: the
+aim for an engine with one implementation of each rule; the compiled build aims at 10x)."""
+DEALS_TARGET = 15_000
+"""The plain Python engine at least 15,000 two-card Guts deals per second (issue 31; the
+compiled build aims at 50,000)."""
 
 
 @dataclass

@@ -126,7 +126,7 @@ class Card:
     @classmethod
     def _make(cls, code: int) -> Card:
         # every attribute is fixed when the card is made (there is one object per card)
-        card = object.__new__(cls)
+        card = super().__new__(cls)
         joker = code >= 52
         object.__setattr__(card, "code", code)
         object.__setattr__(card, "is_joker", joker)

@@ -169,6 +169,8 @@ def _is_int(value: object) -> bool:
 
 
 def _check_amount(amount: object, what: str = "amount") -> int:
+    if type(amount) is int and amount >= 0:
+        return amount
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise ChipError(f"{what} must be a whole number of chips, not {amount!r}")
     if amount < 0:
@@ -422,6 +424,7 @@ class Table:
         to = self._party(to)  # a place on the table or a seat: chips leave only by cash_out
         if _check_amount(amount) == 0:
             return 0
+        _check_movement(reason, note)
         stack = self._stacks[seat]
         paid = amount if self._credit or amount <= stack else stack
         self._move(seat, to, paid, reason, note, amount - paid)
@@ -464,7 +467,8 @@ class Table:
         seat = self._seat(seat)
         amount = held if amount is None else _check_amount(amount)
         if amount:
-            self._check_funds(place, amount)
+            _check_movement(reason, note)
+            _check_held(place, held, amount)
             self._move(place, seat, amount, reason, note)
         return amount
 
@@ -476,7 +480,8 @@ class Table:
         self._place(destination)
         amount = held if amount is None else _check_amount(amount)
         if amount:
-            self._check_funds(source, amount)
+            _check_movement(reason, note)
+            _check_held(source, held, amount)
             self._move(source, destination, amount, reason, note)
         return amount
 
@@ -718,6 +723,8 @@ class Table:
         return seat
 
     def _place(self, place: object) -> Place:
+        if type(place) is Place and place is not BANK:
+            return place
         if not isinstance(place, Place) or place == BANK:
             raise TableError(f"expected a place on the table (pot, reserve, a hold), not {place!r}")
         return place
@@ -735,15 +742,13 @@ class Table:
         shortfall: int = 0,
     ) -> None:
         """Record one movement on the table (not to or from the bank) that the caller has
-        checked against the state: parties of this table, funds and amounts."""
-        _check_movement(reason, note)
+        checked: parties of this table, funds, amounts, reason and note (see
+        :func:`_check_movement`)."""
         self._apply(_transfer(source, destination, amount, reason, note, shortfall))
 
     def _check_funds(self, source: Party, amount: int) -> None:
         if isinstance(source, Place):
-            held = self._places.get(self._place(source), 0)
-            if amount > held:
-                raise ChipError(f"the {source} holds {held} chips; cannot take {amount}")
+            _check_held(source, self._places.get(self._place(source), 0), amount)
 
     def _record(self, t: Transfer) -> None:
         """Validate ``t`` against the state, then apply and append it (the only mutator)."""
@@ -801,10 +806,16 @@ calls of the same size repeat all the time, and a transfer is an immutable value
 ledger may hold one several times (and its checks run once)."""
 
 
+def _check_held(place: Place, held: int, amount: int) -> None:
+    if amount > held:
+        raise ChipError(f"the {place} holds {held} chips; cannot take {amount}")
+
+
 def _check_movement(reason: object, note: object) -> None:
     """Raise unless ``reason`` and ``note`` suit chips moving on the table: a Reason other
     than buy-in and cash-out (those are the bank's), and a string."""
-    _check_reason(reason, note)
+    if type(reason) is not Reason or type(note) is not str:
+        _check_reason(reason, note)  # it raises, saying which (or passes a subclass)
     if reason is Reason.BUY_IN or reason is Reason.CASH_OUT:
         raise TableError("chips enter only by buy-in (bank to seat) and leave only by "
                          f"cash-out (seat to bank), not by {reason} on the table")  # fmt: skip

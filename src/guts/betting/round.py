@@ -277,7 +277,7 @@ class BettingRound:
         turn = self._turn
         if turn is None:
             return None
-        kept = self._legal_kept  # what _legal keeps, read here at once
+        kept = self._legal_kept  # the Legal worked out for this turn, if nothing changed since
         if (
             kept is not None
             and turn == self._legal_seat

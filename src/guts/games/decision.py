@@ -351,9 +351,9 @@ class Discard:
         for :meth:`cards` (a pure function of the options and the text)."""
         cards = self._spelled(text)
         if cards is None or not (len(cards) in self.counts or cards in self.extra):
-            return None  # (not allows(cards): canonical raises)
+            return None  # an illegal discard: canonical raises, saying why
         self.__dict__["_read"] = (text, cards)  # not a field: equality and hash ignore it
-        return "discard " + " ".join(cards) if cards else self.pat  # (text(cards))
+        return "discard " + " ".join(cards) if cards else self.pat
 
     def _in_hand(self, named: tuple[Card, ...], text: str) -> tuple[str, ...]:
         hand = [parse_card(code) for code in self.hand]

@@ -242,7 +242,7 @@ class DrawDeal:
     def _after_betting_step(self) -> None:
         betting = self.betting
         assert betting is not None
-        if not betting._over:  # (is_over, read quicker: a property is a slow read)
+        if not betting.is_over:
             return
         self.totals, self.folded = betting.totals, betting.folded
         self.last_aggressor, self.last_bet = betting.last_aggressor, betting.current_bet

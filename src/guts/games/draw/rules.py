@@ -240,7 +240,7 @@ class DrawRules(RuleOptions):
             return self.min_players
         if self.jacks_back:
             return 3
-        return 2 if self.openers._value_ == "any" else 4  # (is Openers.ANY, read quicker)
+        return 2 if self.openers is Openers.ANY else 4
 
     def players_text(self) -> str:
         """The player count in words, for the rules text."""

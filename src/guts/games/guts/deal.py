@@ -14,8 +14,8 @@ from enum import Enum
 
 from guts.cards import Card, Deck, card_codes
 from guts.games.base import Decision, Event
+from guts.games.declaration.round import ChoiceRound, DeclareRound
 from guts.games.guts import settle
-from guts.games.guts.declare import ChoiceRound, DeclareRound
 from guts.games.guts.events import (
     DECK,
     GHOST,

@@ -197,7 +197,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
     # -- between deals ---------------------------------------------------------------------
 
     def _after_step(self) -> None:
-        record = self._record  # (_sync, read at once)
+        record = self._record  # mirror the new transfers as events
         if self._table.ledger_size != record.synced:
             record.sync()
         deal = self._deal

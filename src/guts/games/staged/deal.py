@@ -13,7 +13,7 @@ from enum import Enum
 
 from guts.cards import Card, Deck, card_codes
 from guts.games.base import Decision, Event
-from guts.games.guts.declare import ChoiceRound, DeclareRound
+from guts.games.declaration.round import ChoiceRound, DeclareRound
 from guts.games.staged.events import (
     CardsDealt,
     CardsShown,

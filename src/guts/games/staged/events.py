@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from guts.games.base import Event, register_event
-from guts.games.guts.events import (
+from guts.games.declaration.events import (
     Acted,
     CardsDealt,
     CardsShown,

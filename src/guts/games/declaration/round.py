@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from guts.games.base import Decision, Event
-from guts.games.guts.events import Chose, acted, declared
+from guts.games.declaration.events import Chose, acted, declared
 
 __all__ = ["ChoiceRound", "DeclareRound"]
 
