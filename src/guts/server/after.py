@@ -37,7 +37,7 @@ from guts.server.tables import Tables
 
 if TYPE_CHECKING:
     from guts.server.actor import TableActor
-    from guts.solve.review import Review
+    from guts.solve.review import Judged, Review
 
 __all__ = ["after_routes", "deal_steps", "finished_deals", "seat_review"]
 
@@ -216,14 +216,19 @@ def _reviewed(name: str | None, found: Review) -> dict[str, Any]:
     total, chips = found.total()
     return {
         "available": True, "name": name,
-        "decisions": [decision.to_json() for decision in found.judged],
+        "decisions": [_judged(decision) for decision in found.judged],
         "total": {"cost": total, "cost_chips": chips},
-        "costliest": [decision.to_json() for decision in found.costliest(COSTLIEST)
+        "costliest": [_judged(decision) for decision in found.costliest(COSTLIEST)
                       if decision.cost_chips > 0],
         "unjudged": [{"session": d.session, "deal": d.deal, "action": d.action,
                       "reason": d.reason} for d in found.unjudged],
         "unjudged_reasons": found.reasons(),
     }  # fmt: skip
+
+
+def _judged(decision: Judged) -> dict[str, Any]:
+    """A decision as ``guts review --json`` gives it, and the equilibrium's in words."""
+    return {**decision.to_json(), "best": decision.best}
 
 
 def solver_installed() -> bool:
