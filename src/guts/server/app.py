@@ -39,6 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from guts.errors import GutsError
 from guts.server.actor import Client, Settings, TableActor
+from guts.server.after import after_routes
 from guts.server.limits import AddressBook, BodyTooLarge, Limits, client_address, read_body
 from guts.server.pages import ledger_response, page_routes
 from guts.server.presets import check_bots, table_game
@@ -654,6 +655,7 @@ def create_app(
             Route("/api/tables/{table_id}", table_summary, methods=["GET"]),
             Route("/api/tables/{table_id}/ledger", table_ledger, methods=["GET"]),
             Route("/api/tables/{table_id}/history", table_history, methods=["GET"]),
+            *after_routes(),  # a seat's replays of finished deals and its review
             *page_routes(),  # the lobby, the table page and their files (guts.web)
             Route("/healthz", health, methods=["GET"]),
             WebSocketRoute("/ws/{table_id}", _TableSocket()),

@@ -406,8 +406,22 @@ export function renderLog(root, lines, follow = true) {
 export function renderChat(root, chat, follow = true) {
   if (unchanged(root, [chat.length, chat.length ? chat[chat.length - 1].seq ?? chat[chat.length - 1].text : null])) return;
   root.replaceChildren(...chat.map((line) => el("li", {},
-    el("b", { text: `${line.nickname}: ` }), line.text)));
+    el("b", { text: `${line.nickname}: ` }), ...withReplayLinks(line.text))));
   followEnd(root, follow);
+}
+
+/** A chat line's text with each link to a replay at this table as a link (the replayer
+ * opens at that deal, from the reader's own seat). */
+function withReplayLinks(text) {
+  const link = new RegExp(`${location.origin.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${location.pathname}#replay=\\d+\\.\\d+`, "g");
+  const parts = [];
+  let last = 0;
+  for (const found of text.matchAll(link)) {
+    parts.push(text.slice(last, found.index), el("a", { href: found[0], class: "replay-link", text: found[0] }));
+    last = found.index + found[0].length;
+  }
+  parts.push(text.slice(last));
+  return parts;
 }
 
 /** The ledger: each player's buy-in, cash-out, stack and net, and the settlement. */

@@ -550,6 +550,7 @@ function render() {
     renderHost($("host"), state, host, state.optionsForm);
   }
   $("tab-seat").hidden = !state.you;
+  $("tab-deals").hidden = !(state.you || hosting) || !state.table || state.table.status === "lobby";
   renderSeatPanel($("seat-panel"), state, player);
   $("chat-form").hidden = !state.you;
 }
@@ -598,6 +599,22 @@ function tickClocks() {
   }
 }
 
+// -- after the deal: the replayer and the review (their modules load when opened) ---------
+
+const after = {
+  tableId,
+  token: () => stored("token") || hostSecret(),
+  hosting: () => Boolean(hostSecret()),
+  chat: (text) => send({ type: "chat", text }),
+};
+
+/** A shared deal's link (``#replay=SESSION.DEAL``) opens the replayer at that deal. */
+function replayFromLink() {
+  const found = /replay=(\d+)\.(\d+)/.exec(location.hash);
+  if (!found || !after.token()) return;
+  import("./replayer.js").then((replayer) => replayer.openReplay(after, Number(found[1]), Number(found[2])));
+}
+
 // -- the page's controls -----------------------------------------------------------------
 
 function showTab(name) {
@@ -614,6 +631,7 @@ function showTab(name) {
   followEnd($("panel-log"), name === "log" && state.follow.log);
   followEnd($("chat-lines"), name === "chat" && state.follow.chat);
   if (name === "ledger") loadLedger();
+  if (name === "deals") import("./replayer.js").then((replayer) => replayer.showDeals($("deals"), after));
   if (window.matchMedia("(max-width: 899px)").matches && document.body.dataset.ready) {
     $(`panel-${name}`).scrollIntoView({ block: "nearest" });  // a phone: the panels are below the table
   }
@@ -664,6 +682,9 @@ function setUp() {
   $("panel-log").addEventListener("scroll", () => { state.follow.log = atEnd($("panel-log")); });
   $("chat-lines").addEventListener("scroll", () => { state.follow.chat = atEnd($("chat-lines")); });
   setInterval(tickClocks, 1000);
+  $("review-open").addEventListener("click", () => import("./review.js").then((review) => review.showReview($("review"), after)));
+  window.addEventListener("hashchange", replayFromLink);
+  replayFromLink();
   showTab("log");
   document.body.dataset.ready = "yes";
   connect();

@@ -1,0 +1,70 @@
+// The coach's review of one's own decisions (loaded when asked for): what the server's
+// `guts review` says of each of the seat's declarations, for this player's eyes only.
+
+import { el } from "./render.js";
+
+/** ``x`` to ``places`` decimals, no sign on a zero (as `guts review` prints it). */
+export function amount(x, places) {
+  const text = x.toFixed(places);
+  return Number(text) === 0 ? text.replace("-", "") : text;
+}
+
+function signed(x, places) {
+  const text = amount(x, places);
+  return x > 0 && Number(text) !== 0 ? `+${text}` : text;
+}
+
+function dealName(decision) {
+  return `${decision.session + 1}.${decision.deal}`;
+}
+
+/** Fetch the review of one's own decisions and draw it into ``root``. */
+export async function showReview(root, ctx) {
+  root.replaceChildren(el("p", { text: "Reviewing your decisions against the equilibrium…" }));
+  let found;
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(ctx.tableId)}/review`,
+      { headers: { authorization: `Bearer ${ctx.token()}` } });
+    found = await response.json();
+    if (!response.ok) throw new Error(found.message || String(response.status));
+  } catch (error) {
+    root.replaceChildren(el("p", { class: "review-error", text: `The review could not be made: ${error.message}` }));
+    return;
+  }
+  renderReview(root, found);
+}
+
+export function renderReview(root, found) {
+  root.replaceChildren();
+  if (!found.available) {
+    root.append(el("p", { class: "review-missing", text: found.message }));
+    return;
+  }
+  const judged = found.decisions;
+  const [cost, chips] = [found.total.cost, found.total.cost_chips];
+  root.append(el("h3", { text: "Your decisions against the equilibrium" }),
+    el("p", { class: "review-total", "data-cost": cost, "data-chips": chips, text: judged.length
+      ? `${judged.length} decision${judged.length === 1 ? "" : "s"} judged: they cost you ${signed(cost, 3)} pots, ${signed(chips, 1)} chips (expected, against the equilibrium).`
+      : "No decision of yours could be judged yet." }));
+  if (judged.length) {
+    const head = el("tr", {}, ...["Deal", "Seat", "Hand", "Before", "You", "Equilibrium", "Cost (pots)", "Chips"]
+      .map((text) => el("th", { scope: "col", text })));
+    const rows = judged.map((d) => el("tr", { class: "review-row", "data-cost": d.cost, "data-chips": d.cost_chips },
+      el("td", { text: dealName(d) }), el("td", { text: d.position }), el("td", { text: d.hand }),
+      el("td", { text: d.before }), el("td", { class: "did", text: d.action }), el("td", { text: d.best }),
+      el("td", { class: "cost", text: amount(d.cost, 3) }), el("td", { class: "chips", text: amount(d.cost_chips, 1) })));
+    root.append(el("div", { class: "review-scroll" },
+      el("table", { class: "review", "aria-label": "your decisions" }, el("thead", {}, head), el("tbody", {}, ...rows))));
+  }
+  const costly = found.costliest.filter((d) => d.cost_chips > 0.05);
+  if (costly.length) {
+    root.append(el("h3", { text: "Costliest" }), el("ol", { class: "costliest" },
+      ...costly.map((d) => el("li", { text: `Deal ${dealName(d)} (${d.position}, ${d.hand}, before: ${d.before}): `
+        + `${d.action} where the equilibrium goes ${d.best}: ${amount(d.cost_chips, 1)} chips (${amount(d.cost, 3)} pot)` })))));
+  }
+  const reasons = Object.entries(found.unjudged_reasons);
+  if (reasons.length) {
+    root.append(el("h3", { text: `Not judged: ${found.unjudged.length} decision${found.unjudged.length === 1 ? "" : "s"}` }),
+      el("ul", { class: "unjudged" }, ...reasons.map(([reason, count]) => el("li", { text: `${count} × ${reason}` }))));
+  }
+}
