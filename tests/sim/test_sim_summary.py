@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guts.sim.runner import SessionResult
+from guts.sim.runner import SessionResult, SimSpec
 from guts.sim.summary import Summary
+from guts.sim.vector import fast_batch
 
 BOTS = ("threshold", "random", "threshold", "equilibrium")
 
@@ -35,7 +36,21 @@ def test_arrays_counted_at_once_as_one_by_one(largest: int) -> None:
             ("showdown",) * int(showdowns[s]) + ("uncontested",) * int(deals[s] - showdowns[s]),
         ))  # fmt: skip
     assert together == one_by_one
-    assert together.outcomes.units == sessions and together.outcomes.to_json() == \
-        one_by_one.outcomes.to_json()
+    assert (
+        together.outcomes.units == sessions
+        and together.outcomes.to_json() == one_by_one.outcomes.to_json()
+    )
     assert together.kinds["threshold"].net.x == int(nets[:, [0, 2]].sum())
     assert together.kinds["threshold"].busts.total == int(busted[:, [0, 2]].sum())
+
+
+def test_pots_are_counted_once_when_many_are_large() -> None:
+    # every pot at least 4096 chips: the loop lists them, and calls again when the list
+    # is full; no deal may be counted twice
+    spec = SimSpec.make("two-card-guts", players=4, bots="threshold,random", seed=3,
+                        options={"ante": "5000", "continue-after-empty": "yes"}, max_deals=40,
+                        fast=True)  # fmt: skip
+    summary, lengths = fast_batch(spec, 0, 400)
+    assert summary.pots.n == summary.deals == int(lengths.sum()) > 4096
+    assert summary.outcomes.total == summary.deals
+    assert min(summary.pots.counts) >= 4096

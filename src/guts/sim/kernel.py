@@ -699,7 +699,9 @@ def run_sessions(
     trace_stacks: NDArray[np.int64],
 ) -> int:
     """Play sessions ``first`` to ``first + count - 1``; return how many were played
-    (fewer when ``big_pots`` filled up: call again from there).
+    (fewer when ``big_pots`` might not hold the next session's large pots: call again
+    from there, with ``big_pots`` longer than a session's deals, so that a call always
+    plays one).
 
     Per session ``s`` of the call it writes the deals, each seat's net and whether it went
     bust, the chips left on the table, whether the simulation's deal limit stopped it or
@@ -777,6 +779,8 @@ def run_sessions(
         limit = max_deals
         if cut >= 0 and s == count - 1:
             limit = min(limit, cut)
+        if big_pots[0] + limit >= big_pots.shape[0]:
+            return s  # perhaps no room for its large pots: call again from this session
         capped_here = False
         overflowed = False
         while True:
@@ -933,9 +937,7 @@ def run_sessions(
             if most < POT_BINS:
                 pot_counts[most] += 1
             else:
-                listed = big_pots[0]
-                if listed + 1 >= big_pots.shape[0]:
-                    return s  # no room: call again from this session
+                listed = big_pots[0]  # room for every deal of the session (checked above)
                 big_pots[listed + 1] = most
                 big_pots[0] = listed + 1
             for p in range(m):

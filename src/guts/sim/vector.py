@@ -15,7 +15,8 @@ even odds, as the engine's random bot) or a :class:`StayTable`: a stay-in probab
 position from the dealer's left, per number of players who declared in before (always 0
 when declaring at once) and per hand class, the shape of a solved declaration strategy.
 
-**What it covers** (:func:`unsupported` says why anything else is refused): two- and
+**What it covers**: the :class:`GutsRules` fields listed in :data:`IMPLEMENTED` (any
+other field away from its default is refused by :func:`unsupported`, naming it): two- and
 three-card Guts with any ranking options (straights, flushes, ace low, Royal Crumpler,
 order, wild cards), declared in turn (the dealer in automatically when all others are
 out; the dealer's option) or at once, Hi-Lo declared at once by threshold bots (high,
@@ -578,7 +579,7 @@ def run_fast(
     overflowed = np.zeros(count, dtype=np.bool_)
     outcomes = np.zeros((count, len(OUTCOMES)), dtype=np.int64)
     pot_counts = np.zeros(kernel.POT_BINS, dtype=np.int64)
-    big = np.zeros(1 + 4096, dtype=np.int64)
+    big = np.zeros(1 + max(4096, max_deals), dtype=np.int64)  # a session always fits
     listed: list[int] = []
     key = run_key(seed)
     done = 0
