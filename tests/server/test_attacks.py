@@ -289,3 +289,58 @@ def test_the_web_surface(serve: Any) -> None:
     health = server.get("/healthz").json()
     assert health["tables"] == 2 and health["loaded"] is True
     assert table["table_id"] not in json.dumps(health)
+
+
+def test_nicknames_that_deceive_are_refused(serve: Any) -> None:
+    server = serve()
+    table = server.table(auto_approve=True)
+    with server.socket(table["table_id"]) as pat:
+        send(pat, {"type": "join", "nickname": "Pat"})
+        frames(pat, "welcome")
+        for name, code in (("\u3164", "invalid"), ("\u2800", "invalid"), ("Раt", "taken"),
+                           ("Ｐａｔ", "taken"), ("Pat\ufe0f", "taken"),
+                           ("Z\u0301\u0302\u0303\u0304", "invalid"),
+                           ("Pa\u2028t", "invalid")):  # fmt: skip
+            with server.socket(table["table_id"]) as impostor:
+                send(impostor, {"type": "join", "nickname": name})
+                assert frames(impostor, "error")["code"] == code, name
+    seats = server.get(f"/api/tables/{table['table_id']}").json()["seats"]
+    assert [seat["nickname"] for seat in seats] == ["Pat"]
+
+
+def test_credentials_are_asked_for_and_kept_only_as_hashes(serve: Any, database: str) -> None:
+    import asyncio
+    import hashlib
+
+    from guts.server.storage import Storage
+
+    server = serve()
+    table = server.table(auto_approve=True)
+    table_id, secret = table["table_id"], table["host_secret"]
+    with server.socket(table_id) as ws:
+        send(ws, {"type": "join", "nickname": "Pat"})
+        token = frames(ws, "welcome")["token"]
+    for path in ("ledger", "standings", "history"):
+        assert server.get(f"/api/tables/{table_id}/{path}").status_code == 403, path
+        forged = server.get(f"/api/tables/{table_id}/{path}", authorization="Bearer forged")
+        assert forged.status_code == 403, path
+    assert server.get(f"/api/tables/{table_id}/ledger",
+                      authorization=f"Bearer {token}").status_code == 403  # fmt: skip
+    assert server.get(f"/api/tables/{table_id}/ledger",
+                      authorization=f"Bearer {secret}").status_code == 200  # fmt: skip
+    assert server.get(f"/api/tables/{table_id}/standings",
+                      authorization=f"Bearer {token}").status_code == 200  # fmt: skip
+
+    async def stored() -> Any:
+        storage = await Storage.open(database)
+        try:
+            return await storage.load(table_id)
+        finally:
+            await storage.close()
+
+    record = asyncio.run(stored())
+    kept = json.dumps([repr(record.table), repr(record.seats),
+                       [dict(a.payload) for a in record.actions]])  # fmt: skip
+    assert token not in kept and secret not in kept
+    assert record.seats[0].token_hash == hashlib.sha256(token.encode()).hexdigest()
+    assert record.table.host_secret_hash == hashlib.sha256(secret.encode()).hexdigest()

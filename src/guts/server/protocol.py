@@ -174,9 +174,11 @@ Nickname = Annotated[
     str,
     StringConstraints(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$"),
     AfterValidator(check_nickname),
-    Field(description="1 to 24 characters once trimmed and normalised (NFKC), no control "
-          "characters, line separators or characters that show as nothing, at most two "
-          "marks on a letter; a name that looks like one at the table is taken"),
+    Field(
+        description="1 to 24 characters once trimmed and normalised (NFKC), no control "
+        "characters, line separators or characters that show as nothing, at most two "
+        "marks on a letter; a name that looks like one at the table is taken"
+    ),
 ]
 ChatText = Annotated[
     str,
