@@ -391,3 +391,11 @@ def test_credentials_are_asked_for_and_kept_only_as_hashes(shared: Target) -> No
     assert token not in kept and secret not in kept
     assert record.seats[0].token_hash == hashlib.sha256(token.encode()).hexdigest()
     assert record.table.host_secret_hash == hashlib.sha256(secret.encode()).hexdigest()
+
+
+def test_a_table_opened_at_start_gets_links_of_an_allowed_host(serve: Any) -> None:
+    server = serve("--table", "two-card-guts", "--allowed-hosts", "guts.example.org")
+    assert server.process.stdout is not None
+    lines = [server.process.stdout.readline() for _ in range(4)]
+    assert lines[-1].startswith("Friends join with: http://guts.example.org:"), lines
+    assert server.get("/healthz").status_code == 400  # 127.0.0.1 is not served

@@ -728,8 +728,11 @@ def serve(
             bound = self.servers[0].sockets[0].getsockname()[1] if self.servers else port
             local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
             address = f"[{local}]" if ":" in local else local
+            named = [name for name in (limits or Limits()).allowed_hosts if "*" not in name]
+            headers = {"host": f"{named[0]}:{bound}"} if named else {}  # a host it serves
             async with httpx.AsyncClient(timeout=30) as client:
-                answer = await client.post(f"http://{address}:{bound}/api/tables", json=wanted)
+                answer = await client.post(f"http://{address}:{bound}/api/tables", json=wanted,
+                                           headers=headers)  # fmt: skip
             if answer.status_code != 201:
                 log.error("the table was refused: %s", answer.json().get("message"),
                           extra={"event": "error"})  # fmt: skip
