@@ -32,6 +32,7 @@ class Target:
     def __init__(self, database: str, log: Path, *flags: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.database = database
         command = [sys.executable, "-m", "guts", "serve", "--port", str(self.port),
                    "--database", database, "--bot-delay", "0.01", "--deal-delay", "0.02",
                    *flags]  # fmt: skip
@@ -64,6 +65,52 @@ class Target:
     def socket(self, table_id: str, **headers: str) -> ClientConnection:
         return connect(f"ws://127.0.0.1:{self.port}/ws/{table_id}", open_timeout=WAIT,
                        additional_headers=headers, max_queue=None)  # fmt: skip
+
+
+SHARED_FLAGS = ("--allowed-hosts", "127.0.0.1,guts.example.org")
+
+
+async def _admin(url: str, statement: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(url, timeout=10)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def shared(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Target]:
+    """One server per database for the attacks that need no flags of their own (each
+    opens its own tables), with the hosts it serves named."""
+    import asyncio
+    import secrets
+
+    from sqlalchemy.engine import make_url
+
+    folder = tmp_path_factory.mktemp("attacks")
+    dropped = None
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{folder / 'guts.sqlite3'}"
+    else:
+        admin: str = request.getfixturevalue("postgres_server")
+        name = f"guts_test_{secrets.token_hex(6)}"
+        asyncio.run(_admin(admin, f'CREATE DATABASE "{name}"'))
+        dropped = (admin, name)
+        url = (
+            make_url(admin)
+            .set(drivername="postgresql+asyncpg", database=name)
+            .render_as_string(hide_password=False)
+        )
+    target = Target(url, folder / "serve.log", *SHARED_FLAGS)
+    target.database = url
+    yield target
+    target.stop()
+    if dropped is not None:
+        asyncio.run(_admin(dropped[0], f'DROP DATABASE IF EXISTS "{dropped[1]}" WITH (FORCE)'))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -106,8 +153,8 @@ def watch(ws: ClientConnection) -> dict[str, Any]:
     return frames(ws, "snapshot")
 
 
-def test_numbers_too_large_are_refused_and_nothing_bricks(serve: Any) -> None:
-    server = serve()
+def test_numbers_too_large_are_refused_and_nothing_bricks(shared: Target) -> None:
+    server = shared
     answer = server.post("/api/tables", {"preset": "two-card-guts", "options": {"ante": HUGE}})
     assert answer.status_code == 400 and "10^12" in answer.json()["message"]
     night = server.table(preset="dealers-choice", auto_approve=True,
@@ -135,8 +182,8 @@ def test_numbers_too_large_are_refused_and_nothing_bricks(serve: Any) -> None:
     assert summary["status"] == "playing"
 
 
-def test_joiners_cannot_lock_a_table(serve: Any) -> None:
-    server = serve()
+def test_joiners_cannot_lock_a_table(shared: Target) -> None:
+    server = shared
     table = server.table()
     sockets = [server.socket(table["table_id"]) for _ in range(12)]
     try:
@@ -160,8 +207,8 @@ def test_joiners_cannot_lock_a_table(serve: Any) -> None:
             ws.close()
 
 
-def test_chat_from_no_seat_and_chat_floods_go_nowhere(serve: Any) -> None:
-    server = serve()
+def test_chat_from_no_seat_and_chat_floods_go_nowhere(shared: Target) -> None:
+    server = shared
     table = server.table(auto_approve=True)
     with server.socket(table["table_id"]) as ann, server.socket(table["table_id"]) as eve:
         send(ann, {"type": "join", "nickname": "Ann"})
@@ -182,8 +229,8 @@ def test_chat_from_no_seat_and_chat_floods_go_nowhere(serve: Any) -> None:
     assert stored["seq"] <= 1 + 6  # the join, and at most a burst (5) and a line of chat
 
 
-def test_narrate_and_history_cannot_stall_the_server(serve: Any) -> None:
-    server = serve()
+def test_narrate_and_history_cannot_stall_the_server(shared: Target) -> None:
+    server = shared
     big = httpx.post(server.url + "/api/narrate", content=b"[" * (2 << 20), timeout=WAIT)
     assert big.status_code == 413
     deep = httpx.post(server.url + "/api/narrate", content=b"[" * 200_000, timeout=WAIT)
@@ -263,8 +310,8 @@ def test_tables_with_no_person_expire_and_are_not_rebuilt(serve: Any) -> None:
         assert server.get("/healthz").json()["tables"] == 1
 
 
-def test_the_web_surface(serve: Any) -> None:
-    server = serve("--allowed-hosts", "127.0.0.1,guts.example.org")
+def test_the_web_surface(shared: Target) -> None:
+    server = shared
     for path in ("/", "/static/js/table.js", "/healthz", "/api/games"):
         headers = server.get(path).headers
         assert "frame-ancestors 'none'" in headers["content-security-policy"]
@@ -287,5 +334,68 @@ def test_the_web_surface(serve: Any) -> None:
         ws.send(b'{"type": "resume"}')  # a binary frame
         assert "text frames" in frames(ws, "error")["message"]
     health = server.get("/healthz").json()
-    assert health["tables"] == 2 and health["loaded"] is True
+    assert health["tables"] >= 2 and health["loaded"] is True
     assert table["table_id"] not in json.dumps(health)
+
+
+def test_nicknames_that_deceive_are_refused(shared: Target) -> None:
+    server = shared
+    table = server.table(auto_approve=True)
+    with server.socket(table["table_id"]) as pat:
+        send(pat, {"type": "join", "nickname": "Pat"})
+        frames(pat, "welcome")
+        for name, code in (("\u3164", "invalid"), ("\u2800", "invalid"), ("Раt", "taken"),
+                           ("Ｐａｔ", "taken"), ("Pat\ufe0f", "taken"),
+                           ("Z\u0301\u0302\u0303\u0304", "invalid"),
+                           ("Pa\u2028t", "invalid")):  # fmt: skip
+            with server.socket(table["table_id"]) as impostor:
+                send(impostor, {"type": "join", "nickname": name})
+                assert frames(impostor, "error")["code"] == code, name
+    seats = server.get(f"/api/tables/{table['table_id']}").json()["seats"]
+    assert [seat["nickname"] for seat in seats] == ["Pat"]
+
+
+def test_credentials_are_asked_for_and_kept_only_as_hashes(shared: Target) -> None:
+    import asyncio
+    import hashlib
+
+    from guts.server.storage import Storage
+
+    server, database = shared, shared.database
+    table = server.table(auto_approve=True)
+    table_id, secret = table["table_id"], table["host_secret"]
+    with server.socket(table_id) as ws:
+        send(ws, {"type": "join", "nickname": "Pat"})
+        token = frames(ws, "welcome")["token"]
+    for path in ("ledger", "standings", "history"):
+        assert server.get(f"/api/tables/{table_id}/{path}").status_code == 403, path
+        forged = server.get(f"/api/tables/{table_id}/{path}", authorization="Bearer forged")
+        assert forged.status_code == 403, path
+    assert server.get(f"/api/tables/{table_id}/ledger",
+                      authorization=f"Bearer {token}").status_code == 403  # fmt: skip
+    assert server.get(f"/api/tables/{table_id}/ledger",
+                      authorization=f"Bearer {secret}").status_code == 200  # fmt: skip
+    assert server.get(f"/api/tables/{table_id}/standings",
+                      authorization=f"Bearer {token}").status_code == 200  # fmt: skip
+
+    async def stored() -> Any:
+        storage = await Storage.open(database)
+        try:
+            return await storage.load(table_id)
+        finally:
+            await storage.close()
+
+    record = asyncio.run(stored())
+    kept = json.dumps([repr(record.table), repr(record.seats),
+                       [dict(a.payload) for a in record.actions]])  # fmt: skip
+    assert token not in kept and secret not in kept
+    assert record.seats[0].token_hash == hashlib.sha256(token.encode()).hexdigest()
+    assert record.table.host_secret_hash == hashlib.sha256(secret.encode()).hexdigest()
+
+
+def test_a_table_opened_at_start_gets_links_of_an_allowed_host(serve: Any) -> None:
+    server = serve("--table", "two-card-guts", "--allowed-hosts", "guts.example.org")
+    assert server.process.stdout is not None
+    lines = [server.process.stdout.readline() for _ in range(4)]
+    assert lines[-1].startswith("Friends join with: http://guts.example.org:"), lines
+    assert server.get("/healthz").status_code == 400  # 127.0.0.1 is not served

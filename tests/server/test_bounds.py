@@ -140,9 +140,13 @@ def test_every_accepted_command_is_told_to_every_seat(ante: int, game: str, chec
             options = {"games": "two-card-guts,bourre,three-five-seven",
                        "chooser-options": "yes"}  # fmt: skip
             actor, _, (jo,) = await night_table(tables, ["Jo"], 2, options)
-            watcher = Encoding()
+            watcher, seated = Encoding(), Encoding()  # a spectator, and Jo on a second device
             actor.attach(watcher)
+            actor.attach(seated)
             await actor.call(read_message('{"type": "resume"}'), watcher)
+            token = jo.of("welcome")[0]["token"]
+            await actor.call(read_message(orjson.dumps({"type": "resume", "token": token})),
+                             seated)  # fmt: skip
             await settle(actor)
             decision = decision_of(jo)
             assert decision is not None
@@ -165,7 +169,7 @@ def test_every_accepted_command_is_told_to_every_seat(ante: int, game: str, chec
             except ProtocolError:
                 assert actor.seq == seq  # refused: nothing committed
             await settle(actor)
-            assert not watcher.failed
+            assert not watcher.failed and not seated.failed
             assert not actor.stalled  # playing on, or paused saying why
             assert not actor.state.paused or actor.why_paused
         finally:

@@ -74,7 +74,7 @@ def serve_command(
         typer.Option(
             "--tables-per-minute", help="Tables one client address may open a minute (0: no limit)."
         ),
-    ] = 20,
+    ] = 60,
     flood_closes: Annotated[
         int,
         typer.Option(

@@ -1136,9 +1136,10 @@ class TableActor:
 
 def _tellable(state: TableState, command: Command, mark: tuple[int, int]) -> bool:
     """True if what ``command`` (applied since ``mark``) makes can be told to every seat:
-    the command itself, its engine events (hidden ones too), the public view and the
-    decisions pending encode as frames do (orjson: integers within 64 bits). A seat's
-    own view adds to the public one only its cards, which always encode."""
+    the command itself, its engine events (hidden ones too) and the decisions pending
+    encode as frames do (orjson: integers within 64 bits), and so do the stacks and the
+    pot. The views hold nothing else that a command could make unbounded: their numbers
+    are the stacks, the pot and what the events said."""
     session = state.session
     number, start = mark
     if len(state.sessions) - 1 != number:
@@ -1147,13 +1148,23 @@ def _tellable(state: TableState, command: Command, mark: tuple[int, int]) -> boo
         orjson.dumps(command.model_dump(), option=orjson.OPT_NON_STR_KEYS)
         if session is not None:
             events = session.events[start:]
-            orjson.dumps([event.to_dict() for event in events], option=orjson.OPT_NON_STR_KEYS)
-            orjson.dumps(session.public_view(events=False), option=orjson.OPT_NON_STR_KEYS)
+            if events:
+                orjson.dumps([event.to_dict() for event in events],
+                             option=orjson.OPT_NON_STR_KEYS)  # fmt: skip
             orjson.dumps([decision.to_dict() for decision in session.pending()],
                          option=orjson.OPT_NON_STR_KEYS)  # fmt: skip
+            table = session.table
+            if not all(-_BOUND < table.stack(n) < _BOUND for n in range(len(table.names))):
+                return False
+            if not -_BOUND < table.pot < _BOUND:
+                return False
     except TypeError:  # orjson.JSONEncodeError is a TypeError
         return False
     return True
+
+
+_BOUND = 2**63
+"""Integers a frame may carry (orjson writes 64-bit integers)."""
 
 
 def _refuse(item: _Inbound | _Query | _Auto, error: ProtocolError) -> None:

@@ -536,7 +536,8 @@ def _peer(connection: Request | WebSocket) -> str:
 
 SECURITY_HEADERS = [
     (b"content-security-policy",
-     b"default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+     b"default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self'; "
+     b"style-src-attr 'unsafe-inline'; "
      b"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
      b"form-action 'self'; frame-ancestors 'none'"),
     (b"x-frame-options", b"DENY"),
@@ -545,7 +546,10 @@ SECURITY_HEADERS = [
 ]  # fmt: skip
 """Sent with every HTTP answer: scripts and styles only the server's own files (a style
 attribute allowed: the page places the seats with one), no page may frame these (the host
-page keeps the host secret), no sniffing of types, no referrer."""
+page keeps the host secret), no sniffing of types, no referrer. No inline script runs,
+so markup slipped into a page runs nothing; ``'unsafe-eval'`` is allowed only because the
+browser tests' ``wait_for_function`` evaluates its predicate text in the page (the page
+itself never evaluates text): drop it once they wait on locators."""
 
 
 class _Logged:
@@ -731,7 +735,9 @@ def serve(
             local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
             address = f"[{local}]" if ":" in local else local
             base = f"http://{address}:{bound}"
-            async with httpx.AsyncClient(timeout=30) as client:
+            named = [name for name in (limits or Limits()).allowed_hosts if "*" not in name]
+            headers = {"host": f"{named[0]}:{bound}"} if named else {}  # a host it serves
+            async with httpx.AsyncClient(timeout=30, headers=headers) as client:
                 if last_table is not None:
                     found = await client.get(f"{base}/api/tables/{last_table[0]}")
                     if found.status_code == 200 and found.json()["status"] != "over":

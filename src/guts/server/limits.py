@@ -56,7 +56,7 @@ class Limits:
     ``allowed_hosts``: the ``Host`` names the server answers (empty: any)."""
 
     connections: int = 50
-    tables_per_minute: int = 20
+    tables_per_minute: int = 60
     forwarded_allow_ips: tuple[str, ...] = ()
     flood_closes: int = 200
     table_idle_s: float = 86_400.0

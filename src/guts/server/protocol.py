@@ -174,9 +174,11 @@ Nickname = Annotated[
     str,
     StringConstraints(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$"),
     AfterValidator(check_nickname),
-    Field(description="1 to 24 characters once trimmed and normalised (NFKC), no control "
-          "characters, line separators or characters that show as nothing, at most two "
-          "marks on a letter; a name that looks like one at the table is taken"),
+    Field(
+        description="1 to 24 characters once trimmed and normalised (NFKC), no control "
+        "characters, line separators or characters that show as nothing, at most two "
+        "marks on a letter; a name that looks like one at the table is taken"
+    ),
 ]
 ChatText = Annotated[
     str,
@@ -716,8 +718,11 @@ def protocol_document() -> str:
         "unknown field, a value of the wrong type, a wrong seat, an action out of turn or",
         "illegal get an `error` (a code and one line) and change nothing. A connection the",
         "server refuses gets an `error` and is closed (code 4404: no such table, 4403: a page",
-        "of another site, 4400: another protocol version); one the server fails gets an",
-        "`error` with code `internal`, and no detail, and is closed with code 1011.",
+        "of another site, 4400: another protocol version, 4429: the client's address holds",
+        "too many connections; a connection that keeps flooding is closed with 1008; a",
+        "`Host` the server does not serve is refused before it opens); one the server",
+        "fails gets an `error` with code `internal`, and no detail, and is closed with code",
+        "1011. Binary frames are refused: the protocol is text frames.",
         "",
         "Each accepted command has the table's next sequence number (`seq`); the server",
         "commits it before anyone hears of it, then sends each client what it may see of it",
