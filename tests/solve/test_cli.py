@@ -152,3 +152,13 @@ def test_real_game_brackets_the_exploitability_where_hands_are_independent(
     code, out, err = run(capsys, "solve", "simultaneous-guts", "-n", "2", "--real-game", "100",
                          "--json")  # fmt: skip
     assert code == 0 and "real_game" not in json.loads(out)  # exact: already the real game's
+
+
+def test_four_players_solve_on_sampled_real_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("solve", "simultaneous-guts", "-n", "4", "--deals", "4000", "--json")
+    code, out, err = run(capsys, *args, "--no-cache")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["card_removal"] == "sampled (4000 deals)" and data["converged"]
+    code, _, err = run(capsys, "solve", "hi-lo-guts", "-n", "3", "--deals", "100")
+    assert code == 2 and "--deals" in err

@@ -194,3 +194,42 @@ def test_sampled_real_deals_bracket_the_exact_nash_conv() -> None:
     assert found.lower - slack <= exact <= found.upper + slack
     assert found.upper - found.lower < 0.05 * exact
     np.testing.assert_allclose(found.values, mine, atol=slack)
+
+
+@pytest.mark.parametrize("game", ["two-card-guts", "simultaneous-guts"])
+def test_a_sampled_deal_sums_its_own_deals_as_the_engine_settles_them(game: str) -> None:
+    """Four players on a 16-card pack: the sampled game's values are, per position,
+    history, action and class, the sum over its deals (where the position held that
+    class) of the others' chances times the engine's settlement, per deal and chance of
+    the class."""
+    from guts.solve.sampled import SampledDeal
+
+    rules = preset(game)
+    deal = SampledDeal(model_of(rules, 4), _classes(SIXTEEN), deals=300, seed=4)
+    rng = np.random.default_rng(5)
+    strategy = deal.force([rng.random(s.shape) for s in deal.uniform()])
+    values = rng.dirichlet(np.ones(4))
+    carry = deal.continuation(values)
+    expected = [np.zeros((deal.histories(p), 2, len(deal.level))) for p in range(4)]
+    held = np.zeros((4, len(deal.level)))
+    for key in deal.sample.tolist():
+        levels = tuple(int(deal.level[c]) for c in key)
+        for p in range(4):
+            held[p, key[p]] += 1
+        for ins in deal.leaves():
+            members = [p for p in range(4) if ins >> p & 1]
+            *gains, next_pot = _settle(rules, levels, members, 0)
+            chance = [
+                strategy[p][deal.history(p, ins)][key[p]] if ins >> p & 1
+                else 1.0 - strategy[p][deal.history(p, ins)][key[p]]
+                for p in range(4)
+            ]  # fmt: skip
+            for p in range(4):
+                others = np.prod([chance[j] for j in range(4) if j != p])
+                row = deal.history(p, ins)
+                expected[p][row, ins >> p & 1, key[p]] += others * (gains[p] + next_pot * carry[p])
+    ours = deal.counterfactual(strategy, values)
+    for p in range(4):
+        np.testing.assert_allclose(ours[p], expected[p] / (300 * deal.prior), atol=1e-12)
+        assert held[p].sum() == 300
+        np.testing.assert_allclose(deal.counterfactual(strategy, values, p)[p], ours[p])

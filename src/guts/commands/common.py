@@ -26,9 +26,7 @@ __all__ = [
 console = Console()
 
 RankingArg = Annotated[str, typer.Argument(help=f"One of: {', '.join(RANKINGS)}.")]
-WildOpt = Annotated[
-    str, typer.Option("--wild", help="Wild ranks and cards, e.g. 2 or 2,Js,Jh.")
-]
+WildOpt = Annotated[str, typer.Option("--wild", help="Wild ranks and cards, e.g. 2 or 2,Js,Jh.")]
 JokerOpt = Annotated[
     str | None, typer.Option("--joker", help="How jokers play: bug or wild (adds one joker).")
 ]
@@ -64,5 +62,3 @@ def build_ranking(
         raise OptionError("--joker says how jokers play, but --jokers 0 puts none in the pack")
     wilds = Wilds.parse(wild, mode)
     return make_ranking(name, parse_key_values(option or []), wilds=wilds, jokers=count)
-
-

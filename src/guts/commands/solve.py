@@ -43,6 +43,14 @@ def solve_command(
         bool, typer.Option("--no-cache", help="Solve again; do not read or write the cache.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    deals: Annotated[
+        int,
+        typer.Option(
+            "--deals",
+            help="Four or more players, three-card: solve on this many sampled real deals "
+            "(card removal kept) rather than with hands independent.",
+        ),
+    ] = 0,
     real_game: Annotated[
         int,
         typer.Option(
@@ -79,7 +87,7 @@ def solve_command(
 
         solution = solve(
             game, players, options, iterations=iterations,
-            tolerance=tolerance, progress=progress, cache=not no_cache,
+            tolerance=tolerance, progress=progress, cache=not no_cache, deals=deals,
         )  # fmt: skip
     met = converged(solution, tolerance)
     sampled = _real_game(solution, real_game) if real_game > 0 else None
@@ -205,7 +213,12 @@ def render_footer(solution: AnySolution, out: Console) -> None:
     for name, value in zip(solution.position_names, result.values, strict=True):
         ev.add_row(name, f"{value:.4f}")
     out.print(ev)
-    removal = "exact card removal" if solution.exact else "hands independent"
+    deals = getattr(solution, "deals", 0)
+    removal = (
+        "exact card removal" if solution.exact
+        else f"card removal by {deals} sampled deals" if deals
+        else "hands independent"
+    )  # fmt: skip
     whole = result.session_exploitability
     session = (
         f", {whole:.2e} over the whole session (a stationary best response)"

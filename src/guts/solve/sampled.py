@@ -25,8 +25,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from guts.solve.cfr import Deal
+from guts.solve.hands import HandClasses
+from guts.solve.model import Model
 
-__all__ = ["SampledNashConv", "sampled_nash_conv"]
+__all__ = ["SampledDeal", "SampledNashConv", "sampled_nash_conv"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -119,9 +121,13 @@ def _accumulate(
     classes: IntArray,
     half: IntArray,
     sums: FloatArray,
-    squares: FloatArray,
+    squares: FloatArray | None,
     counts: FloatArray,
+    only: int | None = None,
 ) -> None:
+    """Add each position's (or only ``only``'s) value at every leaf of every deal into
+    ``sums`` (and its square into ``squares``) by half, position, history, action and
+    class; count the classes into ``counts``."""
     n, size = deal.players, len(deal.level)
     level = deal.level[classes]  # (deals, n)
     slot = half[:, None] * size + classes  # (deals, n): the half and the class, flat
@@ -146,7 +152,7 @@ def _accumulate(
             win = deal.top_gain[count][best, ties], deal.top_next[count][best, ties]
             lose = deal.lose_gain[count][best, ties], deal.lose_next[count][best, ties]
             out = deal.out_gain[count][best, ties], deal.out_next[count][best, ties]
-        for p in range(n):
+        for p in range(n) if only is None else (only,):
             others = before[p] * after[p + 1]
             c = carry[p]
             if ins >> p & 1:
@@ -160,8 +166,9 @@ def _accumulate(
             row, action = deal.history(p, ins), ins >> p & 1
             found = np.bincount(slot[:, p], weights=value, minlength=2 * size)
             sums[:, p, row, action] += found.reshape(2, size)
-            found = np.bincount(slot[:, p], weights=value * value, minlength=2 * size)
-            squares[:, p, row, action] += found.reshape(2, size)
+            if squares is not None:
+                found = np.bincount(slot[:, p], weights=value * value, minlength=2 * size)
+                squares[:, p, row, action] += found.reshape(2, size)
 
 
 def _bracket(
@@ -199,3 +206,41 @@ def _bracket(
         spread = np.maximum(mean_sq - pooled**2, 0.0).sum(axis=1)  # (rows, classes)
         variance += float((spread * weight**2 / np.maximum(both[p], 1.0)).sum())
     return SampledNashConv(lower, upper, float(np.sqrt(variance)), values, deals)
+
+
+class SampledDeal(Deal):
+    """A deal whose counterfactual values are sums over ``deals`` real deals from one
+    pack, drawn once (``seed``): the *sampled game*, whose equilibrium approaches the
+    real game's as the deals grow (card removal between every pair of players kept).
+    Each position's values are means over the deals where it held each class; its
+    exploitability is the sampled game's (:func:`sampled_nash_conv` on fresh deals gives
+    the real game's)."""
+
+    def __init__(self, model: Model, classes: HandClasses, deals: int, seed: int = 1) -> None:
+        if model.single_loser or model.best_pays or model.dealer_option or model.no_peek:
+            raise ValueError("sampled deals cover plain match payment and declarations once")
+        super().__init__(model, classes, exact=False)
+        rng = np.random.default_rng(seed)
+        self.sample = _Lookup(self).deal(rng, deals, model.players)
+        size = len(self.level)
+        self.held = np.stack(
+            [np.bincount(self.sample[:, p], minlength=size) for p in range(model.players)]
+        ).astype(np.float64)
+
+    def _compiled_fits(self) -> bool:
+        return False
+
+    def _values(
+        self, strategy: list[FloatArray], carry: FloatArray, position: int | None
+    ) -> list[FloatArray]:
+        n, size = self.players, len(self.level)
+        rows = max(self.histories(p) for p in range(n))
+        sums = np.zeros((2, n, rows, 2, size))
+        counts = np.zeros((2, n, size))
+        half = np.zeros(len(self.sample), dtype=np.int64)
+        _accumulate(self, strategy, carry, self.sample, half, sums, None, counts, position)
+        # per deal and class's chance, not per deal held: then a position's value (the
+        # classes weighted by their chance) is the mean over the deals, as the game's,
+        # and each information set's values are its mean's, scaled alike for both actions
+        expected = len(self.sample) * self.prior
+        return [sums[0, p, : self.histories(p)] / expected for p in range(n)]

@@ -46,6 +46,9 @@ class Solution:
     classes: HandClasses
     exact: bool
     result: Result
+    deals: int = 0
+    """Solved on this many sampled real deals (:class:`~guts.solve.sampled.SampledDeal`;
+    0: exact sums)."""
 
     @property
     def players(self) -> int:
@@ -113,6 +116,10 @@ class Solution:
     @cached_property
     def deal(self) -> Deal:
         """The deal this solution solves (for values of other strategies)."""
+        if self.deals:
+            from guts.solve.sampled import SampledDeal
+
+            return SampledDeal(self.model, self.classes, self.deals)
         return deal_of(self.model, self.classes, self.exact)
 
     @cached_property
@@ -138,6 +145,11 @@ class Solution:
                 )
         return strategy
 
+    def _removal_words(self) -> str:
+        if self.exact:
+            return "exact"
+        return f"sampled ({self.deals} deals)" if self.deals else "independent hands"
+
     def to_json(self) -> dict[str, Any]:
         """``guts solve --json``: the game, the players, exploitability (NashConv per
         player, pot units), EV per position from the dealer's left, and the strategy."""
@@ -157,7 +169,7 @@ class Solution:
             "ev": [float(v) for v in result.values],
             "iterations": result.iterations,
             "seconds": round(result.seconds, 3),
-            "card_removal": "exact" if self.exact else "independent hands",
+            "card_removal": self._removal_words(),
             "hand_classes": len(self.classes.count),
             "grouping": self.classes.grouping,
             "strategy": strategy,
@@ -205,24 +217,34 @@ def solve_in_or_out(
     tolerance: float = 5e-4,
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
+    deals: int = 0,
 ) -> Solution:
     """Solve in/out ``rules`` (no Hi-Lo, no pot cap) for ``players``, read from or kept
-    in the disk cache (``game`` and ``options`` only name them)."""
+    in the disk cache (``game`` and ``options`` only name them). With ``deals``, where
+    card removal is not summed exactly (four or more players, three-card hands), solve
+    the game of that many sampled real deals (:class:`~guts.solve.sampled.SampledDeal`)."""
     model = model_of(rules, players)
     classes = HandClasses.of(rules.hand_ranking)
     exact = players == 2 or deck_exact_fits(model, classes)
+    deals = 0 if exact else deals
+    if deals:
+        from guts.solve.sampled import SampledDeal
+
+        deal: Deal = SampledDeal(model, classes, deals)
+    else:
+        deal = deal_of(model, classes, exact)
+    part = f"sampled {deals}" if deals else ""
     result = cached(
         rules,
         players,
         iterations,
         tolerance,
         cache,
-        lambda: solve_deal(
-            deal_of(model, classes, exact), iterations, tolerance=tolerance, progress=progress
-        ),
+        lambda: solve_deal(deal, iterations, tolerance=tolerance, progress=progress),
+        part=part,
     )
     named = dict(options) if options is not None else rules.to_options()
-    return Solution(game or "guts", named, rules, model, classes, exact, result)
+    return Solution(game or "guts", named, rules, model, classes, exact, result, deals)
 
 
 def deal_of(model: Model, classes: HandClasses, exact: bool) -> Deal:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TypeAlias
 
-from guts.errors import GutsError
+from guts.errors import GutsError, OptionError
 from guts.games.guts.rules import GutsRules
 from guts.solve.chain import solve_chain_rules
 from guts.solve.hilo_solution import HiLoSolution, solve_hi_lo_rules
@@ -54,6 +54,7 @@ def solve(
     tolerance: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
+    deals: int = 0,
 ) -> AnySolution:
     """Solve a Guts preset (with ``options``) for ``players``; GutsError where the rules
     are out of reach. Solutions are kept in :func:`guts.solve.cache.cache_dir` unless
@@ -64,7 +65,7 @@ def solve(
     rules = preset(game, dict(options or {}))
     return solve_rules(
         rules, players, game=game, options=options, iterations=iterations,
-        tolerance=tolerance, progress=progress, cache=cache,
+        tolerance=tolerance, progress=progress, cache=cache, deals=deals,
     )  # fmt: skip
 
 
@@ -96,18 +97,24 @@ def solve_rules(
     tolerance: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
+    deals: int = 0,
 ) -> AnySolution:
     """Solve ``rules`` for ``players`` (as :func:`solve`; ``game`` and ``options`` only
     name them: by default the options that differ from two-card Guts; ``tolerance``:
     :func:`default_tolerance` when None)."""
     if tolerance is None:
         tolerance = default_tolerance(rules, players)
+    if deals and (rules.hi_lo or pot_cap_chips(rules) is not None):
+        raise OptionError("sampled deals (--deals) solve the plain in/out games only")
     if rules.hi_lo:
         solver: Callable[..., AnySolution] = solve_hi_lo_rules
     elif pot_cap_chips(rules) is not None:
         solver = solve_chain_rules
     else:
-        solver = solve_in_or_out
+        return solve_in_or_out(
+            rules, players, game=game, options=options, iterations=iterations,
+            tolerance=tolerance, progress=progress, cache=cache, deals=deals,
+        )  # fmt: skip
     return solver(
         rules, players, game=game, options=options, iterations=iterations,
         tolerance=tolerance, progress=progress, cache=cache,
