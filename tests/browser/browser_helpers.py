@@ -105,12 +105,21 @@ class Person:
     websocket frame the page received (parsed)."""
 
     def __init__(
-        self, browser: Browser, name: str, shots: Path, viewport: tuple[int, int] = (1280, 800)
+        self,
+        browser: Browser,
+        name: str,
+        shots: Path,
+        viewport: tuple[int, int] = (1280, 800),
+        *,
+        strict_csp: bool = False,
     ) -> None:
         self.name = name
         self.shots = shots
+        # Playwright's wait_for_function evaluates its predicate text in the page, which the
+        # server's Content-Security-Policy (no eval) refuses: the tests bypass the policy,
+        # but for a person with strict_csp (tests/browser/test_csp.py plays under it).
         self.context: BrowserContext = browser.new_context(
-            viewport={"width": viewport[0], "height": viewport[1]}
+            viewport={"width": viewport[0], "height": viewport[1]}, bypass_csp=not strict_csp
         )
         self.page: Page = self.context.new_page()
         self.page.set_default_timeout(STEP_MS)
