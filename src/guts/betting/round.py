@@ -283,7 +283,7 @@ class BettingRound:
 
     def act(self, seat: int, action: Action) -> None:
         """Apply ``seat``'s ``action``; an illegal one raises IllegalAction, changing nothing."""
-        usual = (  # the seat to act, an action of its choices: what _problem passes at once
+        usual = (  # the seat to act taking an action its Legal allows: nothing else to check
             type(seat) is int
             and seat == self._turn
             and type(action) in _ACTION_TYPES
