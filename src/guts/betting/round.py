@@ -275,17 +275,7 @@ class BettingRound:
     def pending(self) -> Legal | None:
         """What the seat to act may do; None once the round is over."""
         turn = self._turn
-        if turn is None:
-            return None
-        kept = self._legal_kept  # the Legal worked out for this turn, if nothing changed since
-        if (
-            kept is not None
-            and turn == self._legal_seat
-            and self._changes == self._legal_changes
-            and self._table.ledger_size == self._legal_size
-        ):
-            return kept
-        return self._legal(turn)
+        return None if turn is None else self._legal(turn)
 
     def can_act(self, seat: int, action: Action) -> bool:
         """True if ``seat`` may take ``action`` now."""
@@ -293,7 +283,7 @@ class BettingRound:
 
     def act(self, seat: int, action: Action) -> None:
         """Apply ``seat``'s ``action``; an illegal one raises IllegalAction, changing nothing."""
-        usual = (  # the seat to act, an action of its choices: what _problem passes at once
+        usual = (  # the seat to act taking an action its Legal allows: nothing else to check
             type(seat) is int
             and seat == self._turn
             and type(action) in _ACTION_TYPES
@@ -320,8 +310,10 @@ class BettingRound:
         stack = self._table.stack(seat)
         return stack if stack > 0 else 0
 
-    def _others_can_act(self, seat: int) -> bool:
-        stacks, folded = self._table.stacks, self._folded
+    def _others_can_act(self, seat: int, stacks: list[int]) -> bool:
+        """True if a seat other than ``seat`` is in the hand with chips behind (``stacks``:
+        the table's)."""
+        folded = self._folded
         for other in self._order:
             if other != seat and other not in folded and stacks[other] > 0:
                 return True
@@ -339,7 +331,7 @@ class BettingRound:
         for seat in self._rotations[index]:  # order from index on, then from its start
             if seat in folded or stacks[seat] <= 0:
                 continue
-            if bets[seat] < current or (faced[seat] is None and self._others_can_act(seat)):
+            if bets[seat] < current or (faced[seat] is None and self._others_can_act(seat, stacks)):
                 return seat
         return None
 
