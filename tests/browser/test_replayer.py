@@ -67,7 +67,9 @@ def _step_text(person: Person) -> str:
 def _replayer_cards(person: Person) -> tuple[list[str], list[str]]:
     """The face-up cards in the replayer: one's own hand, and the other seats'."""
     page = person.page
-    hand = page.eval_on_selector_all("#replay-hand [data-card]", "cs => cs.map(c => c.dataset.card)")
+    hand = page.eval_on_selector_all(
+        "#replay-hand [data-card]", "cs => cs.map(c => c.dataset.card)"
+    )
     seats = page.eval_on_selector_all(
         "#replay-seats .seat:not(.you) [data-card]", "cs => cs.map(c => c.dataset.card)"
     )
@@ -180,7 +182,9 @@ def test_a_draw_deal_steps_forward_and_back_with_ones_own_cards(
     bob.join()
     ann.page.click("#start-at-table")
     ann.page.wait_for_function("window.gutsState.game !== null")
-    _play([(ann, ("bet", "call", "check", "stand pat")), (bob, ("fold", "check", "stand pat"))], 1)  # Bob folds: unshown
+    _play(
+        [(ann, ("bet", "call", "check", "stand pat")), (bob, ("fold", "check", "stand pat"))], 1
+    )  # Bob folds: unshown
 
     replies = _watch_replays(ann)
     ann.page.click("#tab-deals")

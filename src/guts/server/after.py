@@ -18,7 +18,7 @@ and does its work in a thread, never on the event loop.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
+import importlib
 import io
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -232,8 +232,12 @@ def _judged(decision: Judged) -> dict[str, Any]:
 
 
 def solver_installed() -> bool:
-    """True if the solve extra (numba) is installed on the server."""
-    return importlib.util.find_spec("numba") is not None
+    """True if the solve extra (numba) is installed on the server (and imports)."""
+    try:
+        importlib.import_module("numba")
+    except ImportError:
+        return False
+    return True
 
 
 async def deal_list(request: Request) -> Response:
@@ -272,8 +276,13 @@ async def seat_review_route(request: Request) -> Response:
     if caller.seat_id is None:
         return _error("not-seated", "a review is of a seat's own decisions: send its token", 403)
     if not solver_installed():
-        return JSONResponse({"available": False, "message": "The review needs the solver, "
-                             "which this server lacks: pip install 'guts[solve]' (numba)."})
+        return JSONResponse(
+            {
+                "available": False,
+                "message": "The review needs the solver, "
+                "which this server lacks: pip install 'guts[solve]' (numba).",
+            }
+        )
     try:
         found = await asyncio.to_thread(seat_review, caller.state, caller.seat_id, caller.upto)
     except GutsError as error:

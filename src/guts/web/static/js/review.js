@@ -60,7 +60,7 @@ export function renderReview(root, found) {
   if (costly.length) {
     root.append(el("h3", { text: "Costliest" }), el("ol", { class: "costliest" },
       ...costly.map((d) => el("li", { text: `Deal ${dealName(d)} (${d.position}, ${d.hand}, before: ${d.before}): `
-        + `${d.action} where the equilibrium goes ${d.best}: ${amount(d.cost_chips, 1)} chips (${amount(d.cost, 3)} pot)` })))));
+        + `${d.action} where the equilibrium goes ${d.best}: ${amount(d.cost_chips, 1)} chips (${amount(d.cost, 3)} pot)` }))));
   }
   const reasons = Object.entries(found.unjudged_reasons);
   if (reasons.length) {
