@@ -36,9 +36,11 @@ def _play(person: Person, deals: int) -> None:
         person.page.wait_for_timeout(30)
 
 
-def _seated(server: Server, shots: Path, chromium: Any) -> tuple[Person, dict[str, Any]]:
+def _seated(
+    server: Server, shots: Path, chromium: Any, viewport: tuple[int, int] = (1280, 800)
+) -> tuple[Person, dict[str, Any]]:
     created = server.open_table("two-card-guts", buy_in=100, auto_approve=True, clock=0)
-    ann = Person(chromium, "Ann", shots)
+    ann = Person(chromium, "Ann", shots, viewport)
     ann.open(created["host_url"])
     ann.join()
     for _ in range(2):
@@ -69,9 +71,12 @@ def test_the_review_panel_shows_ones_own_decisions_at_the_cost_guts_review_print
     assert ann.page.locator("#review .review-total").count(), ann.page.inner_text("#review")
     rows = ann.page.eval_on_selector_all(
         "#review tr.review-row",
-        """rows => rows.map(row => ({
-        cost: Number(row.dataset.cost), chips: Number(row.dataset.chips),
-        cells: [...row.querySelectorAll('td')].map(cell => cell.textContent)}))""",
+        """rows => rows.map(row => {
+            const part = (name) => row.querySelector('.' + name).textContent;
+            return {cost: Number(row.dataset.cost), chips: Number(row.dataset.chips),
+                    cells: ['deal', 'position', 'hand', 'before', 'did', 'best', 'cost',
+                            'chips'].map(part)};
+        })""",
     )
     ann.shot("review")
 
@@ -95,12 +100,13 @@ def test_the_review_panel_shows_ones_own_decisions_at_the_cost_guts_review_print
         assert (deal, position, hand, before, did) == (
             f"{decision['session'] + 1}.{decision['deal']}", decision["position"],
             decision["hand"], decision["before"], decision["action"])  # fmt: skip
+        assert row["cells"][5] == _best(decision["equilibrium"])
         assert row["cells"][6] == _amount(decision["cost"], 3)
         assert row["cells"][7] == _amount(decision["cost_chips"], 1)
     total = ann.page.locator("#review .review-total")
     assert float(total.get_attribute("data-cost") or "nan") == pytest.approx(
         coach["total"]["cost"], abs=1e-9)  # fmt: skip
-    assert f"{coach['total']['cost_chips']:+.1f}".lstrip("+") in total.inner_text()
+    assert f"{_amount(coach['total']['cost_chips'], 1)} chips" in total.inner_text()
     # the bots' declarations are theirs: no hand of theirs is in Ann's history, and the
     # panel names none of them
     everyone = subprocess.run([sys.executable, "-m", "guts", "review", str(path), "--json"],
@@ -114,6 +120,12 @@ def test_the_review_panel_shows_ones_own_decisions_at_the_cost_guts_review_print
         assert f"Not judged: {unjudged} decision" in shown
     assert not ann.errors, ann.errors
     ann.close()
+
+
+def _best(chances: dict[str, float]) -> str:
+    """The equilibrium's declaration as guts review words it ("in", "in 40%, out 60%")."""
+    played = [(way, p) for way, p in chances.items() if p > 0.02]
+    return played[0][0] if len(played) == 1 else ", ".join(f"{w} {p:.0%}" for w, p in played)
 
 
 def _amount(x: float, places: int) -> str:
@@ -133,7 +145,7 @@ def test_a_server_without_the_solver_says_the_review_needs_it(
     (tmp_path / "server").mkdir()
     server.start()
     try:
-        ann, _ = _seated(server, shots, chromium)
+        ann, _ = _seated(server, shots, chromium, (360, 740))  # a phone
         _play(ann, 1)
         _open_review(ann)
         ann.page.wait_for_selector("#review .review-missing")
