@@ -10,7 +10,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from browser_helpers import WAIT, Person, Server, buttons, cards_in, seen_cards, wait_until
+from browser_helpers import (
+    WAIT,
+    Person,
+    Server,
+    buttons,
+    cards_in,
+    on_screen,
+    seen_cards,
+    wait_until,
+)
 
 PHONE = (360, 740)
 
@@ -131,9 +140,13 @@ def test_a_guts_deal_replays_from_ones_own_seat_and_its_link_opens_it_for_others
     ann.page.wait_for_function("window.gutsState.game !== null")
     _play([(ann, ("in",)), (bob, ("out",))], 2)  # Bob's cards are never shown
 
+    loaded = "name => performance.getEntriesByType('resource').some(e => e.name.endsWith(name))"
+    assert not ann.page.evaluate(loaded, "/replayer.js"), "the replayer loads only when opened"
+    assert not ann.page.evaluate(loaded, "/review.js")
     replies = _watch_replays(ann)
     ann.page.click("#tab-deals")
     ann.page.wait_for_selector("#deals .replay-deal")
+    assert ann.page.evaluate(loaded, "/replayer.js")
     ann.page.click('#deals li[data-deal="1.1"] .replay-deal')
     total = _walk(ann)
     for _ in range(total):
@@ -163,6 +176,8 @@ def test_a_guts_deal_replays_from_ones_own_seat_and_its_link_opens_it_for_others
     _check_privacy(bob, shared, [ann])  # Bob's own cards; none of Ann's (never shown)
     hand, _ = _replayer_cards(bob)
     assert set(hand) <= _own_cards(bob)
+    hidden = on_screen(bob, "#replay-back, #replay-forward, #replay-step, #replay-hand .card")
+    assert not hidden, f"on a phone the steps and one's cards are in view: {hidden}"
     width = bob.page.evaluate("document.getElementById('replayer').scrollWidth")
     assert width <= PHONE[0], f"the replayer is {width} px wide on a {PHONE[0]} px phone"
     for person in (ann, bob):

@@ -107,9 +107,9 @@ function build(opened) {
         el("div", { class: "felt replay-felt" },
           el("div", { id: "replay-seats", class: "seats" }),
           el("div", { id: "replay-centre", class: "centre" })),
-        el("div", { id: "replay-hand", class: "hand" }),
         el("div", { class: "replay-controls", role: "toolbar", "aria-label": "steps" },
           back, el("span", { id: "replay-step", role: "status", "aria-live": "polite" }), forward),
+        el("div", { id: "replay-hand", class: "hand" }),
         el("p", { id: "replay-shared", class: "hint-line", role: "status" })),
       el("div", { class: "replay-log" }, el("h3", { text: "Log" }),
         el("ol", { id: "replay-log", class: "log", "aria-label": "the deal's log" }))));
@@ -136,10 +136,8 @@ function draw(opened) {
   const log = root.querySelector("#replay-log");
   renderLog(log, lines, false);
   const last = log.lastElementChild;
-  if (last) {
-    last.classList.add("latest");
-    last.scrollIntoView({ block: "nearest" });
-  }
+  if (last) last.classList.add("latest");
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;  // beside the table (a laptop): its newest line
   root.dataset.step = String(index);
 }
 
