@@ -168,7 +168,7 @@ def test_a_guts_deal_replays_from_ones_own_seat_and_its_link_opens_it_for_others
     assert link.get_attribute("href", timeout=WAIT * 1000).endswith("#replay=1.1")
     link.click()
     bob.page.wait_for_selector("#replay-step")
-    assert bob.page.inner_text("#replayer h2").startswith("Session 1, deal 1")
+    assert bob.page.inner_text("#replayer h2").startswith("Deal 1 of the night")
     assert _step_text(bob) == f"Step 1 of {total}"
     bob.page.keyboard.press("ArrowRight")
     assert _step_text(bob) == f"Step 2 of {total}"

@@ -114,6 +114,12 @@ def _deal_spans(events: Sequence[Mapping[str, Any]], finished: bool) -> list[tup
     return spans
 
 
+def _kinds(state: TableState, index: int, upto: Sequence[int]) -> list[dict[str, Any]]:
+    """The kinds of session ``index``'s first ``upto[index]`` events (as dicts)."""
+    events = state.sessions[index].events[: upto[index]]
+    return [{"kind": event.kind} for event in events]
+
+
 def _game_of(events: Sequence[Mapping[str, Any]], start: int, fallback: str) -> str:
     """The game being played at event ``start`` (a night's: the last game started)."""
     for event in reversed(events[:start]):
@@ -124,14 +130,15 @@ def _game_of(events: Sequence[Mapping[str, Any]], start: int, fallback: str) -> 
 
 def finished_deals(state: TableState, upto: Sequence[int], over: bool) -> list[dict[str, Any]]:
     """The night's finished deals: each one's session (from 1), deal (from 1, in its
-    session), game and the deal's own number as its game counts it."""
-    listed = []
+    session), its number in the night (``night``, from 1), game and the deal's own
+    number as its game counts it."""
+    listed: list[dict[str, Any]] = []
     for index, count in enumerate(upto):
         record = state.sessions[index].record()
         events = record["events"][:count]
         finished = over or index + 1 < len(upto)
         for number, (start, _) in enumerate(_deal_spans(events, finished), start=1):
-            listed.append({"session": index + 1, "deal": number,
+            listed.append({"session": index + 1, "deal": number, "night": len(listed) + 1,
                            "game": _game_of(events, start, state.game.name),
                            "number": events[start].get("deal", number)})  # fmt: skip
     return listed
@@ -153,6 +160,7 @@ def deal_steps(state: TableState, seat_id: int | None, upto: Sequence[int], over
     if not 1 <= deal <= len(spans):
         raise GutsError(f"no finished deal {deal} in session {session}")
     start, end = spans[deal - 1]
+    before = sum(len(_deal_spans(_kinds(state, n, upto), True)) for n in range(index))
     number = _number(state, index, seat_id)
     cuts = [n for n in range(start + 1, end) if str(events[n]["kind"]).endswith("acted")]
     cuts = cuts[: MAX_STEPS - 1]
@@ -176,9 +184,9 @@ def deal_steps(state: TableState, seat_id: int | None, upto: Sequence[int], over
     seen = [n for n in range(start, len(last.events)) if last.events[n].visible_to(seat)]
     shown = [last.events[n].to_dict() for n in seen]
     steps = [{"view": view, "seen": sum(1 for n in seen if n < cut)} for cut, view in views]
-    return {"session": session, "deal": deal, "game": _game_of(events, start, state.game.name),
-            "seat": seat, "players": list(last.table.names), "events": shown,
-            "steps": steps}  # fmt: skip
+    return {"session": session, "deal": deal, "night": before + deal,
+            "game": _game_of(events, start, state.game.name), "seat": seat,
+            "players": list(last.table.names), "events": shown, "steps": steps}  # fmt: skip
 
 
 def _view(session: Session, seat: int | None) -> dict[str, Any]:
@@ -310,13 +318,15 @@ def after_section() -> list[str]:
         "an unknown table `404`.",
         "",
         '`GET /api/tables/{table_id}/deals` lists the night\'s finished deals: `{"table_id",',
-        '"deals": [{"session", "deal", "game", "number"}]}`, `session` counted from 1',
-        "in the night, `deal` from 1 in its session, `number` the deal's number as its game",
+        '"deals": [{"session", "deal", "night", "game", "number"}]}`, `session` counted from',
+        "1 in the night, `deal` from 1 in its session, `night` from 1 in the night,",
+        "`number` the deal's number as its game",
         "counts it.",
         "",
         "`GET /api/tables/{table_id}/deals/{session}/{deal}` gives one finished deal step by",
-        'step as the caller\'s seat saw it: `{"session", "deal", "game", "seat",',
-        '"players", "events", "steps"}`. `events` are the deal\'s events the seat may',
+        'step as the caller\'s seat saw it: `{"session", "deal", "night", "game", "seat",',
+        '"players", "events", "steps"}` (`night`: the deal\'s number in the night, from 1).',
+        "`events` are the deal's events the seat may",
         "see, as the `event` message carries them (for `POST /api/narrate`); each step is",
         '`{"view", "seen"}`: the seat\'s `view()` without its events (the public view for',
         "the host secret or a seat not dealt in) when the deal was dealt, before each later",

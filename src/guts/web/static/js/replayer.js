@@ -41,7 +41,7 @@ export async function showDeals(root, ctx) {
 }
 
 function dealName(deal) {
-  return `Session ${deal.session}, deal ${deal.deal}`;
+  return `Deal ${deal.night} of the night`;
 }
 
 /** Open the replayer at deal ``deal`` of session ``session``. */
