@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 from browser_helpers import (
     WAIT,
     Person,
@@ -156,6 +157,15 @@ def test_a_guts_deal_replays_from_ones_own_seat_and_its_link_opens_it_for_others
     _check_privacy(ann, replies, [bob])
     assert "You are dealt" in ann.page.inner_text("#replay-log")
 
+    ann.page.keyboard.press("o")  # an action key does not act at the table behind
+    assert ann.page.locator("#replayer").count() == 1
+    base = f"{server.url}/api/tables/{created['table_id']}/deals"
+    assert httpx.get(base, timeout=WAIT).status_code == 403  # no token
+    wrong = {"authorization": "Bearer not-a-token"}
+    assert httpx.get(f"{base}/1/1", headers=wrong, timeout=WAIT).status_code == 403
+    token = ann.page.evaluate(f"localStorage.getItem('guts:token:{created['table_id']}')")
+    mine = {"authorization": f"Bearer {token}"}
+    assert httpx.get(f"{base}/1/99", headers=mine, timeout=WAIT).status_code == 404
     ann.page.click("#replay-share")
     ann.page.wait_for_selector("#replay-shared:has-text('Shared')")
     ann.page.keyboard.press("Escape")

@@ -168,7 +168,10 @@ document.addEventListener("keydown", (pressed) => {
   if (pressed.key === "ArrowRight") step(1);
   else if (pressed.key === "ArrowLeft") step(-1);
   else if (pressed.key === "Escape") closeReplay();
-  else return;
+  else if (pressed.key.length === 1 && !pressed.ctrlKey && !pressed.metaKey) {
+    pressed.stopPropagation();  // the table's action keys do not act behind the replayer
+    return;
+  } else return;
   pressed.preventDefault();
   pressed.stopPropagation();
 }, true);
