@@ -99,7 +99,7 @@ def test_the_review_panel_shows_ones_own_decisions_at_the_cost_guts_review_print
         deal, position, hand, before, did = row["cells"][:5]
         assert (deal, position, hand, before, did) == (
             f"{decision['session'] + 1}.{decision['deal']}", decision["position"],
-            decision["hand"], decision["before"], decision["action"])  # fmt: skip
+            decision["hand"], _before(decision["before"]), decision["action"])  # fmt: skip
         assert row["cells"][5] == _best(decision["equilibrium"])
         assert row["cells"][6] == _amount(decision["cost"], 3)
         assert row["cells"][7] == _amount(decision["cost_chips"], 1)
@@ -126,6 +126,13 @@ def _best(chances: dict[str, float]) -> str:
     """The equilibrium's declaration as guts review words it ("in", "in 40%, out 60%")."""
     played = [(way, p) for way, p in chances.items() if p > 0.02]
     return played[0][0] if len(played) == 1 else ", ".join(f"{w} {p:.0%}" for w, p in played)
+
+
+def _before(before: str) -> str:
+    """What guts review says was declared before, as the panel words it."""
+    if before == "-":
+        return "first to declare"
+    return "all declare at once" if before == "all at once" else f"before: {before}"
 
 
 def _amount(x: float, places: int) -> str:

@@ -9,6 +9,12 @@ export function amount(x, places) {
   return Number(text) === 0 ? text.replace("-", "") : text;
 }
 
+/** What was declared before the seat, in words ("-": no one declared before it). */
+function beforeText(before) {
+  if (before === "-") return "first to declare";
+  return before === "all at once" ? "all declare at once" : `before: ${before}`;
+}
+
 function dealName(decision) {
   return `${decision.session + 1}.${decision.deal}`;
 }
@@ -47,8 +53,8 @@ export function renderReview(root, found) {
     const rows = judged.map((d) => el("tr", { class: "review-row", "data-cost": d.cost, "data-chips": d.cost_chips },
       el("td", { class: "deal", text: dealName(d) }),
       el("td", {}, el("span", { class: "hand", text: d.hand }),
-        el("small", {}, el("span", { class: "position", text: d.position }), " · before: ",
-          el("span", { class: "before", text: d.before }))),
+        el("small", {}, el("span", { class: "position", text: d.position }), " · ",
+          el("span", { class: "before", text: beforeText(d.before) }))),
       el("td", {}, el("span", { class: "did", text: d.action }), " / ", el("span", { class: "best", text: d.best })),
       el("td", { class: "costs" }, el("span", { class: "cost", text: amount(d.cost, 3) }), " pot",
         el("small", {}, el("span", { class: "chips", text: amount(d.cost_chips, 1) }), " chips"))));
@@ -57,7 +63,7 @@ export function renderReview(root, found) {
   const costly = found.costliest.filter((d) => d.cost_chips > 0.05);
   if (costly.length) {
     root.append(el("h3", { text: "Costliest" }), el("ol", { class: "costliest" },
-      ...costly.map((d) => el("li", { text: `Deal ${dealName(d)} (${d.position}, ${d.hand}, before: ${d.before}): `
+      ...costly.map((d) => el("li", { text: `Deal ${dealName(d)} (${d.position}, ${d.hand}, ${beforeText(d.before)}): `
         + `${d.action} where the equilibrium goes ${d.best}: ${amount(d.cost_chips, 1)} chips (${amount(d.cost, 3)} pot)` }))));
   }
   const reasons = Object.entries(found.unjudged_reasons);
