@@ -10,7 +10,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from browser_helpers import WAIT, Person, Server, buttons, cards_in, seen_cards, wait_until
+import httpx
+from browser_helpers import (
+    WAIT,
+    Person,
+    Server,
+    buttons,
+    cards_in,
+    on_screen,
+    seen_cards,
+    wait_until,
+)
 
 PHONE = (360, 740)
 
@@ -67,7 +77,9 @@ def _step_text(person: Person) -> str:
 def _replayer_cards(person: Person) -> tuple[list[str], list[str]]:
     """The face-up cards in the replayer: one's own hand, and the other seats'."""
     page = person.page
-    hand = page.eval_on_selector_all("#replay-hand [data-card]", "cs => cs.map(c => c.dataset.card)")
+    hand = page.eval_on_selector_all(
+        "#replay-hand [data-card]", "cs => cs.map(c => c.dataset.card)"
+    )
     seats = page.eval_on_selector_all(
         "#replay-seats .seat:not(.you) [data-card]", "cs => cs.map(c => c.dataset.card)"
     )
@@ -129,9 +141,13 @@ def test_a_guts_deal_replays_from_ones_own_seat_and_its_link_opens_it_for_others
     ann.page.wait_for_function("window.gutsState.game !== null")
     _play([(ann, ("in",)), (bob, ("out",))], 2)  # Bob's cards are never shown
 
+    loaded = "name => performance.getEntriesByType('resource').some(e => e.name.endsWith(name))"
+    assert not ann.page.evaluate(loaded, "/replayer.js"), "the replayer loads only when opened"
+    assert not ann.page.evaluate(loaded, "/review.js")
     replies = _watch_replays(ann)
     ann.page.click("#tab-deals")
     ann.page.wait_for_selector("#deals .replay-deal")
+    assert ann.page.evaluate(loaded, "/replayer.js")
     ann.page.click('#deals li[data-deal="1.1"] .replay-deal')
     total = _walk(ann)
     for _ in range(total):
@@ -141,6 +157,15 @@ def test_a_guts_deal_replays_from_ones_own_seat_and_its_link_opens_it_for_others
     _check_privacy(ann, replies, [bob])
     assert "You are dealt" in ann.page.inner_text("#replay-log")
 
+    ann.page.keyboard.press("o")  # an action key does not act at the table behind
+    assert ann.page.locator("#replayer").count() == 1
+    base = f"{server.url}/api/tables/{created['table_id']}/deals"
+    assert httpx.get(base, timeout=WAIT).status_code == 403  # no token
+    wrong = {"authorization": "Bearer not-a-token"}
+    assert httpx.get(f"{base}/1/1", headers=wrong, timeout=WAIT).status_code == 403
+    token = ann.page.evaluate(f"localStorage.getItem('guts:token:{created['table_id']}')")
+    mine = {"authorization": f"Bearer {token}"}
+    assert httpx.get(f"{base}/1/99", headers=mine, timeout=WAIT).status_code == 404
     ann.page.click("#replay-share")
     ann.page.wait_for_selector("#replay-shared:has-text('Shared')")
     ann.page.keyboard.press("Escape")
@@ -153,7 +178,7 @@ def test_a_guts_deal_replays_from_ones_own_seat_and_its_link_opens_it_for_others
     assert link.get_attribute("href", timeout=WAIT * 1000).endswith("#replay=1.1")
     link.click()
     bob.page.wait_for_selector("#replay-step")
-    assert bob.page.inner_text("#replayer h2").startswith("Session 1, deal 1")
+    assert bob.page.inner_text("#replayer h2").startswith("Deal 1 of the night")
     assert _step_text(bob) == f"Step 1 of {total}"
     bob.page.keyboard.press("ArrowRight")
     assert _step_text(bob) == f"Step 2 of {total}"
@@ -161,6 +186,8 @@ def test_a_guts_deal_replays_from_ones_own_seat_and_its_link_opens_it_for_others
     _check_privacy(bob, shared, [ann])  # Bob's own cards; none of Ann's (never shown)
     hand, _ = _replayer_cards(bob)
     assert set(hand) <= _own_cards(bob)
+    hidden = on_screen(bob, "#replay-back, #replay-forward, #replay-step, #replay-hand .card")
+    assert not hidden, f"on a phone the steps and one's cards are in view: {hidden}"
     width = bob.page.evaluate("document.getElementById('replayer').scrollWidth")
     assert width <= PHONE[0], f"the replayer is {width} px wide on a {PHONE[0]} px phone"
     for person in (ann, bob):
@@ -180,7 +207,9 @@ def test_a_draw_deal_steps_forward_and_back_with_ones_own_cards(
     bob.join()
     ann.page.click("#start-at-table")
     ann.page.wait_for_function("window.gutsState.game !== null")
-    _play([(ann, ("bet", "call", "check", "stand pat")), (bob, ("fold", "check", "stand pat"))], 1)  # Bob folds: unshown
+    _play(
+        [(ann, ("bet", "call", "check", "stand pat")), (bob, ("fold", "check", "stand pat"))], 1
+    )  # Bob folds: unshown
 
     replies = _watch_replays(ann)
     ann.page.click("#tab-deals")

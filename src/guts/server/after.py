@@ -18,7 +18,7 @@ and does its work in a thread, never on the event loop.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
+import importlib
 import io
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from guts.server.actor import TableActor
     from guts.solve.review import Judged, Review
 
-__all__ = ["after_routes", "deal_steps", "finished_deals", "seat_review"]
+__all__ = ["after_routes", "after_section", "deal_steps", "finished_deals", "seat_review"]
 
 COSTLIEST = 5
 """How many of the costliest decisions the review names."""
@@ -114,6 +114,12 @@ def _deal_spans(events: Sequence[Mapping[str, Any]], finished: bool) -> list[tup
     return spans
 
 
+def _kinds(state: TableState, index: int, upto: Sequence[int]) -> list[dict[str, Any]]:
+    """The kinds of session ``index``'s first ``upto[index]`` events (as dicts)."""
+    events = state.sessions[index].events[: upto[index]]
+    return [{"kind": event.kind} for event in events]
+
+
 def _game_of(events: Sequence[Mapping[str, Any]], start: int, fallback: str) -> str:
     """The game being played at event ``start`` (a night's: the last game started)."""
     for event in reversed(events[:start]):
@@ -124,14 +130,15 @@ def _game_of(events: Sequence[Mapping[str, Any]], start: int, fallback: str) -> 
 
 def finished_deals(state: TableState, upto: Sequence[int], over: bool) -> list[dict[str, Any]]:
     """The night's finished deals: each one's session (from 1), deal (from 1, in its
-    session), game and the deal's own number as its game counts it."""
-    listed = []
+    session), its number in the night (``night``, from 1), game and the deal's own
+    number as its game counts it."""
+    listed: list[dict[str, Any]] = []
     for index, count in enumerate(upto):
         record = state.sessions[index].record()
         events = record["events"][:count]
         finished = over or index + 1 < len(upto)
         for number, (start, _) in enumerate(_deal_spans(events, finished), start=1):
-            listed.append({"session": index + 1, "deal": number,
+            listed.append({"session": index + 1, "deal": number, "night": len(listed) + 1,
                            "game": _game_of(events, start, state.game.name),
                            "number": events[start].get("deal", number)})  # fmt: skip
     return listed
@@ -153,6 +160,7 @@ def deal_steps(state: TableState, seat_id: int | None, upto: Sequence[int], over
     if not 1 <= deal <= len(spans):
         raise GutsError(f"no finished deal {deal} in session {session}")
     start, end = spans[deal - 1]
+    before = sum(len(_deal_spans(_kinds(state, n, upto), True)) for n in range(index))
     number = _number(state, index, seat_id)
     cuts = [n for n in range(start + 1, end) if str(events[n]["kind"]).endswith("acted")]
     cuts = cuts[: MAX_STEPS - 1]
@@ -176,9 +184,9 @@ def deal_steps(state: TableState, seat_id: int | None, upto: Sequence[int], over
     seen = [n for n in range(start, len(last.events)) if last.events[n].visible_to(seat)]
     shown = [last.events[n].to_dict() for n in seen]
     steps = [{"view": view, "seen": sum(1 for n in seen if n < cut)} for cut, view in views]
-    return {"session": session, "deal": deal, "game": _game_of(events, start, state.game.name),
-            "seat": seat, "players": list(last.table.names), "events": shown,
-            "steps": steps}  # fmt: skip
+    return {"session": session, "deal": deal, "night": before + deal,
+            "game": _game_of(events, start, state.game.name), "seat": seat,
+            "players": list(last.table.names), "events": shown, "steps": steps}  # fmt: skip
 
 
 def _view(session: Session, seat: int | None) -> dict[str, Any]:
@@ -232,8 +240,12 @@ def _judged(decision: Judged) -> dict[str, Any]:
 
 
 def solver_installed() -> bool:
-    """True if the solve extra (numba) is installed on the server."""
-    return importlib.util.find_spec("numba") is not None
+    """True if the solve extra (numba) is installed on the server (and imports)."""
+    try:
+        importlib.import_module("numba")
+    except ImportError:
+        return False
+    return True
 
 
 async def deal_list(request: Request) -> Response:
@@ -272,8 +284,13 @@ async def seat_review_route(request: Request) -> Response:
     if caller.seat_id is None:
         return _error("not-seated", "a review is of a seat's own decisions: send its token", 403)
     if not solver_installed():
-        return JSONResponse({"available": False, "message": "The review needs the solver, "
-                             "which this server lacks: pip install 'guts[solve]' (numba)."})
+        return JSONResponse(
+            {
+                "available": False,
+                "message": "The review needs the solver, "
+                "which this server lacks: pip install 'guts[solve]' (numba).",
+            }
+        )
     try:
         found = await asyncio.to_thread(seat_review, caller.state, caller.seat_id, caller.upto)
     except GutsError as error:
@@ -287,4 +304,45 @@ def after_routes() -> list[Route]:
         Route("/api/tables/{table_id}/deals", deal_list, methods=["GET"]),
         Route("/api/tables/{table_id}/deals/{session}/{deal}", deal_replay, methods=["GET"]),
         Route("/api/tables/{table_id}/review", seat_review_route, methods=["GET"]),
+    ]
+
+
+def after_section() -> list[str]:
+    """``docs/protocol.md``'s section on these routes (its lines)."""
+    return [
+        "## After the deal: replays and the review",
+        "",
+        "Each of these routes wants `Authorization: Bearer TOKEN`: a seat's device token (that",
+        "seat's own view; the review is the seat's alone) or the host secret (a spectator's",
+        "view; no review). Without one, or with another, it answers `403` (`not-seated`);",
+        "an unknown table `404`.",
+        "",
+        '`GET /api/tables/{table_id}/deals` lists the night\'s finished deals: `{"table_id",',
+        '"deals": [{"session", "deal", "night", "game", "number"}]}`, `session` counted from',
+        "1 in the night, `deal` from 1 in its session, `night` from 1 in the night,",
+        "`number` the deal's number as its game",
+        "counts it.",
+        "",
+        "`GET /api/tables/{table_id}/deals/{session}/{deal}` gives one finished deal step by",
+        'step as the caller\'s seat saw it: `{"session", "deal", "night", "game", "seat",',
+        '"players", "events", "steps"}` (`night`: the deal\'s number in the night, from 1).',
+        "`events` are the deal's events the seat may",
+        "see, as the `event` message carries them (for `POST /api/narrate`); each step is",
+        '`{"view", "seen"}`: the seat\'s `view()` without its events (the public view for',
+        "the host secret or a seat not dealt in) when the deal was dealt, before each later",
+        "decision and at its end, and how many of `events` had happened then. The server",
+        "replays the session's record up to each step (in a thread): nothing is sent but",
+        "what the engine lets that seat see. A deal not finished, or not there, is `404`",
+        "(`no-such-deal`). The page opens a deal's replay from the link",
+        "`/t/{table_id}#replay={session}.{deal}`, for each reader from their own seat.",
+        "",
+        "`GET /api/tables/{table_id}/review` runs the coach (`guts review`) over the seat's",
+        'own history download and gives the seat\'s own declarations: `{"available": true,',
+        '"name", "decisions", "total", "costliest", "unjudged",',
+        '"unjudged_reasons"}`, each decision as `guts review --json` gives it (with `best`,',
+        "the equilibrium's declaration in words), `total` its `cost` (pot units) and",
+        "`cost_chips`, the costliest five that cost anything, and the decisions not judged",
+        "with their reasons. A server without the solve extra (numba) answers",
+        '`{"available": false, "message"}`.',
+        "",
     ]

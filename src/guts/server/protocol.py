@@ -785,6 +785,9 @@ def protocol_document() -> str:
     lines += prose
     for title, part in parts:
         lines += describe(part, title)
+    from guts.server.after import after_section
+
+    lines += after_section()
     return "\n".join(lines).rstrip() + "\n"
 
 

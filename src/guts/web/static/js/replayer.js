@@ -41,7 +41,7 @@ export async function showDeals(root, ctx) {
 }
 
 function dealName(deal) {
-  return `Session ${deal.session}, deal ${deal.deal}`;
+  return `Deal ${deal.night} of the night`;
 }
 
 /** Open the replayer at deal ``deal`` of session ``session``. */
@@ -107,9 +107,9 @@ function build(opened) {
         el("div", { class: "felt replay-felt" },
           el("div", { id: "replay-seats", class: "seats" }),
           el("div", { id: "replay-centre", class: "centre" })),
-        el("div", { id: "replay-hand", class: "hand" }),
         el("div", { class: "replay-controls", role: "toolbar", "aria-label": "steps" },
           back, el("span", { id: "replay-step", role: "status", "aria-live": "polite" }), forward),
+        el("div", { id: "replay-hand", class: "hand" }),
         el("p", { id: "replay-shared", class: "hint-line", role: "status" })),
       el("div", { class: "replay-log" }, el("h3", { text: "Log" }),
         el("ol", { id: "replay-log", class: "log", "aria-label": "the deal's log" }))));
@@ -136,10 +136,8 @@ function draw(opened) {
   const log = root.querySelector("#replay-log");
   renderLog(log, lines, false);
   const last = log.lastElementChild;
-  if (last) {
-    last.classList.add("latest");
-    last.scrollIntoView({ block: "nearest" });
-  }
+  if (last) last.classList.add("latest");
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;  // beside the table (a laptop): its newest line
   root.dataset.step = String(index);
 }
 
@@ -170,7 +168,10 @@ document.addEventListener("keydown", (pressed) => {
   if (pressed.key === "ArrowRight") step(1);
   else if (pressed.key === "ArrowLeft") step(-1);
   else if (pressed.key === "Escape") closeReplay();
-  else return;
+  else if (pressed.key.length === 1 && !pressed.ctrlKey && !pressed.metaKey) {
+    pressed.stopPropagation();  // the table's action keys do not act behind the replayer
+    return;
+  } else return;
   pressed.preventDefault();
   pressed.stopPropagation();
 }, true);

@@ -9,9 +9,10 @@ export function amount(x, places) {
   return Number(text) === 0 ? text.replace("-", "") : text;
 }
 
-function signed(x, places) {
-  const text = amount(x, places);
-  return x > 0 && Number(text) !== 0 ? `+${text}` : text;
+/** What was declared before the seat, in words ("-": no one declared before it). */
+function beforeText(before) {
+  if (before === "-") return "first to declare";
+  return before === "all at once" ? "all declare at once" : `before: ${before}`;
 }
 
 function dealName(decision) {
@@ -44,23 +45,26 @@ export function renderReview(root, found) {
   const [cost, chips] = [found.total.cost, found.total.cost_chips];
   root.append(el("h3", { text: "Your decisions against the equilibrium" }),
     el("p", { class: "review-total", "data-cost": cost, "data-chips": chips, text: judged.length
-      ? `${judged.length} decision${judged.length === 1 ? "" : "s"} judged: they cost you ${signed(cost, 3)} pots, ${signed(chips, 1)} chips (expected, against the equilibrium).`
+      ? `${judged.length} decision${judged.length === 1 ? "" : "s"} judged. Expected cost against the equilibrium: ${amount(cost, 3)} pot units, ${amount(chips, 1)} chips.`
       : "No decision of yours could be judged yet." }));
   if (judged.length) {
-    const head = el("tr", {}, ...["Deal", "Seat", "Hand", "Before", "You", "Equilibrium", "Cost (pots)", "Chips"]
+    const head = el("tr", {}, ...["Deal", "Your hand", "You / equilibrium", "Cost"]
       .map((text) => el("th", { scope: "col", text })));
     const rows = judged.map((d) => el("tr", { class: "review-row", "data-cost": d.cost, "data-chips": d.cost_chips },
-      el("td", { text: dealName(d) }), el("td", { text: d.position }), el("td", { text: d.hand }),
-      el("td", { text: d.before }), el("td", { class: "did", text: d.action }), el("td", { text: d.best }),
-      el("td", { class: "cost", text: amount(d.cost, 3) }), el("td", { class: "chips", text: amount(d.cost_chips, 1) })));
-    root.append(el("div", { class: "review-scroll" },
-      el("table", { class: "review", "aria-label": "your decisions" }, el("thead", {}, head), el("tbody", {}, ...rows))));
+      el("td", { class: "deal", text: dealName(d) }),
+      el("td", {}, el("span", { class: "hand", text: d.hand }),
+        el("small", {}, el("span", { class: "position", text: d.position }), " · ",
+          el("span", { class: "before", text: beforeText(d.before) }))),
+      el("td", {}, el("span", { class: "did", text: d.action }), " / ", el("span", { class: "best", text: d.best })),
+      el("td", { class: "costs" }, el("span", { class: "cost", text: amount(d.cost, 3) }), " pot",
+        el("small", {}, el("span", { class: "chips", text: amount(d.cost_chips, 1) }), " chips"))));
+    root.append(el("table", { class: "review", "aria-label": "your decisions" }, el("thead", {}, head), el("tbody", {}, ...rows)));
   }
   const costly = found.costliest.filter((d) => d.cost_chips > 0.05);
   if (costly.length) {
     root.append(el("h3", { text: "Costliest" }), el("ol", { class: "costliest" },
-      ...costly.map((d) => el("li", { text: `Deal ${dealName(d)} (${d.position}, ${d.hand}, before: ${d.before}): `
-        + `${d.action} where the equilibrium goes ${d.best}: ${amount(d.cost_chips, 1)} chips (${amount(d.cost, 3)} pot)` })))));
+      ...costly.map((d) => el("li", { text: `Deal ${dealName(d)} (${d.position}, ${d.hand}, ${beforeText(d.before)}): `
+        + `${d.action} where the equilibrium goes ${d.best}: ${amount(d.cost_chips, 1)} chips (${amount(d.cost, 3)} pot)` }))));
   }
   const reasons = Object.entries(found.unjudged_reasons);
   if (reasons.length) {
