@@ -35,8 +35,7 @@ def test_a_night_plays_under_the_content_security_policy(
     page.click("#tab-host")
     page.select_option("#bot-kind", "random")
     page.click("#add-bot")
-    host.shot("bot-added")
-    page.locator("#seats .seat").nth(1).wait_for()
+    page.get_by_text("2 seated.").wait_for()
     page.click("#start")
     clicks = 0
     for _ in range(6):
@@ -47,7 +46,7 @@ def test_a_night_plays_under_the_content_security_policy(
             continue
         choice.click()
         clicks += 1
-        page.locator("#log li").first.wait_for()
+        page.locator("#log li").first.wait_for(state="attached")
     host.shot("played-under-csp")
     assert clicks > 0, "Ann had decisions to make"
     assert page.locator("#log li").count() > 0, "the log tells the deal"
