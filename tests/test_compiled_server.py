@@ -36,7 +36,10 @@ def _compiler() -> str | None:
     return shutil.which(command)
 
 
-pytestmark = pytest.mark.skipif(_compiler() is None, reason="no C compiler to build with")
+pytestmark = [
+    pytest.mark.skipif(_compiler() is None, reason="no C compiler to build with"),
+    pytest.mark.xdist_group("compiled-server"),  # one worker builds and tests; the rest go on
+]
 
 
 def _fingerprint() -> str:

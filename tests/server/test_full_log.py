@@ -72,7 +72,7 @@ def test_the_full_log_is_the_public_narration_newest_first(
     assert rows[0] == ["entry", "at", "order"]
     body = rows[1:]
     told = public_narration(client, table_id)
-    assert len(told) > 10 and any("Deal 3" in line for line in told)
+    assert len(told) > 10 and any("Deal 1" in line for line in told)
     assert [entry for entry, _, _ in reversed(body)] == told
     orders = [int(order) for _, _, order in body]
     assert orders == sorted(orders, reverse=True) and len(set(orders)) == len(orders)
