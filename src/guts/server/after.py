@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from guts.server.actor import TableActor
     from guts.solve.review import Judged, Review
 
-__all__ = ["after_routes", "after_section", "deal_steps", "finished_deals", "seat_review"]
+__all__ = ["after_routes", "deal_steps", "finished_deals", "seat_review"]
 
 COSTLIEST = 5
 """How many of the costliest decisions the review names."""
@@ -304,45 +304,4 @@ def after_routes() -> list[Route]:
         Route("/api/tables/{table_id}/deals", deal_list, methods=["GET"]),
         Route("/api/tables/{table_id}/deals/{session}/{deal}", deal_replay, methods=["GET"]),
         Route("/api/tables/{table_id}/review", seat_review_route, methods=["GET"]),
-    ]
-
-
-def after_section() -> list[str]:
-    """``docs/protocol.md``'s section on these routes (its lines)."""
-    return [
-        "## After the deal: replays and the review",
-        "",
-        "Each of these routes wants `Authorization: Bearer TOKEN`: a seat's device token (that",
-        "seat's own view; the review is the seat's alone) or the host secret (a spectator's",
-        "view; no review). Without one, or with another, it answers `403` (`not-seated`);",
-        "an unknown table `404`.",
-        "",
-        '`GET /api/tables/{table_id}/deals` lists the night\'s finished deals: `{"table_id",',
-        '"deals": [{"session", "deal", "night", "game", "number"}]}`, `session` counted from',
-        "1 in the night, `deal` from 1 in its session, `night` from 1 in the night,",
-        "`number` the deal's number as its game",
-        "counts it.",
-        "",
-        "`GET /api/tables/{table_id}/deals/{session}/{deal}` gives one finished deal step by",
-        'step as the caller\'s seat saw it: `{"session", "deal", "night", "game", "seat",',
-        '"players", "events", "steps"}` (`night`: the deal\'s number in the night, from 1).',
-        "`events` are the deal's events the seat may",
-        "see, as the `event` message carries them (for `POST /api/narrate`); each step is",
-        '`{"view", "seen"}`: the seat\'s `view()` without its events (the public view for',
-        "the host secret or a seat not dealt in) when the deal was dealt, before each later",
-        "decision and at its end, and how many of `events` had happened then. The server",
-        "replays the session's record up to each step (in a thread): nothing is sent but",
-        "what the engine lets that seat see. A deal not finished, or not there, is `404`",
-        "(`no-such-deal`). The page opens a deal's replay from the link",
-        "`/t/{table_id}#replay={session}.{deal}`, for each reader from their own seat.",
-        "",
-        "`GET /api/tables/{table_id}/review` runs the coach (`guts review`) over the seat's",
-        'own history download and gives the seat\'s own declarations: `{"available": true,',
-        '"name", "decisions", "total", "costliest", "unjudged",',
-        '"unjudged_reasons"}`, each decision as `guts review --json` gives it (with `best`,',
-        "the equilibrium's declaration in words), `total` its `cost` (pot units) and",
-        "`cost_chips`, the costliest five that cost anything, and the decisions not judged",
-        "with their reasons. A server without the solve extra (numba) answers",
-        '`{"available": false, "message"}`.',
-        "",
     ]

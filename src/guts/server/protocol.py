@@ -785,10 +785,50 @@ def protocol_document() -> str:
     lines += prose
     for title, part in parts:
         lines += describe(part, title)
-    from guts.server.after import after_section
-
     lines += after_section()
     return "\n".join(lines).rstrip() + "\n"
+
+
+def after_section() -> list[str]:
+    """``docs/protocol.md``'s section on the routes of :mod:`guts.server.after` (its
+    lines)."""
+    return [
+        "## After the deal: replays and the review",
+        "",
+        "Each of these routes wants `Authorization: Bearer TOKEN`: a seat's device token (that",
+        "seat's own view; the review is the seat's alone) or the host secret (a spectator's",
+        "view; no review). Without one, or with another, it answers `403` (`not-seated`);",
+        "an unknown table `404`.",
+        "",
+        '`GET /api/tables/{table_id}/deals` lists the night\'s finished deals: `{"table_id",',
+        '"deals": [{"session", "deal", "night", "game", "number"}]}`, `session` counted from',
+        "1 in the night, `deal` from 1 in its session, `night` from 1 in the night,",
+        "`number` the deal's number as its game",
+        "counts it.",
+        "",
+        "`GET /api/tables/{table_id}/deals/{session}/{deal}` gives one finished deal step by",
+        'step as the caller\'s seat saw it: `{"session", "deal", "night", "game", "seat",',
+        '"players", "events", "steps"}` (`night`: the deal\'s number in the night, from 1).',
+        "`events` are the deal's events the seat may",
+        "see, as the `event` message carries them (for `POST /api/narrate`); each step is",
+        '`{"view", "seen"}`: the seat\'s `view()` without its events (the public view for',
+        "the host secret or a seat not dealt in) when the deal was dealt, before each later",
+        "decision and at its end, and how many of `events` had happened then. The server",
+        "replays the session's record up to each step (in a thread): nothing is sent but",
+        "what the engine lets that seat see. A deal not finished, or not there, is `404`",
+        "(`no-such-deal`). The page opens a deal's replay from the link",
+        "`/t/{table_id}#replay={session}.{deal}`, for each reader from their own seat.",
+        "",
+        "`GET /api/tables/{table_id}/review` runs the coach (`guts review`) over the seat's",
+        'own history download and gives the seat\'s own declarations: `{"available": true,',
+        '"name", "decisions", "total", "costliest", "unjudged",',
+        '"unjudged_reasons"}`, each decision as `guts review --json` gives it (with `best`,',
+        "the equilibrium's declaration in words), `total` its `cost` (pot units) and",
+        "`cost_chips`, the costliest five that cost anything, and the decisions not judged",
+        "with their reasons. A server without the solve extra (numba) answers",
+        '`{"available": false, "message"}`.',
+        "",
+    ]
 
 
 def describe(model: type[BaseModel], title: str = "") -> list[str]:
