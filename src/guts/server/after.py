@@ -31,6 +31,7 @@ from guts.catalog import replay_record
 from guts.errors import GutsError
 from guts.games.base import Session
 from guts.night import Night
+from guts.server.limits import bearer_token
 from guts.server.records import history_lines
 from guts.server.state import TableState
 from guts.server.tables import Tables
@@ -67,9 +68,8 @@ async def _caller(request: Request) -> _Caller | JSONResponse:
     actor = await tables.get(request.path_params["table_id"])
     if actor is None:
         return _error("no-such-table", "no table has that id", 404)
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_token(request)
+    if not token:
         return _error("not-seated", "a deal's replay and review are its players': send a "
                                     "seat's token", 403)  # fmt: skip
 

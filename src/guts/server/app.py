@@ -40,7 +40,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from guts.errors import GutsError
 from guts.server.actor import Client, Settings, TableActor
 from guts.server.after import after_routes
-from guts.server.limits import AddressBook, BodyTooLarge, Limits, client_address, read_body
+from guts.server.limits import (
+    AddressBook,
+    BodyTooLarge,
+    Limits,
+    bearer_token,
+    client_address,
+    read_body,
+)
 from guts.server.pages import ledger_response, page_routes
 from guts.server.presets import check_bots, table_game
 from guts.server.protocol import (
@@ -276,8 +283,7 @@ async def table_ledger(request: Request) -> Response:
     actor = await _tables(request).get(request.path_params["table_id"])
     if actor is None:
         return _error("no-such-table", "no table has that id", 404)
-    scheme, _, secret = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not actor.is_host(secret.strip()):
+    if not actor.is_host(bearer_token(request)):
         return _error("not-host", "the ledger is the host's: send the host secret", 403)
     return await ledger_response(request, actor)
 
@@ -291,9 +297,8 @@ async def table_history(request: Request) -> Response:
     actor = await _tables(request).get(request.path_params["table_id"])
     if actor is None:
         return _error("no-such-table", "no table has that id", 404)
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_token(request)
+    if not token:
         return _error("not-seated", "a history is its players' and the host's: send a "
                                     "seat's token or the host secret", 403)  # fmt: skip
 

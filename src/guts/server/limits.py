@@ -32,6 +32,13 @@ class BodyTooLarge(Exception):
     """A request body over its route's limit (answered 413, unread past the limit)."""
 
 
+def bearer_token(request: HTTPConnection) -> str:
+    """The token of the request's ``Authorization: Bearer TOKEN`` header (a seat's device
+    token or the host secret); empty without one."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
 async def read_body(request: Request, limit: int) -> bytes:
     """The request's body, read no further than ``limit`` bytes (BodyTooLarge beyond)."""
     declared = request.headers.get("content-length", "")

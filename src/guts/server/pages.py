@@ -38,7 +38,7 @@ from guts.narrate import Narrator, agree, as_you
 from guts.night import DEALERS_CHOICE, NightRules
 from guts.night.narrate import NightNarrator
 from guts.server.ledger import departures, ledger_body, ledger_rows, to_csv
-from guts.server.limits import MAX_BODY_BYTES, BodyTooLarge, read_body
+from guts.server.limits import MAX_BODY_BYTES, BodyTooLarge, bearer_token, read_body
 from guts.server.protocol import MAX_SEATS
 from guts.server.tables import Tables
 
@@ -297,7 +297,7 @@ async def standings(request: Request) -> Response:
     actor = await tables.get(request.path_params["table_id"])
     if actor is None:
         return _error("no-such-table", "no table has that id", 404)
-    token = request.headers.get("authorization", "").partition(" ")[2].strip()
+    token = bearer_token(request)
     wanted = digest(token)
     seated = any(seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted)
                  for seat in actor.state.seats.values())  # fmt: skip
