@@ -1,0 +1,242 @@
+"""The club routes, in process: a host makes a club and counts tables for it; a player's
+device becomes a member by sitting, or on a new device by the host's code; the host
+reads every member's stats and the CSV, a member only their own; every route refuses
+what lacks its credential."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import secrets
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():  # Starlette would rather have httpx2, not on PyPI here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient, WebSocketTestSession
+
+from guts.server.actor import Settings
+from guts.server.app import create_app
+from guts.server.clubs import CLUB_BODY_BYTES
+
+QUICK = Settings(bot_delay=0, deal_delay=0)
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(sqlite_url, settings=QUICK)) as test_client:
+        yield test_client
+
+
+def device() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def bearer(secret: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {secret}"}
+
+
+def make_club(client: TestClient, name: str = "Friday game") -> dict[str, Any]:
+    made = client.post("/api/clubs", json={"name": name})
+    assert made.status_code == 201, made.text
+    club: dict[str, Any] = made.json()
+    return club
+
+
+def send(ws: WebSocketTestSession, message: dict[str, Any]) -> None:
+    ws.send_text(json.dumps(message))
+
+
+def play_night(client: TestClient, club: dict[str, Any] | None, key: str, nickname: str,
+               deals: int = 3) -> dict[str, Any]:  # fmt: skip
+    """A table of two-card Guts (two bots and ``nickname``, who goes in whenever asked),
+    counted for ``club`` if given, played to its end; what the test needs of it."""
+    made = client.post("/api/tables", json={
+        "preset": "two-card-guts", "bots": 2, "bot": "random", "auto_approve": True,
+        "start": False, "buy_in": 50, "options": {"max-deals": str(deals)}})  # fmt: skip
+    assert made.status_code == 201, made.text
+    table_id, secret = made.json()["table_id"], made.json()["host_secret"]
+    if club is not None:
+        attached = client.post(f"/api/clubs/{club['club_id']}/tables",
+                               json={"table_id": table_id, "host_secret": secret},
+                               headers=bearer(club["club_secret"]))  # fmt: skip
+        assert attached.status_code == 200, attached.text
+    ins = 0
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        send(ws, {"type": "join", "nickname": nickname})
+        token = _until(ws, lambda f: f["type"] == "welcome")["token"]
+        linked = client.post(f"/api/tables/{table_id}/club", json={"device": key},
+                             headers=bearer(token))  # fmt: skip
+        send(ws, {"type": "start", "secret": secret})
+        acts = 0
+        for _ in range(5000):
+            frame = ws.receive_json()
+            decision = frame.get("decision")
+            if frame.get("status") == "over":
+                break
+            if decision and frame["type"] in ("event", "snapshot") and decision.get("seat") == 2:
+                acts += 1
+                action = "in" if "in" in decision["actions"] else decision["actions"][0]
+                ins += action == "in"
+                send(ws, {"type": "act", "seat": 2, "action": action, "client_seq": acts})
+        else:
+            raise AssertionError("the night did not end")
+    ledger = client.get(f"/api/tables/{table_id}/ledger", headers=bearer(secret)).json()
+    net = next(row["net"] for row in ledger["players"] if row["player_nickname"] == nickname)
+    return {"table_id": table_id, "token": token, "linked": linked, "net": net, "ins": ins}
+
+
+def _until(ws: WebSocketTestSession, test: Any) -> dict[str, Any]:
+    for _ in range(200):
+        frame: dict[str, Any] = ws.receive_json()
+        if test(frame):
+            return frame
+    raise AssertionError("no such frame")
+
+
+def test_a_member_is_known_across_nights_and_the_stats_are_the_ledgers(
+    client: TestClient,
+) -> None:
+    club = make_club(client)
+    laptop = device()
+    first = play_night(client, club, laptop, "Jo")
+    assert first["linked"].status_code == 200, first["linked"].text
+    member = first["linked"].json()["member"]
+    assert member["name"] == "Jo"
+    second = play_night(client, club, laptop, "Joanna")  # another night, another nickname
+    assert second["linked"].json()["member"]["id"] == member["id"]
+    outside = play_night(client, None, laptop, "Jo")  # a table of no club counts for none
+    assert outside["linked"].status_code == 404 and outside["linked"].json()["code"] == "no-club"
+
+    view = client.get(f"/api/clubs/{club['club_id']}", headers=bearer(club["club_secret"]))
+    assert view.status_code == 200, view.text
+    body = view.json()
+    assert body["tables"] == 2 and [m["name"] for m in body["members"]] == ["Jo"]
+    jo = body["members"][0]
+    assert [n["table_id"] for n in jo["nights"]] == [first["table_id"], second["table_id"]]
+    assert [n["net"] for n in jo["nights"]] == [first["net"], second["net"]]
+    assert jo["net"] == first["net"] + second["net"]
+    assert jo["nights"][-1]["running"] == jo["net"]
+    guts = next(f for f in jo["families"] if f["family"] == "guts")
+    assert guts["in"] == guts["declared"] == first["ins"] + second["ins"]
+    assert guts["deals"] == 6 and jo["devices"] == 1
+
+    mine = client.get(f"/api/clubs/{club['club_id']}/me", headers=bearer(laptop))
+    assert mine.status_code == 200 and mine.json()["members"][0]["net"] == jo["net"]
+    assert "devices" not in mine.json()["members"][0]
+    exported = client.get(f"/api/clubs/{club['club_id']}/export?kind=members",
+                          headers=bearer(club["club_secret"]))  # fmt: skip
+    rows = list(csv.DictReader(io.StringIO(exported.text)))
+    assert exported.headers["content-type"].startswith("text/csv")
+    assert [(r["name"], int(r["nights"]), int(r["net"])) for r in rows] == [("Jo", 2, jo["net"])]
+    nights = client.get(f"/api/clubs/{club['club_id']}/me?format=csv", headers=bearer(laptop))
+    assert [int(r["running_net"]) for r in csv.DictReader(io.StringIO(nights.text))] == [
+        n["running"] for n in jo["nights"]
+    ]
+
+
+def test_a_new_device_claims_its_member_with_the_hosts_code(client: TestClient) -> None:
+    club = make_club(client)
+    club_id, host = club["club_id"], bearer(club["club_secret"])
+    laptop, phone = device(), device()
+    jo = play_night(client, club, laptop, "Jo", deals=1)["linked"].json()["member"]
+    play_night(client, club, phone, "Jo phone", deals=1)  # a second member, for now
+    assert len(client.get(f"/api/clubs/{club_id}", headers=host).json()["members"]) == 2
+    code = client.post(f"/api/clubs/{club_id}/codes", json={"member_id": jo["id"]}, headers=host)
+    assert code.status_code == 201, code.text
+    typed = code.json()["code"].lower().replace("-", " ")  # as a person types it
+    claimed = client.post(f"/api/clubs/{club_id}/claim", json={"code": typed, "device": phone})
+    assert claimed.status_code == 200 and claimed.json()["member"]["id"] == jo["id"]
+    members = client.get(f"/api/clubs/{club_id}", headers=host).json()["members"]
+    assert [(m["id"], len(m["nights"]), m["devices"]) for m in members] == [(jo["id"], 2, 2)]
+    again = client.post(f"/api/clubs/{club_id}/claim", json={"code": typed, "device": device()})
+    assert again.status_code == 403 and again.json()["code"] == "wrong-code"  # used once
+
+
+def test_the_host_merges_and_renames_members(client: TestClient) -> None:
+    club = make_club(client)
+    club_id, host = club["club_id"], bearer(club["club_secret"])
+    one = play_night(client, club, device(), "Al", deals=1)["linked"].json()["member"]
+    two = play_night(client, club, device(), "Albert", deals=1)["linked"].json()["member"]
+    merged = client.post(f"/api/clubs/{club_id}/merge", json={"keep": one["id"], "gone": two["id"]},
+                         headers=host)  # fmt: skip
+    assert merged.status_code == 200, merged.text
+    renamed = client.post(f"/api/clubs/{club_id}/rename",
+                          json={"member_id": one["id"], "name": "Al B."}, headers=host)  # fmt: skip
+    assert renamed.json()["member"]["name"] == "Al B."
+    members = client.get(f"/api/clubs/{club_id}", headers=host).json()["members"]
+    assert [(m["name"], len(m["nights"]), m["devices"]) for m in members] == [("Al B.", 2, 2)]
+    gone = client.post(f"/api/clubs/{club_id}/merge", json={"keep": one["id"], "gone": two["id"]},
+                       headers=host)  # fmt: skip
+    assert gone.status_code == 404
+
+
+def test_every_club_route_asks_for_its_credential(client: TestClient) -> None:
+    club = make_club(client)
+    club_id = club["club_id"]
+    other = make_club(client, "Another")
+    key = device()
+    night = play_night(client, club, key, "Jo", deals=1)
+    member = night["linked"].json()["member"]["id"]
+    host_routes = [
+        ("get", f"/api/clubs/{club_id}", None),
+        ("get", f"/api/clubs/{club_id}/export", None),
+        ("post", f"/api/clubs/{club_id}/codes", {"member_id": member}),
+        ("post", f"/api/clubs/{club_id}/merge", {"keep": member, "gone": member}),
+        ("post", f"/api/clubs/{club_id}/rename", {"member_id": member, "name": "X"}),
+        ("post", f"/api/clubs/{club_id}/tables", {"table_id": night["table_id"],
+                                                  "host_secret": "x"}),
+    ]  # fmt: skip
+    for credential in (None, other["club_secret"], key, night["token"]):
+        headers = bearer(credential) if credential else {}
+        for method, path, body in host_routes:
+            answer = client.request(method, path, json=body, headers=headers)
+            assert answer.status_code == 403, (path, credential, answer.text)
+            assert answer.json()["code"] == "not-host"
+    for credential in (None, club["club_secret"], night["token"], device()):
+        headers = bearer(credential) if credential else {}
+        answer = client.get(f"/api/clubs/{club_id}/me", headers=headers)
+        assert answer.status_code == 403 and answer.json()["code"] == "not-member"
+    assert client.get(f"/api/clubs/{other['club_id']}/me", headers=bearer(key)).status_code == 403
+    for credential in (None, club["club_secret"], key):
+        headers = bearer(credential) if credential else {}
+        answer = client.post(f"/api/tables/{night['table_id']}/club", json={"device": key},
+                             headers=headers)  # fmt: skip
+        assert answer.status_code == 403 and answer.json()["code"] == "not-seated"
+    # a table counts for one club only, and only its host may count it
+    taken = client.post(f"/api/clubs/{other['club_id']}/tables",
+                        json={"table_id": night["table_id"], "host_secret": "wrong"},
+                        headers=bearer(other["club_secret"]))  # fmt: skip
+    assert taken.status_code == 403
+
+
+def test_wrong_codes_are_bounded_and_bodies_are_bounded(client: TestClient) -> None:
+    club = make_club(client)
+    club_id = club["club_id"]
+    host = bearer(club["club_secret"])
+    member = play_night(client, club, device(), "Jo", deals=1)["linked"].json()["member"]["id"]
+    code = client.post(f"/api/clubs/{club_id}/codes", json={"member_id": member},
+                       headers=host).json()["code"]  # fmt: skip
+    phone = device()
+    answers = [client.post(f"/api/clubs/{club_id}/claim", json={"code": f"WRONG{n}",
+                                                                "device": phone}).status_code
+               for n in range(10)]  # fmt: skip
+    assert answers == [403] * 10
+    locked = client.post(f"/api/clubs/{club_id}/claim", json={"code": code, "device": phone})
+    assert locked.status_code == 429 and locked.json()["code"] == "locked"
+    big = {"name": "x" * (CLUB_BODY_BYTES + 10)}
+    assert client.post("/api/clubs", json=big).status_code == 413
+    for body in ({"name": ""}, {"name": "a", "extra": 1}, {"name": 5}, []):
+        assert client.post("/api/clubs", json=body).status_code == 400
+    short = client.post(f"/api/clubs/{club_id}/claim", json={"code": code, "device": "short"})
+    assert short.status_code == 400  # a device key has at least 128 bits
+
+
+def test_the_club_page_is_served_under_the_policy(client: TestClient) -> None:
+    page = client.get("/c/anything")
+    assert page.status_code == 200 and "club.js" in page.text
+    assert "script-src 'self'" in page.headers["content-security-policy"]
