@@ -33,10 +33,10 @@ def play_a_night(server: Server, jo: Person, nickname: str, club: dict[str, str]
     of the table) and plays it to its end by clicking, going in where asked."""
     created = server.open_table("two-card-guts", buy_in=50, auto_approve=True, bots=2,
                                 bot="random", options={"max-deals": "3"})  # fmt: skip
-    attached = httpx.post(f"{server.url}/api/clubs/{club['id']}/tables",
-                          json={"table_id": created["table_id"],
-                                "host_secret": created["host_secret"]},
-                          headers={"authorization": f"Bearer {club['secret']}"}, timeout=WAIT)  # fmt: skip
+    body = {"table_id": created["table_id"], "host_secret": created["host_secret"]}
+    attached = httpx.post(f"{server.url}/api/clubs/{club['id']}/tables", json=body,
+                          headers={"authorization": f"Bearer {club['secret']}"},
+                          timeout=WAIT)  # fmt: skip
     assert attached.status_code == 200, attached.text
     jo.name = nickname
     jo.open(created["host_url"])

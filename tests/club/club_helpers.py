@@ -52,9 +52,11 @@ def play_night(client: TestClient, club: dict[str, Any] | None, key: str, nickna
         linked = client.post(f"/api/tables/{table_id}/club", json={"device": key},
                              headers=bearer(token))  # fmt: skip
         send(ws, {"type": "start", "secret": secret})
-        acts = 0
+        acts = dealt = 0
         for _ in range(5000):
             frame = ws.receive_json()
+            for event in frame.get("events") or () if frame["type"] == "event" else ():
+                dealt += event["kind"] == "deal-started" and 2 in event["seats"]
             decision = frame.get("decision")
             if frame.get("status") == "over":
                 break
@@ -67,7 +69,14 @@ def play_night(client: TestClient, club: dict[str, Any] | None, key: str, nickna
             raise AssertionError("the night did not end")
     ledger = client.get(f"/api/tables/{table_id}/ledger", headers=bearer(secret)).json()
     net = next(row["net"] for row in ledger["players"] if row["player_nickname"] == nickname)
-    return {"table_id": table_id, "token": token, "linked": linked, "net": net, "ins": ins}
+    return {
+        "table_id": table_id,
+        "token": token,
+        "linked": linked,
+        "net": net,
+        "ins": ins,
+        "deals": dealt,
+    }
 
 
 def _until(ws: WebSocketTestSession, test: Any) -> dict[str, Any]:

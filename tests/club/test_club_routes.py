@@ -9,6 +9,7 @@ import csv
 import io
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -56,7 +57,8 @@ def test_a_member_is_known_across_nights_and_the_stats_are_the_ledgers(
     assert jo["nights"][-1]["running"] == jo["net"]
     guts = next(f for f in jo["families"] if f["family"] == "guts")
     assert guts["in"] == guts["declared"] == first["ins"] + second["ins"]
-    assert guts["deals"] == 6 and jo["devices"] == 1
+    assert guts["deals"] == first["deals"] + second["deals"] > 0
+    assert jo["devices"] == 1
 
     mine = client.get(f"/api/clubs/{club['club_id']}/me", headers=bearer(laptop))
     assert mine.status_code == 200 and mine.json()["members"][0]["net"] == jo["net"]
@@ -173,3 +175,46 @@ def test_the_club_page_is_served_under_the_policy(client: TestClient) -> None:
     page = client.get("/c/anything")
     assert page.status_code == 200 and "club.js" in page.text
     assert "script-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_the_stats_are_replayed_off_the_event_loop_and_a_finished_night_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from guts.server import clubs
+
+    club = make_club(client)
+    play_night(client, club, device(), "Jo", deals=2)
+    threads: list[int] = []
+    replay = clubs.night_record
+
+    def spied(stored: Any) -> Any:
+        threads.append(threading.get_ident())
+        return replay(stored)
+
+    monkeypatch.setattr(clubs, "night_record", spied)
+    host = bearer(club["club_secret"])
+    for _ in range(3):
+        assert client.get(f"/api/clubs/{club['club_id']}", headers=host).status_code == 200
+    loop_thread = client.portal.call(threading.get_ident)  # type: ignore[union-attr]
+    assert len(threads) == 1 and threads[0] != loop_thread  # replayed once, in a thread
+
+
+def test_club_secrets_device_keys_and_codes_are_kept_only_as_hashes(
+    client: TestClient, sqlite_url: str
+) -> None:
+    import sqlite3
+
+    club = make_club(client)
+    key = device()
+    night = play_night(client, club, key, "Jo", deals=1)
+    member = night["linked"].json()["member"]["id"]
+    code = client.post(f"/api/clubs/{club['club_id']}/codes", json={"member_id": member},
+                       headers=bearer(club["club_secret"])).json()["code"]  # fmt: skip
+    path = sqlite_url.partition(":///")[2]
+    with sqlite3.connect(path) as database:
+        dump = "\n".join(database.iterdump())
+    assert club["club_id"] in dump and member in dump
+    for secret in (club["club_secret"], key, code, code.replace("-", "")):
+        assert secret not in dump
