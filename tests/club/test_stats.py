@@ -159,3 +159,43 @@ def test_a_member_with_two_seats_at_one_table_has_one_night_of_both_nets() -> No
     assert stats["ann"].net == record.seats[0].net + record.seats[1].net
     assert stats["ann"].nights[0].nickname == "Ann / Bob"
     assert stats["bob"].nights == []
+
+
+def test_a_dealers_choice_night_counts_each_game_for_its_family() -> None:
+    from random import Random
+
+    from guts.bots import RandomPolicy
+    from guts.night import Night, NightRules
+
+    rules = NightRules.from_options(None, {"games": "two-card-guts,five-card-draw"})
+    night = Night(rules, [("Ann", 60), ("Bob", 60), ("Cy", 60)], rng=Random(4))
+    rng, bot, games = Random(5), RandomPolicy(), iter(["two-card-guts", "five-card-draw"] * 5)
+    started: dict[str, int] = {"guts": 0, "draw": 0}
+    for _ in range(20_000):
+        if night.is_over or (len(night.results) >= 4 and night.deal_over):
+            break
+        if night.deal_over:
+            night.start_deal()
+        else:
+            decision = night.pending()[0]
+            action = (next(games, decision.actions[0]) if night.session is None
+                      else bot.choose(night.view(decision.seat), decision, rng))  # fmt: skip
+            if action not in decision.actions and night.session is None:
+                action = decision.actions[0]
+            night.act(decision.seat, action)
+    if not night.is_over:
+        night.stop()
+    for event in night.events:
+        if event.kind == "deal-started":
+            started["guts"] += 1
+        elif event.kind == "draw-deal-started":
+            started["draw"] += 1
+    assert started["guts"] and started["draw"], started
+    record = NightRecord("t", "dealers-choice", DAY, tuple(
+        SeatResult(LINEUP[n], name, 0) for n, name in enumerate(["Ann", "Bob", "Cy"])
+    ), (SessionRecord("night", LINEUP, public(night)),))  # fmt: skip
+    stats = club_stats(MEMBERS, links("t"), [record])
+    for member in MEMBERS:
+        families = stats[member.id].families
+        assert families["guts"].deals == started["guts"]
+        assert families["draw"].deals == started["draw"]
