@@ -32,9 +32,17 @@ def client(sqlite_url: str) -> Iterator[TestClient]:
         yield test_client
 
 
+@pytest.fixture
+def any_client(database_url: str) -> Iterator[TestClient]:
+    """The app on SQLite, and on PostgreSQL."""
+    with TestClient(create_app(database_url, settings=QUICK)) as test_client:
+        yield test_client
+
+
 def test_a_member_is_known_across_nights_and_the_stats_are_the_ledgers(
-    client: TestClient,
+    any_client: TestClient,
 ) -> None:
+    client = any_client
     club = make_club(client)
     laptop = device()
     first = play_night(client, club, laptop, "Jo")
@@ -74,7 +82,8 @@ def test_a_member_is_known_across_nights_and_the_stats_are_the_ledgers(
     ]
 
 
-def test_a_new_device_claims_its_member_with_the_hosts_code(client: TestClient) -> None:
+def test_a_new_device_claims_its_member_with_the_hosts_code(any_client: TestClient) -> None:
+    client = any_client
     club = make_club(client)
     club_id, host = club["club_id"], bearer(club["club_secret"])
     laptop, phone = device(), device()
