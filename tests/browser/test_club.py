@@ -52,7 +52,12 @@ def play_a_night(server: Server, jo: Person, nickname: str, club: dict[str, str]
     play([jo], choose, lambda: jo.status() == "over", seconds=120)
     link = jo.page.locator("#club-link")
     link.wait_for()  # the seat counted for the club
-    assert link.inner_text() == "Club: Friday game"
+    assert link.inner_text() == "Club"
+    assert link.get_attribute("title") == "Friday game: the club's page (your nights and stats)"
+    link.scroll_into_view_if_needed()
+    box = link.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= jo.page.viewport_size["width"]  # type: ignore[index]
+    jo.shot(f"table-over-{nickname}")
 
 
 def test_a_club_from_the_lobby_to_a_claim_on_a_new_phone(
@@ -62,6 +67,7 @@ def test_a_club_from_the_lobby_to_a_claim_on_a_new_phone(
     page = host.page
     page.goto(server.url + "/")
     page.wait_for_selector("body[data-ready=yes]")
+    host.shot("lobby-without-a-club")
     page.fill("#club-name", "Friday game")
     page.click("#club-start")
     page.locator("#club-use").wait_for()

@@ -25,7 +25,8 @@ function show(clubId, name) {
   const anchor = document.createElement("a");
   anchor.id = "club-link";
   anchor.href = `/c/${encodeURIComponent(clubId)}`;
-  anchor.textContent = `Club: ${name}`;
+  anchor.textContent = "Club";  // short: a phone's header is narrow
+  anchor.title = `${name}: the club's page (your nights and stats)`;
   anchor.setAttribute("style", "color: var(--accent); text-decoration: none; font-size: 0.85em;");
   const top = document.querySelector(".top");
   (top || document.body).append(anchor);
