@@ -84,9 +84,15 @@ def test_a_club_from_the_lobby_to_a_claim_on_a_new_phone(
     jo.page.click("#club-link")
     jo.page.get_by_text("You are Jo here.").wait_for()
     assert jo.page.locator("#members tbody tr").count() == 1
+    nights = jo.page.locator("#nights tbody tr")
+    assert nights.count() == 2 and "Joanna" in nights.first.inner_text()  # newest first
     assert jo.page.locator("#net-plot .night-dot").count() == 2  # a point a night
     assert jo.page.locator("#games table[data-family=guts]").count() == 1
-    assert jo.page.locator("#positions-plot .position-bar").count() >= 2
+    key = jo.page.evaluate("localStorage.getItem('guts:device')")
+    mine = httpx.get(f"{server.url}/api/clubs/{club['id']}/me",
+                     headers={"authorization": f"Bearer {key}"}, timeout=WAIT).json()  # fmt: skip
+    positions = {row[0] for f in mine["members"][0]["families"] for row in f["by_position"]}
+    assert positions and jo.page.locator("#positions-plot .position-bar").count() == len(positions)
     assert jo.page.locator("#claim-box").is_hidden()
     jo.shot("member-view-phone")
     jo.page.screenshot(path=str(shots / "member-view-phone-whole.png"), full_page=True)

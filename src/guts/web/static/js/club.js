@@ -74,6 +74,9 @@ function render() {
   $("status").textContent = members.length ? "" : "No member yet: players become members by sitting at the club's tables.";
   $("members-title").textContent = host ? "Members" : "Your record";
   renderMembers(members, host);
+  renderNights(host ? null : members[0]);
+  $("elsewhere").hidden = !host;
+  if (host) $("host-link").value = `${location.origin}/c/${club.id}#host=${hostSecret(clubId)}`;
   renderNetPlot(members);
   renderGames(members, host);
   renderMerge(members, host);
@@ -96,6 +99,20 @@ function renderMembers(members, host) {
     body.append(row);
   });
   $("members-box").hidden = members.length === 0;
+}
+
+/** A member's own nights, newest first. */
+function renderNights(member) {
+  const body = $("nights").querySelector("tbody");
+  body.replaceChildren();
+  $("nights-box").hidden = !member || member.nights.length === 0;
+  if (!member) return;
+  for (const night of [...member.nights].reverse()) {
+    body.append(el("tr", {}, el("td", { text: day(night.when) }), el("td", { text: night.preset }),
+      el("td", { text: night.nickname }),
+      el("td", { class: `num ${night.net >= 0 ? "up" : "down"}`, text: signed(night.net),
+        title: `${signed(night.running)} after this night` })));
+  }
 }
 
 // -- plots ----------------------------------------------------------------------------------
@@ -181,17 +198,17 @@ function renderGames(members, host) {
   for (const [key, { name, rows }] of families) {
     const guts = key === "guts" || key === "staged";
     const draw = key === "draw";
-    const heads = ["Member", "Deals", ...(guts ? ["In"] : []), ...(draw ? ["Showdowns won"] : []), "Biggest pot", "Net"];
+    const heads = [...(host ? ["Member"] : []), "Deals", ...(guts ? ["In"] : []), ...(draw ? ["Showdowns won"] : []), "Biggest pot", "Net"];
     const table = el("table", { class: "family", "data-family": key },
       el("caption", { text: name }),
-      el("thead", {}, el("tr", {}, ...heads.map((h, i) => el("th", { scope: "col", class: i ? "num" : "", text: h })))));
+      el("thead", {}, el("tr", {}, ...heads.map((h, i) => el("th", { scope: "col", class: i || !host ? "num" : "", text: h })))));
     const body = el("tbody");
     for (const [member, family] of rows) {
-      const cells = [member.name, String(family.deals)];
+      const cells = [...(host ? [member.name] : []), String(family.deals)];
       if (guts) cells.push(`${percent(family.in, family.declared)} (${family.in}/${family.declared})`);
       if (draw) cells.push(`${family.showdowns_won}/${family.showdowns}`);
       cells.push(String(family.biggest_pot), signed(family.net));
-      body.append(el("tr", {}, ...cells.map((c, i) => el("td", { class: i ? "num" : "", text: c }))));
+      body.append(el("tr", {}, ...cells.map((c, i) => el("td", { class: i || !host ? "num" : "", text: c }))));
     }
     table.append(body);
     games.append(el("div", { class: "scroll" }, table));
