@@ -144,7 +144,7 @@ function renderNetPlot(members) {
   const plot = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img",
     "aria-label": "each member's net after each night" });
   plot.append(svg("line", { x1: left, x2: width - right, y1: y(0), y2: y(0), stroke: "#888", "stroke-dasharray": "4 3" }));
-  for (const value of [high, 0, low]) {
+  for (const value of new Set([high, 0, low])) {
     plot.append(svg("text", { x: left - 6, y: y(value) + 4, "text-anchor": "end", "font-size": 12, fill: "#444" }, signed(Math.round(value))));
   }
   const step = Math.max(1, Math.ceil(when.length / Math.max(2, Math.floor(width / 90))));
