@@ -60,6 +60,31 @@ def play_a_night(server: Server, jo: Person, nickname: str, club: dict[str, str]
     jo.shot(f"table-over-{nickname}")
 
 
+def seated_member(server: Server, club: dict[str, str], nickname: str) -> str:
+    """A member made by a seat (its own device) at a new club table, not played; its id."""
+    import secrets
+
+    from websockets.sync.client import connect
+
+    created = server.open_table("two-card-guts", buy_in=50, auto_approve=True, start=False)
+    body = {"table_id": created["table_id"], "host_secret": created["host_secret"]}
+    httpx.post(f"{server.url}/api/clubs/{club['id']}/tables", json=body,
+               headers={"authorization": f"Bearer {club['secret']}"}, timeout=WAIT)  # fmt: skip
+    with connect(f"ws://127.0.0.1:{server.port}/ws/{created['table_id']}") as ws:
+        ws.send(json.dumps({"type": "join", "nickname": nickname}))
+        for _ in range(50):
+            frame = json.loads(ws.recv(timeout=WAIT))
+            if frame["type"] == "welcome":
+                break
+    seat = {"authorization": f"Bearer {frame['token']}"}
+    device = {"device": secrets.token_urlsafe(32)}
+    path = f"/api/tables/{created['table_id']}/club"
+    linked = httpx.post(server.url + path, json=device, headers=seat, timeout=WAIT)
+    assert linked.status_code == 200, linked.text
+    member: str = linked.json()["member"]["id"]
+    return member
+
+
 def test_a_club_from_the_lobby_to_a_claim_on_a_new_phone(
     chromium: Any, server: Server, shots: Path
 ) -> None:
@@ -129,6 +154,18 @@ def test_a_club_from_the_lobby_to_a_claim_on_a_new_phone(
     page.reload()
     page.get_by_text("You host this club").wait_for()
     assert page.locator("#members tbody tr td").nth(3).inner_text() == "2"  # two devices
+
+    al = seated_member(server, club, "Al")  # the same person, before a claim: the host merges
+    page.reload()
+    page.locator("#merge-box").wait_for()
+    jo_id = page.locator("#merge-keep option", has_text="Jo (").get_attribute("value")
+    page.select_option("#merge-keep", value=jo_id)
+    page.select_option("#merge-gone", value=al)
+    host.shot("before-the-merge")
+    page.click("#merge button[type=submit]")
+    page.locator("#merge-box").wait_for(state="hidden")  # one member left: nothing to merge
+    assert page.locator("#members tbody tr").count() == 1
+    assert page.locator("#members tbody tr td").nth(3).inner_text() == "3"  # Al's device too
     assert not host_refused and not phone_refused, host_refused + phone_refused
     for person in (host, jo, phone):
         assert not person.errors, person.errors
