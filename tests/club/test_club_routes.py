@@ -187,14 +187,12 @@ def test_the_club_page_is_served_under_the_policy(client: TestClient) -> None:
 
 
 def test_the_stats_are_replayed_off_the_event_loop_and_a_finished_night_once(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import threading
 
     from guts.server import clubs
 
-    club = make_club(client)
-    play_night(client, club, device(), "Jo", deals=2)
     threads: list[int] = []
     replay = clubs.night_record
 
@@ -203,11 +201,18 @@ def test_the_stats_are_replayed_off_the_event_loop_and_a_finished_night_once(
         return replay(stored)
 
     monkeypatch.setattr(clubs, "night_record", spied)
-    host = bearer(club["club_secret"])
-    for _ in range(3):
-        assert client.get(f"/api/clubs/{club['club_id']}", headers=host).status_code == 200
-    loop_thread = client.portal.call(threading.get_ident)  # type: ignore[union-attr]
+    with TestClient(create_app(sqlite_url, settings=QUICK)) as client:
+        club = make_club(client)
+        play_night(client, club, device(), "Jo", deals=2)
+        host = bearer(club["club_secret"])
+        views = [client.get(f"/api/clubs/{club['club_id']}", headers=host) for _ in range(3)]
+        assert [view.status_code for view in views] == [200] * 3
+        loop_thread = client.portal.call(threading.get_ident)  # type: ignore[union-attr]
     assert len(threads) == 1 and threads[0] != loop_thread  # replayed once, in a thread
+    with TestClient(create_app(sqlite_url, settings=QUICK)) as client:  # after a restart
+        again = client.get(f"/api/clubs/{club['club_id']}", headers=host)
+        assert again.json() == views[0].json()
+    assert len(threads) == 1  # the finished night's counts were kept
 
 
 def test_club_secrets_device_keys_and_codes_are_kept_only_as_hashes(

@@ -199,3 +199,20 @@ def test_a_dealers_choice_night_counts_each_game_for_its_family() -> None:
         families = stats[member.id].families
         assert families["guts"].deals == started["guts"]
         assert families["draw"].deals == started["draw"]
+
+
+def test_a_nights_summary_kept_as_json_gives_the_same_stats() -> None:
+    import json
+
+    from guts.club.stats import NightSummary, summarize
+
+    guts = night("g", "two-card-guts", play("two-card-guts", lambda s, d: "in", deals=4))
+    draw_session = play("five-card-draw", lambda s, d: str(d.actions[-1]), deals=3, seed=9)
+    draw = night("d", "five-card-draw", draw_session, DAY + timedelta(days=1))
+    kept = [NightSummary.from_dict(json.loads(json.dumps(summarize(n).to_dict())))
+            for n in (guts, draw)]  # fmt: skip
+    seats = links("g", "d")
+    fresh = club_stats(MEMBERS, seats, [guts, draw])
+    read = club_stats(MEMBERS, seats, kept)
+    assert {k: v.to_dict() for k, v in fresh.items()} == {k: v.to_dict() for k, v in read.items()}
+    assert any(f.deals for s in read.values() for f in s.families.values())

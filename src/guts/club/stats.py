@@ -36,9 +36,12 @@ __all__ = [
     "MemberNight",
     "MemberStats",
     "NightRecord",
+    "NightSummary",
     "SeatResult",
+    "SeatSummary",
     "SessionRecord",
     "club_stats",
+    "summarize",
 ]
 
 FAMILY_NAMES = {"guts": "Guts", "staged": "Three Five Seven", "draw": "Draw poker",
@@ -102,6 +105,30 @@ class FamilyStats:
     def name(self) -> str:
         return FAMILY_NAMES.get(self.family, self.family)
 
+    def add(self, other: FamilyStats) -> None:
+        """Count ``other``'s deals too (another seat's, or another night's, of one member)."""
+        self.deals += other.deals
+        self.net += other.net
+        self.declared += other.declared
+        self.ins += other.ins
+        for position, (declared, went_in) in other.by_position.items():
+            row = self.by_position.setdefault(position, [0, 0])
+            row[0] += declared
+            row[1] += went_in
+        self.pots_won += other.pots_won
+        self.biggest_pot = max(self.biggest_pot, other.biggest_pot)
+        self.showdowns += other.showdowns
+        self.showdowns_won += other.showdowns_won
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FamilyStats:
+        """The counts :meth:`to_dict` wrote."""
+        return cls(str(data["family"]), int(data["deals"]), int(data["net"]),
+                   int(data["declared"]), int(data["in"]),
+                   {int(p): [int(d), int(i)] for p, d, i in data["by_position"]},
+                   int(data["pots_won"]), int(data["biggest_pot"]), int(data["showdowns"]),
+                   int(data["showdowns_won"]))  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         """As JSON: the counts, and the positions as ``[position, declared, in]`` rows."""
         positions = [[p, d, i] for p, (d, i) in sorted(self.by_position.items())]
@@ -160,25 +187,84 @@ class MemberStats:
         }  # fmt: skip
 
 
+@dataclass(frozen=True)
+class SeatSummary:
+    """What one seat of a night did: its ledger net and its counts per family."""
+
+    seat_id: int
+    nickname: str
+    net: int
+    person: bool
+    families: tuple[FamilyStats, ...] = ()
+
+
+@dataclass(frozen=True)
+class NightSummary:
+    """A night's counts by lobby seat (:func:`summarize`): all the stats need of it, so
+    a finished night is read once and kept (as :meth:`to_dict`'s JSON)."""
+
+    table_id: str
+    preset: str
+    when: datetime
+    seats: tuple[SeatSummary, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"table_id": self.table_id, "preset": self.preset, "when": self.when.isoformat(),
+                "seats": [{"seat_id": s.seat_id, "nickname": s.nickname, "net": s.net,
+                           "person": s.person, "families": [f.to_dict() for f in s.families]}
+                          for s in self.seats]}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> NightSummary:
+        """The summary :meth:`to_dict` wrote."""
+        seats = tuple(
+            SeatSummary(int(s["seat_id"]), str(s["nickname"]), int(s["net"]), bool(s["person"]),
+                        tuple(FamilyStats.from_dict(f) for f in s["families"]))
+            for s in data["seats"]
+        )  # fmt: skip
+        return cls(str(data["table_id"]), str(data["preset"]),
+                   datetime.fromisoformat(str(data["when"])), seats)  # fmt: skip
+
+
+def summarize(night: NightRecord) -> NightSummary:
+    """Count ``night``'s events for each of its people's seats."""
+    per = {str(seat.seat_id): MemberStats(Member(str(seat.seat_id), seat.nickname))
+           for seat in night.seats if seat.person}  # fmt: skip
+    for session in night.sessions:
+        of = {n: str(seat_id) for n, seat_id in enumerate(session.lineup) if str(seat_id) in per}
+        _count(per, session, of)
+    seats = tuple(
+        SeatSummary(seat.seat_id, seat.nickname, seat.net, seat.person,
+                    tuple(per[str(seat.seat_id)].families.values()) if seat.person else ())
+        for seat in night.seats
+    )  # fmt: skip
+    return NightSummary(night.table_id, night.preset, night.when, seats)
+
+
 def club_stats(
     members: Iterable[Member],
     seats: Mapping[SeatKey, str],
-    nights: Iterable[NightRecord],
+    nights: Iterable[NightRecord | NightSummary],
 ) -> dict[str, MemberStats]:
-    """Every member's stats from the club's ``nights``; ``seats`` says which member each
-    table's seat was (seats of no member, bots and the unclaimed, count for no one)."""
+    """Every member's stats from the club's ``nights`` (records, or their summaries);
+    ``seats`` says which member each table's seat was (seats of no member, bots and the
+    unclaimed, count for no one)."""
     stats = {member.id: MemberStats(member) for member in members}
-    for night in sorted(nights, key=lambda n: (n.when, n.table_id)):
+    summaries = [n if isinstance(n, NightSummary) else summarize(n) for n in nights]
+    for night in sorted(summaries, key=lambda n: (n.when, n.table_id)):
         owners = {seat.seat_id: seats.get((night.table_id, seat.seat_id))
                   for seat in night.seats if seat.person}  # fmt: skip
         _night_lines(stats, night, owners)
-        for session in night.sessions:
-            of = {number: owners.get(seat_id) for number, seat_id in enumerate(session.lineup)}
-            _count(stats, session, {n: m for n, m in of.items() if m in stats})
+        for seat in night.seats:
+            member_id = owners.get(seat.seat_id)
+            if member_id is None or member_id not in stats:
+                continue
+            for family in seat.families:
+                stats[member_id].family(family.family).add(family)
     return stats
 
 
-def _night_lines(stats: dict[str, MemberStats], night: NightRecord,
+def _night_lines(stats: dict[str, MemberStats], night: NightSummary,
                  owners: Mapping[int, str | None]) -> None:  # fmt: skip
     """Add each member's line for ``night`` (its seats' nets together)."""
     lines: dict[str, tuple[list[str], int]] = {}

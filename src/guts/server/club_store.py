@@ -10,6 +10,7 @@ inside the transaction.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import secrets
 from collections.abc import Callable, Mapping
@@ -19,12 +20,14 @@ from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from guts.club.members import ClaimCode, ClaimError, Member, Roster
 from guts.server.storage import (
     CLUB_CODES,
     CLUB_DEVICES,
     CLUB_MEMBERS,
+    CLUB_NIGHTS,
     CLUB_SEATS,
     CLUB_TABLES,
     CLUBS,
@@ -125,6 +128,30 @@ class ClubStore:
             return [ClubTable(row.id, row.created_at, row.status) for row in rows]
 
         return await self.storage.run(read)
+
+    async def summaries(self, club_id: str) -> dict[str, Any]:
+        """The kept summaries of the club's finished tables (JSON), by table id."""
+
+        def read(connection: Connection) -> dict[str, Any]:
+            rows = connection.execute(
+                sa.select(CLUB_NIGHTS.c.table_id, CLUB_NIGHTS.c.summary)
+                .join(CLUB_TABLES, CLUB_TABLES.c.table_id == CLUB_NIGHTS.c.table_id)
+                .where(CLUB_TABLES.c.club_id == club_id)
+            )
+            return {row.table_id: row.summary for row in rows}
+
+        return await self.storage.run(read)
+
+    async def keep_summary(self, table_id: str, summary: Mapping[str, Any]) -> None:
+        """Keep a finished table's summary (once: a second writer's is the same)."""
+
+        def write(connection: Connection) -> None:
+            connection.execute(CLUB_NIGHTS.insert(), {"table_id": table_id,
+                                                      "summary": dict(summary),
+                                                      "created_at": _now()})  # fmt: skip
+
+        with contextlib.suppress(IntegrityError):  # another request kept it first
+            await self.storage.run(write)
 
     async def roster(self, club_id: str) -> Roster:
         """The club's members, devices, seats and open codes."""

@@ -13,8 +13,8 @@ Who may do what: the host (``Authorization: Bearer CLUB_SECRET``) reads every me
 stats, downloads the CSV, issues claim codes, merges and renames members; a member
 (``Authorization: Bearer DEVICE_KEY``) reads its own stats only; a claim code is the
 credential of ``POST /api/clubs/ID/claim``. Every body is read no further than
-:data:`CLUB_BODY_BYTES`. The stats replay the club's tables in a thread (a finished
-table's night is kept, so it is replayed once), never on the event loop.
+:data:`CLUB_BODY_BYTES`. The stats replay the club's tables in a thread, never on the
+event loop; a finished table's counts are kept in the database, so it is replayed once.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import asyncio
 import hashlib
 import logging
 import secrets
-from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Annotated, Any, TypeVar
 
@@ -34,24 +33,30 @@ from starlette.routing import BaseRoute, Route
 
 from guts.club.export import member_nights_csv, members_csv
 from guts.club.members import ClaimError, Roster, check_name, new_code, normal_code
-from guts.club.stats import MemberStats, NightRecord, SeatResult, SessionRecord, club_stats
+from guts.club.stats import (
+    MemberStats,
+    NightRecord,
+    NightSummary,
+    SeatResult,
+    SessionRecord,
+    club_stats,
+    summarize,
+)
 from guts.errors import GutsError
 from guts.server.barrier import disclose_record
 from guts.server.club_store import ClubRow, ClubStore
 from guts.server.limits import BodyTooLarge, Limits, bearer_token, client_address, read_body
 from guts.server.pages import static_folder
 from guts.server.state import TableState
-from guts.server.storage import StoredTable
+from guts.server.storage import EXPIRED, StoredTable
 from guts.server.tables import Tables
 
-__all__ = ["CLUB_BODY_BYTES", "club_routes", "night_record"]
+__all__ = ["CLUB_BODY_BYTES", "club_routes", "night_record", "night_summary"]
 
 log = logging.getLogger("guts.server")
 
 CLUB_BODY_BYTES = 2048
 """The largest body a club route reads (answered 413 beyond it)."""
-KEPT_NIGHTS = 2000
-"""Finished tables' nights kept in memory for the stats (the oldest read dropped first)."""
 
 Key = Annotated[str, StringConstraints(min_length=22, max_length=200, pattern=r"^[A-Za-z0-9_-]+$")]
 """A device key: at least 128 bits, URL-safe base64 (the page makes one of 256 bits)."""
@@ -349,46 +354,41 @@ def night_record(stored: StoredTable) -> NightRecord:
     return NightRecord(stored.table.id, stored.table.preset, when, seats, tuple(sessions))
 
 
+def night_summary(stored: StoredTable) -> NightSummary:
+    """The counts of a table's night by seat (:func:`guts.club.stats.summarize`)."""
+    return summarize(night_record(stored))
+
+
 async def _stats(
     request: Request, club_id: str, roster: Roster | None = None
 ) -> tuple[Roster, dict[str, MemberStats], int]:
-    """The club's roster, every member's stats, and how many tables it has."""
+    """The club's roster, every member's stats, and how many tables it has. A finished
+    table's summary is read from the database (kept the first time it was made); the
+    others are replayed, in a thread."""
     tables: Tables = request.app.state.tables
     store = ClubStore(tables.storage)
     roster = roster or await store.roster(club_id)
-    kept = _kept_nights(request)
-    nights = []
     listed = await store.tables(club_id)
+    kept = await store.summaries(club_id)
+    nights = []
     for table in listed:
-        night = kept.get(table.table_id)
-        if night is None:
-            stored = await tables.storage.load(table.table_id)
-            if stored is None:
-                continue
-            try:
-                night = await asyncio.to_thread(night_record, stored)
-            except GutsError:
-                log.exception("a club table does not replay", extra={"table": table.table_id})
-                continue
-            if table.status == "over":  # finished: it never changes again
-                kept[table.table_id] = night
-                while len(kept) > KEPT_NIGHTS:
-                    kept.popitem(last=False)
-        else:
-            kept.move_to_end(table.table_id)
+        if table.table_id in kept:
+            nights.append(NightSummary.from_dict(kept[table.table_id]))
+            continue
+        stored = await tables.storage.load(table.table_id)
+        if stored is None:
+            continue
+        try:
+            night = await asyncio.to_thread(night_summary, stored)
+        except GutsError:
+            log.exception("a club table does not replay", extra={"table": table.table_id})
+            continue
+        if stored.table.status in ("over", EXPIRED):  # it never changes again
+            await store.keep_summary(table.table_id, night.to_dict())
         nights.append(night)
     members = list(roster.members.values())
     stats = await asyncio.to_thread(club_stats, members, dict(roster.seats), nights)
     return roster, stats, len(listed)
-
-
-def _kept_nights(request: Request) -> OrderedDict[str, NightRecord]:
-    """The app's finished club tables' nights, by table id (made on first use)."""
-    state = request.app.state
-    kept: OrderedDict[str, NightRecord] | None = getattr(state, "club_nights", None)
-    if kept is None:
-        kept = state.club_nights = OrderedDict()
-    return kept
 
 
 def _ordered(stats: dict[str, MemberStats]) -> list[MemberStats]:

@@ -163,6 +163,13 @@ CLUB_CODES = sa.Table(
     sa.Column("expires", sa.DateTime(timezone=True), nullable=False),
     sa.Index("ix_club_codes_club", "club_id"),
 )
+CLUB_NIGHTS = sa.Table(
+    "club_nights",
+    METADATA,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("summary", sa.JSON(), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
 
 
 class StorageConflict(GutsError):

@@ -1,5 +1,6 @@
 """Clubs: a host's tables and nights, their members, the devices that claimed them, the
-club tables' seats each member held, and the host's open claim codes.
+club tables' seats each member held, the host's open claim codes, and the counts of each
+finished club table (read once from its record).
 
 Revision ID: 0002_clubs
 Revises: 0001
@@ -61,9 +62,16 @@ def upgrade() -> None:
         sa.Column("expires", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_club_codes_club", "club_codes", ["club_id"])
+    op.create_table(
+        "club_nights",
+        sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+        sa.Column("summary", sa.JSON(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("club_nights")
     op.drop_index("ix_club_codes_club", "club_codes")
     op.drop_table("club_codes")
     op.drop_index("ix_club_seats_club", "club_seats")
