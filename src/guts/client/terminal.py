@@ -14,6 +14,9 @@ connection is taken up again with the seat's device token and the last sequence 
 seen, so nothing is missed; with ``tokens`` (:class:`guts.client.tokens.SeatTokens`, as
 ``guts join`` keeps them) the token outlives the client, and a client run again for the
 same table and nickname takes up the same seat (back from away, if it was set away).
+With ``tokens`` the client also has a device key, sent as the page sends it
+(:func:`guts.client.club.link_seat`): a seat at a club's table counts for the device's
+member, the same member at every club table the client sits at.
 
 >>> websocket_url("http://127.0.0.1:8000/t/abc")
 'ws://127.0.0.1:8000/ws/abc?v=2'
@@ -31,6 +34,7 @@ from urllib.parse import urlsplit
 from rich.console import Console
 from rich.text import Text
 
+from guts.client.club import ClubSeat, Post, club_page, http_post, link_seat
 from guts.client.tokens import SeatTokens
 from guts.errors import GutsError, IllegalAction, OptionError
 from guts.games.base import Event, EventError
@@ -89,6 +93,7 @@ class TableClient:
         source: IO[str] | None = None,
         connect: Callable[[str], Any] | None = None,
         tokens: SeatTokens | None = None,
+        post: Post | None = None,
     ) -> None:
         self.url = websocket_url(url)
         self.name = name
@@ -116,6 +121,10 @@ class TableClient:
         self.token = None if self.tokens is None else self.tokens.get(self.url, name)
         self.taking_up = self.token is not None
         """True from a kept token's resume until the server has shown its seat."""
+        self._post = post or http_post
+        self.club: ClubSeat | None = None
+        """What the server said of the seat's club (None until it said)."""
+        self._club_token: str | None = None
 
     # -- the connection -------------------------------------------------------------------
 
@@ -217,7 +226,23 @@ class TableClient:
                      style="italic")  # fmt: skip
         if frame["status"] == "requested":
             self.say("Waiting for the host to approve your seat…", style="italic")
+        self._link_club()
         return False
+
+    def _link_club(self) -> None:
+        """Tell the server which device holds the seat (once a token; asked again at the
+        next snapshot if it could not be said), so that at a club's table the seat counts
+        for this device's member; say which club and member."""
+        if self.tokens is None or self.token is None or self._club_token == self.token:
+            return
+        linked = link_seat(self.url, self.token, self.tokens.device_key(), self._post)
+        if linked is None:
+            return
+        self.club, self._club_token = linked, self.token
+        if linked.club_id is not None:
+            self.say(f"This table counts for the club {linked.club_name}: your seat is its "
+                     f"member {linked.member} ({club_page(self.url, linked.club_id)}).",
+                     style="italic")  # fmt: skip
 
     def _snapshot(self, frame: dict[str, Any]) -> None:
         table = frame["table"]
@@ -229,6 +254,7 @@ class TableClient:
             self.seat_id, self.number, self.seat_status = you["seat_id"], you["seat"], you["status"]
             if self.taking_up:
                 self._taken_up(frame)
+            self._link_club()
         game = frame.get("game")
         if game is not None:
             self.view = game
