@@ -19,9 +19,11 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2, not on Py
 
 from club_helpers import bearer, device, make_club, play_night
 
+from guts.club.guesses import ADDRESS_TRIES, DEVICE_TRIES
 from guts.server.actor import Settings
 from guts.server.app import create_app
 from guts.server.clubs import CLUB_BODY_BYTES
+from guts.server.limits import Limits
 
 QUICK = Settings(bot_delay=0, deal_delay=0)
 
@@ -167,9 +169,10 @@ def test_wrong_codes_are_bounded_and_bodies_are_bounded(client: TestClient) -> N
                        headers=host).json()["code"]  # fmt: skip
     phone = device()
     answers = [client.post(f"/api/clubs/{club_id}/claim", json={"code": f"WRONG{n}",
-                                                                "device": phone}).status_code
-               for n in range(10)]  # fmt: skip
-    assert answers == [403] * 10
+                                                                "device": phone})
+               for n in range(DEVICE_TRIES)]  # fmt: skip
+    assert [answer.status_code for answer in answers] == [403] * DEVICE_TRIES
+    assert "9 more tries from this device" in answers[0].json()["message"]
     locked = client.post(f"/api/clubs/{club_id}/claim", json={"code": code, "device": phone})
     assert locked.status_code == 429 and locked.json()["code"] == "locked"
     big = {"name": "x" * (CLUB_BODY_BYTES + 10)}
@@ -178,6 +181,65 @@ def test_wrong_codes_are_bounded_and_bodies_are_bounded(client: TestClient) -> N
         assert client.post("/api/clubs", json=body).status_code == 400
     short = client.post(f"/api/clubs/{club_id}/claim", json={"code": code, "device": "short"})
     assert short.status_code == 400  # a device key has at least 128 bits
+
+
+@pytest.fixture
+def proxied(database_url: str) -> Iterator[TestClient]:
+    """The app behind a proxy it trusts (X-Forwarded-For names each request's address),
+    on SQLite and on PostgreSQL."""
+    limits = Limits(forwarded_allow_ips=("192.0.2.10",))
+    app = create_app(database_url, settings=QUICK, limits=limits)
+    with TestClient(app, client=("192.0.2.10", 50000)) as test_client:
+        yield test_client
+
+
+def test_one_guesser_cannot_lock_the_others_out(proxied: TestClient) -> None:
+    client = proxied
+    club = make_club(client)
+    club_id, host = club["club_id"], bearer(club["club_secret"])
+    jo = play_night(client, club, device(), "Jo", deals=1)["linked"].json()["member"]["id"]
+    code = client.post(f"/api/clubs/{club_id}/codes", json={"member_id": jo},
+                       headers=host).json()["code"]  # fmt: skip
+
+    def claim(code: str, key: str, address: str) -> Any:
+        return client.post(f"/api/clubs/{club_id}/claim", json={"code": code, "device": key},
+                           headers={"x-forwarded-for": address})  # fmt: skip
+
+    griefer = device()
+    wrong = [claim(f"WRONG{n}", griefer, "203.0.113.7").status_code for n in range(DEVICE_TRIES)]
+    assert wrong == [403] * DEVICE_TRIES
+    assert claim(code, griefer, "203.0.113.7").status_code == 429  # the griefer is stopped
+    fresh = [claim(f"AGAIN{n}", device(), "203.0.113.7").status_code
+             for n in range(ADDRESS_TRIES - DEVICE_TRIES)]  # fmt: skip
+    assert fresh == [403] * (ADDRESS_TRIES - DEVICE_TRIES)  # fresh keys: the address counts
+    assert claim(code, device(), "203.0.113.7").status_code == 429
+    phone = device()
+    claimed = claim(code, phone, "198.51.100.2")  # Jo's new phone, at home
+    assert claimed.status_code == 200, claimed.text
+    assert claimed.json()["member"]["id"] == jo
+    members = client.get(f"/api/clubs/{club_id}", headers=host).json()["members"]
+    assert [m["devices"] for m in members] == [2]
+    client.post(f"/api/clubs/{club_id}/codes", json={"member_id": jo}, headers=host)
+    assert claim("WRONG", griefer, "203.0.113.7").status_code == 403  # a new code: new tries
+
+
+def test_all_guessers_together_meet_the_clubs_ceiling(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from guts.club import members
+
+    monkeypatch.setattr(members, "MAX_FAILURES", 3)
+    club = make_club(client)
+    club_id, host = club["club_id"], bearer(club["club_secret"])
+    jo = play_night(client, club, device(), "Jo", deals=1)["linked"].json()["member"]["id"]
+    code = client.post(f"/api/clubs/{club_id}/codes", json={"member_id": jo},
+                       headers=host).json()["code"]  # fmt: skip
+    for n in range(3):  # three guessers, one wrong code each
+        guess = {"code": f"W{n}", "device": device()}
+        answer = client.post(f"/api/clubs/{club_id}/claim", json=guess)
+        assert answer.status_code == 403
+    void = client.post(f"/api/clubs/{club_id}/claim", json={"code": code, "device": device()})
+    assert void.status_code == 429 and void.json()["code"] == "locked"
 
 
 def test_the_club_page_is_served_under_the_policy(client: TestClient) -> None:

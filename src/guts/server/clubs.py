@@ -10,11 +10,14 @@ seat's device token), and the seat is the device's member from then on
 (:mod:`guts.club.members`).
 
 Who may do what: the host (``Authorization: Bearer CLUB_SECRET``) reads every member's
-stats, downloads the CSV, issues claim codes, merges and renames members; a member
-(``Authorization: Bearer DEVICE_KEY``) reads its own stats only; a claim code is the
-credential of ``POST /api/clubs/ID/claim``. Every body is read no further than
-:data:`CLUB_BODY_BYTES`. The stats replay the club's tables in a thread, never on the
-event loop; a finished table's counts are kept in the database, so it is replayed once.
+stats, downloads the CSV, issues claim codes, merges, renames and removes members, takes
+a table off the club and deletes the club; a member (``Authorization: Bearer
+DEVICE_KEY``) reads its own stats only; a claim code is the credential of ``POST
+/api/clubs/ID/claim``, its wrong guesses counted per device and address
+(:mod:`guts.club.guesses`), so that one guesser cannot lock out the others. Every body
+is read no further than :data:`CLUB_BODY_BYTES`. The stats replay the club's tables in a
+thread, never on the event loop; a finished table's counts are kept in the database, so
+it is replayed once.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from guts.club.export import member_nights_csv, members_csv
+from guts.club.guesses import Guesses
 from guts.club.members import ClaimError, Roster, check_name, new_code, normal_code
 from guts.club.stats import (
     MemberStats,
@@ -148,6 +152,15 @@ async def _hosted(request: Request) -> ClubRow:
     return club
 
 
+def _guesses(request: Request) -> Guesses:
+    """The server's count of wrong claim codes per device and address (in its memory)."""
+    state = request.app.state
+    guesses: Guesses | None = getattr(state, "club_guesses", None)
+    if guesses is None:
+        guesses = state.club_guesses = Guesses()
+    return guesses
+
+
 def _refused(error: ClaimError) -> Response:
     status = {"no-such-member": 404, "locked": 429, "wrong-code": 403}.get(error.code, 400)
     return _error(error.code, str(error), status)
@@ -204,11 +217,14 @@ async def attach_table(request: Request) -> Response:
 
 
 async def club_view(request: Request) -> Response:
-    """``GET /api/clubs/ID`` (club secret): the club and every member's stats."""
+    """``GET /api/clubs/ID`` (club secret): the club, its tables and every member's stats."""
     club = await _hosted(request)
     roster, stats, nights = await _stats(request, club.id)
+    listed = await _store(request).tables(club.id)
     return JSONResponse({
         "club": {"id": club.id, "name": club.name}, "host": True, "tables": nights,
+        "table_list": [{"table_id": t.table_id, "preset": t.preset, "status": t.status,
+                        "created_at": t.created_at.isoformat()} for t in listed],
         "members": [_member_json(roster, s) for s in _ordered(stats)],
     })  # fmt: skip
 
@@ -235,6 +251,7 @@ async def issue_code(request: Request) -> Response:
     issued = await _store(request).change(
         club.id, lambda roster: roster.issue(wanted.member_id, code_hash, now)
     )
+    _guesses(request).reset(club.id)  # whoever was refused may try the new code
     return JSONResponse({"code": code, "member_id": issued.member_id,
                          "expires": issued.expires.isoformat()}, status_code=201)  # fmt: skip
 
@@ -255,6 +272,43 @@ async def rename_member(request: Request) -> Response:
         club.id, lambda r: r.rename(wanted.member_id, wanted.name)
     )
     return JSONResponse({"member": {"id": member.id, "name": member.name}})
+
+
+def _path_id(request: Request, name: str) -> str:
+    """A path's id, if it is one (1 to 64 characters), else 400."""
+    value = str(request.path_params[name])
+    if not 1 <= len(value) <= 64:
+        raise _Refused(_error("invalid", f"{name}: an id has 1 to 64 characters"))
+    return value
+
+
+async def remove_table(request: Request) -> Response:
+    """``DELETE /api/clubs/ID/tables/TABLE`` (club secret): the table counts for the club
+    no more (its seats for no member); the table itself stays its host's."""
+    club = await _hosted(request)
+    table_id = _path_id(request, "table_id")
+    if not await _store(request).detach(club.id, table_id):
+        return _error("no-such-table", "that table does not count for this club", 404)
+    log.info("club table removed", extra={"event": "club"})
+    return JSONResponse({"club_id": club.id, "table_id": table_id, "removed": True})
+
+
+async def remove_member(request: Request) -> Response:
+    """``DELETE /api/clubs/ID/members/MEMBER`` (club secret): the member is no more, nor
+    its devices' links, seats and open codes."""
+    club = await _hosted(request)
+    member_id = _path_id(request, "member_id")
+    gone = await _store(request).change(club.id, lambda roster: roster.remove(member_id))
+    return JSONResponse({"member": {"id": gone.id, "name": gone.name}, "removed": True})
+
+
+async def delete_club(request: Request) -> Response:
+    """``DELETE /api/clubs/ID`` (club secret): the club, its members, devices, codes and
+    kept counts are deleted; its tables stay their hosts'."""
+    club = await _hosted(request)
+    await _store(request).delete(club.id)
+    log.info("club deleted", extra={"event": "club"})
+    return JSONResponse({"club_id": club.id, "deleted": True})
 
 
 # -- the members' --------------------------------------------------------------------------
@@ -306,8 +360,21 @@ async def claim_member(request: Request) -> Response:
         return _error("wrong-code", "that code is wrong or expired: ask the host", 403)
     code_hash = _hash(club.id, normal_code(wanted.code))
     device = _hash(club.id, wanted.device)
+    limits: Limits = request.app.state.limits
+    address = client_address(request, limits)
+    guesses = _guesses(request)
+    if not guesses.may_try(club.id, device, address):
+        return _error("locked", "too many wrong codes from this device: ask the host for a "
+                                "new code", 429)  # fmt: skip
     now = datetime.now(UTC)
-    member = await store.change(club.id, lambda roster: roster.redeem(code_hash, device, now))
+    try:
+        member = await store.change(club.id, lambda r: r.redeem(code_hash, device, now))
+    except ClaimError as error:
+        if error.code != "wrong-code":
+            raise
+        left = guesses.wrong(club.id, device, address)
+        return _error("wrong-code", f"{error} ({left} more {'try' if left == 1 else 'tries'} "
+                                    "from this device)", 403)  # fmt: skip
     return JSONResponse({"club_id": club.id, "club_name": club.name,
                          "member": {"id": member.id, "name": member.name}})  # fmt: skip
 
@@ -418,7 +485,10 @@ def club_routes() -> list[BaseRoute]:
     return [
         _route("/api/clubs", create_club, "POST"),
         _route("/api/clubs/{club_id}", club_view, "GET"),
+        _route("/api/clubs/{club_id}", delete_club, "DELETE"),
         _route("/api/clubs/{club_id}/tables", attach_table, "POST"),
+        _route("/api/clubs/{club_id}/tables/{table_id}", remove_table, "DELETE"),
+        _route("/api/clubs/{club_id}/members/{member_id}", remove_member, "DELETE"),
         _route("/api/clubs/{club_id}/export", club_export, "GET"),
         _route("/api/clubs/{club_id}/codes", issue_code, "POST"),
         _route("/api/clubs/{club_id}/merge", merge_members, "POST"),
