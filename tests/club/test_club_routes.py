@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -17,7 +18,7 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2, not on Py
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from club_helpers import bearer, device, make_club, play_night
+from club_helpers import bearer, device, make_club, play_night, send
 
 from guts.club.guesses import ADDRESS_TRIES, DEVICE_TRIES
 from guts.server.actor import Settings
@@ -240,6 +241,47 @@ def test_all_guessers_together_meet_the_clubs_ceiling(
         assert answer.status_code == 403
     void = client.post(f"/api/clubs/{club_id}/claim", json={"code": code, "device": device()})
     assert void.status_code == 429 and void.json()["code"] == "locked"
+
+
+def test_a_seat_request_is_no_member_until_the_host_gives_the_seat(any_client: TestClient) -> None:
+    client = any_client
+    club = make_club(client)
+    made = client.post("/api/tables", json={"preset": "two-card-guts", "start": False})
+    table_id, secret = made.json()["table_id"], made.json()["host_secret"]
+    attached = client.post(f"/api/clubs/{club['club_id']}/tables",
+                           json={"table_id": table_id, "host_secret": secret},
+                           headers=bearer(club["club_secret"]))  # fmt: skip
+    assert attached.status_code == 200
+    host = bearer(club["club_secret"])
+    tokens = {}
+    for name in ("Kim", "Lee"):
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            send(ws, {"type": "join", "nickname": name})
+            for _ in range(20):
+                frame = ws.receive_json()
+                assert frame["type"] != "error", frame
+                if frame["type"] == "welcome":
+                    break
+            tokens[name] = (frame["token"], frame["seat_id"])
+
+    def link(name: str) -> Any:
+        return client.post(f"/api/tables/{table_id}/club", json={"device": device()},
+                           headers=bearer(tokens[name][0]))  # fmt: skip
+
+    assert [link(name).status_code for name in tokens] == [403, 403]  # asked, not given
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        send(ws, {"type": "approve", "secret": secret, "seat_id": tokens["Kim"][1]})
+        send(ws, {"type": "refuse", "secret": secret, "seat_id": tokens["Lee"][1]})
+        for _ in range(50):
+            seats = client.get(f"/api/tables/{table_id}").json()["seats"]
+            if [s["nickname"] for s in seats if s["status"] == "approved"] == ["Kim"] and \
+                    "Lee" not in [s["nickname"] for s in seats]:  # fmt: skip
+                break
+            time.sleep(0.05)
+    assert link("Kim").status_code == 200
+    assert link("Lee").status_code == 403  # refused: the token is no seat's
+    members = client.get(f"/api/clubs/{club['club_id']}", headers=host).json()["members"]
+    assert [m["name"] for m in members] == ["Kim"]
 
 
 def test_the_club_page_is_served_under_the_policy(client: TestClient) -> None:

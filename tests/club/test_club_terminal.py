@@ -141,3 +141,41 @@ def test_a_seat_not_linked_now_is_linked_later(tmp_path: Path) -> None:
     assert linked == ClubSeat("K1", "Friday", "Jo")
     assert sent[-1] == ("https://guts.example/api/tables/T1/club", {"device": key}, "tok")
     assert SeatTokens(tmp_path / "seats.json").device_key() == key  # kept, not remade
+
+
+def test_a_refused_terminal_player_is_told_and_becomes_no_member(
+    server: ServeProcess, tmp_path: Path
+) -> None:
+    club = post(server, "/api/clubs", {"name": "Friday game"})
+    table = post(server, "/api/tables", {"preset": "two-card-guts", "start": False})
+    post(server, f"/api/clubs/{club['club_id']}/tables",
+         {"table_id": table["table_id"], "host_secret": table["host_secret"]},
+         club["club_secret"])  # fmt: skip
+    with subprocess.Popen(
+        [sys.executable, "-m", "guts", "join", table["join_url"], "--name", "Kim"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path), "COLUMNS": "100"},
+    ) as process:  # fmt: skip
+        try:
+            deadline = time.monotonic() + WAIT
+            while not (asked := [s for s in seats(server, table) if s["nickname"] == "Kim"]):
+                assert time.monotonic() < deadline and process.poll() is None, "never asked"
+                time.sleep(0.05)
+            with connect(f"ws://127.0.0.1:{server.port}/ws/{table['table_id']}",
+                         open_timeout=WAIT) as ws:  # fmt: skip
+                ws.send(json.dumps({"type": "resume"}))
+                ws.recv(timeout=WAIT)
+                ws.send(json.dumps({"type": "refuse", "secret": table["host_secret"],
+                                    "seat_id": asked[0]["seat_id"]}))  # fmt: skip
+                out, _ = process.communicate(timeout=WAIT)  # it ends by itself
+        finally:
+            process.kill()
+    assert process.returncode == 0, out
+    assert "Waiting for the host to approve your seat" in out
+    assert "The host refused your seat: run the same command to ask again." in out
+    assert "counts for the club" not in out
+    kept = json.loads((tmp_path / "guts" / "seats.json").read_text())
+    assert list(kept) == [DEVICE]  # the refused seat's token is forgotten, the key kept
+    host = {"authorization": f"Bearer {club['club_secret']}"}
+    view = httpx.get(f"{server.url}/api/clubs/{club['club_id']}", headers=host).json()
+    assert view["members"] == []  # asking made no member

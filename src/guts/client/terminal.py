@@ -125,6 +125,8 @@ class TableClient:
         self.club: ClubSeat | None = None
         """What the server said of the seat's club (None until it said)."""
         self._club_token: str | None = None
+        self.seated_as = name
+        """The seat's nickname as the server wrote it."""
 
     # -- the connection -------------------------------------------------------------------
 
@@ -217,6 +219,7 @@ class TableClient:
 
     def _welcome(self, frame: dict[str, Any]) -> bool:
         self.token, self.seat_id = frame["token"], frame["seat_id"]
+        self.seated_as = frame["nickname"]
         self.seat_status = frame["status"]
         self.say(f"You sit at the table as {frame['nickname']}.")
         if self.tokens is not None:
@@ -226,7 +229,8 @@ class TableClient:
                      style="italic")  # fmt: skip
         if frame["status"] == "requested":
             self.say("Waiting for the host to approve your seat…", style="italic")
-        self._link_club()
+        else:  # a request is no member's until the host gives the seat
+            self._link_club()
         return False
 
     def _link_club(self) -> None:
@@ -252,6 +256,7 @@ class TableClient:
         you = frame.get("you")
         if you is not None:
             self.seat_id, self.number, self.seat_status = you["seat_id"], you["seat"], you["status"]
+            self.seated_as = you["nickname"]
             if self.taking_up:
                 self._taken_up(frame)
             self._link_club()
@@ -297,6 +302,14 @@ class TableClient:
     def _seats(self, frame: dict[str, Any]) -> bool:
         self.status = frame["status"]
         mine = next((s for s in frame["seats"] if s["seat_id"] == self.seat_id), None)
+        if mine is not None and mine["nickname"] != self.seated_as:
+            mine = None  # the seat id of a refused request, taken by someone else since
+        if mine is None and self.seat_status == "requested" and not self.watch:
+            # a request refused (or withdrawn) holds nothing: it leaves the list of seats
+            self.say("The host refused your seat: run the same command to ask again.",
+                     style="bold")  # fmt: skip
+            self._forget()
+            return True
         if mine is not None and not self.watch:
             self.number = mine["seat"]  # first: the narration says "you" for this seat
         numbered = {s["seat"]: s["nickname"] for s in frame["seats"] if s["seat"] is not None}
@@ -307,10 +320,7 @@ class TableClient:
         was, self.seat_status = self.seat_status, mine["status"]
         if was == "requested" and mine["status"] == "approved":
             self.say("The host approved your seat: you are dealt in at the next deal.")
-        elif mine["status"] == "refused":
-            self.say("The host refused your seat.", style="bold")
-            self._forget()
-            return True
+            self._link_club()
         elif mine["status"] == "left" and was != "left":
             self.say("You are cashed out and off the table.", style="italic")
             self._forget()

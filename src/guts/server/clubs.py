@@ -317,7 +317,8 @@ async def delete_club(request: Request) -> Response:
 async def seat_member(request: Request) -> Response:
     """``POST /api/tables/ID/club`` ``{"device"}`` (the seat's device token as Bearer):
     the seat is the device's member of the table's club (404 ``no-club`` when the table
-    counts for none)."""
+    counts for none). A seat the host has not given (a request) is refused 403, so that
+    nobody becomes a member by asking: the page and ``guts join`` ask again once seated."""
     tables: Tables = request.app.state.tables
     table_id = request.path_params["table_id"]
     token = bearer_token(request)
@@ -330,7 +331,8 @@ async def seat_member(request: Request) -> Response:
         if seat_id is None:
             return None
         seat = actor.state.seats[seat_id]
-        return (seat_id, seat.nickname) if seat.kind == "person" else None
+        given = seat.kind == "person" and seat.status in ("approved", "left")
+        return (seat_id, seat.nickname) if given else None  # a request is no one's yet
 
     found = await actor.query(ask)
     if found is None:
