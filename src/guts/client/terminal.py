@@ -256,7 +256,7 @@ class TableClient:
         you = frame.get("you")
         if you is not None:
             self.seat_id, self.number, self.seat_status = you["seat_id"], you["seat"], you["status"]
-            self.seated_as = you["nickname"]
+            self.seated_as = you.get("nickname", self.seated_as)
             if self.taking_up:
                 self._taken_up(frame)
             self._link_club()
