@@ -48,7 +48,7 @@ from guts.club.stats import (
 )
 from guts.errors import GutsError
 from guts.server.barrier import disclose_record
-from guts.server.club_store import ClubRow, ClubStore
+from guts.server.club_store import ClubRow, ClubStore, ClubTable
 from guts.server.limits import BodyTooLarge, Limits, bearer_token, client_address, read_body
 from guts.server.pages import static_folder
 from guts.server.state import TableState
@@ -219,10 +219,9 @@ async def attach_table(request: Request) -> Response:
 async def club_view(request: Request) -> Response:
     """``GET /api/clubs/ID`` (club secret): the club, its tables and every member's stats."""
     club = await _hosted(request)
-    roster, stats, nights = await _stats(request, club.id)
-    listed = await _store(request).tables(club.id)
+    roster, stats, listed = await _stats(request, club.id)
     return JSONResponse({
-        "club": {"id": club.id, "name": club.name}, "host": True, "tables": nights,
+        "club": {"id": club.id, "name": club.name}, "host": True, "tables": len(listed),
         "table_list": [{"table_id": t.table_id, "preset": t.preset, "status": t.status,
                         "created_at": t.created_at.isoformat()} for t in listed],
         "members": [_member_json(roster, s) for s in _ordered(stats)],
@@ -232,7 +231,7 @@ async def club_view(request: Request) -> Response:
 async def club_export(request: Request) -> Response:
     """``GET /api/clubs/ID/export?kind=members|nights`` (club secret): the stats as CSV."""
     club = await _hosted(request)
-    _roster, stats, _nights = await _stats(request, club.id)
+    _roster, stats, _tables = await _stats(request, club.id)
     kind = request.query_params.get("kind", "members")
     if kind not in ("members", "nights"):
         return _error("invalid", "kind is members or nights")
@@ -393,7 +392,7 @@ async def my_stats(request: Request) -> Response:
     if club is None or member is None:
         return _error("not-member", "this device is no member of that club: sit at one of "
                                     "its tables, or claim with the host's code", 403)  # fmt: skip
-    _roster, stats, _nights = await _stats(request, club.id, roster)
+    _roster, stats, _tables = await _stats(request, club.id, roster)
     mine = stats[member.id]
     if request.query_params.get("format") == "csv":
         return _csv(member_nights_csv([mine]), "guts-club-my-nights.csv")
@@ -430,8 +429,8 @@ def night_summary(stored: StoredTable) -> NightSummary:
 
 async def _stats(
     request: Request, club_id: str, roster: Roster | None = None
-) -> tuple[Roster, dict[str, MemberStats], int]:
-    """The club's roster, every member's stats, and how many tables it has. A finished
+) -> tuple[Roster, dict[str, MemberStats], list[ClubTable]]:
+    """The club's roster, every member's stats, and its tables (oldest first). A finished
     table's summary is read from the database (kept the first time it was made); the
     others are replayed, in a thread."""
     tables: Tables = request.app.state.tables
@@ -457,7 +456,7 @@ async def _stats(
         nights.append(night)
     members = list(roster.members.values())
     stats = await asyncio.to_thread(club_stats, members, dict(roster.seats), nights)
-    return roster, stats, len(listed)
+    return roster, stats, listed
 
 
 def _ordered(stats: dict[str, MemberStats]) -> list[MemberStats]:
