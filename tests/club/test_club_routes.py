@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -17,11 +18,13 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2, not on Py
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from club_helpers import bearer, device, make_club, play_night
+from club_helpers import bearer, device, make_club, play_night, send
 
+from guts.club.guesses import ADDRESS_TRIES, DEVICE_TRIES
 from guts.server.actor import Settings
 from guts.server.app import create_app
 from guts.server.clubs import CLUB_BODY_BYTES
+from guts.server.limits import Limits
 
 QUICK = Settings(bot_delay=0, deal_delay=0)
 
@@ -167,9 +170,10 @@ def test_wrong_codes_are_bounded_and_bodies_are_bounded(client: TestClient) -> N
                        headers=host).json()["code"]  # fmt: skip
     phone = device()
     answers = [client.post(f"/api/clubs/{club_id}/claim", json={"code": f"WRONG{n}",
-                                                                "device": phone}).status_code
-               for n in range(10)]  # fmt: skip
-    assert answers == [403] * 10
+                                                                "device": phone})
+               for n in range(DEVICE_TRIES)]  # fmt: skip
+    assert [answer.status_code for answer in answers] == [403] * DEVICE_TRIES
+    assert "9 more tries from this device" in answers[0].json()["message"]
     locked = client.post(f"/api/clubs/{club_id}/claim", json={"code": code, "device": phone})
     assert locked.status_code == 429 and locked.json()["code"] == "locked"
     big = {"name": "x" * (CLUB_BODY_BYTES + 10)}
@@ -178,6 +182,106 @@ def test_wrong_codes_are_bounded_and_bodies_are_bounded(client: TestClient) -> N
         assert client.post("/api/clubs", json=body).status_code == 400
     short = client.post(f"/api/clubs/{club_id}/claim", json={"code": code, "device": "short"})
     assert short.status_code == 400  # a device key has at least 128 bits
+
+
+@pytest.fixture
+def proxied(database_url: str) -> Iterator[TestClient]:
+    """The app behind a proxy it trusts (X-Forwarded-For names each request's address),
+    on SQLite and on PostgreSQL."""
+    limits = Limits(forwarded_allow_ips=("192.0.2.10",))
+    app = create_app(database_url, settings=QUICK, limits=limits)
+    with TestClient(app, client=("192.0.2.10", 50000)) as test_client:
+        yield test_client
+
+
+def test_one_guesser_cannot_lock_the_others_out(proxied: TestClient) -> None:
+    client = proxied
+    club = make_club(client)
+    club_id, host = club["club_id"], bearer(club["club_secret"])
+    jo = play_night(client, club, device(), "Jo", deals=1)["linked"].json()["member"]["id"]
+    code = client.post(f"/api/clubs/{club_id}/codes", json={"member_id": jo},
+                       headers=host).json()["code"]  # fmt: skip
+
+    def claim(code: str, key: str, address: str) -> Any:
+        return client.post(f"/api/clubs/{club_id}/claim", json={"code": code, "device": key},
+                           headers={"x-forwarded-for": address})  # fmt: skip
+
+    griefer = device()
+    wrong = [claim(f"WRONG{n}", griefer, "203.0.113.7").status_code for n in range(DEVICE_TRIES)]
+    assert wrong == [403] * DEVICE_TRIES
+    assert claim(code, griefer, "203.0.113.7").status_code == 429  # the griefer is stopped
+    fresh = [claim(f"AGAIN{n}", device(), "203.0.113.7").status_code
+             for n in range(ADDRESS_TRIES - DEVICE_TRIES)]  # fmt: skip
+    assert fresh == [403] * (ADDRESS_TRIES - DEVICE_TRIES)  # fresh keys: the address counts
+    assert claim(code, device(), "203.0.113.7").status_code == 429
+    phone = device()
+    claimed = claim(code, phone, "198.51.100.2")  # Jo's new phone, at home
+    assert claimed.status_code == 200, claimed.text
+    assert claimed.json()["member"]["id"] == jo
+    members = client.get(f"/api/clubs/{club_id}", headers=host).json()["members"]
+    assert [m["devices"] for m in members] == [2]
+    client.post(f"/api/clubs/{club_id}/codes", json={"member_id": jo}, headers=host)
+    assert claim("WRONG", griefer, "203.0.113.7").status_code == 403  # a new code: new tries
+
+
+def test_all_guessers_together_meet_the_clubs_ceiling(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from guts.club import members
+
+    monkeypatch.setattr(members, "MAX_FAILURES", 3)
+    club = make_club(client)
+    club_id, host = club["club_id"], bearer(club["club_secret"])
+    jo = play_night(client, club, device(), "Jo", deals=1)["linked"].json()["member"]["id"]
+    code = client.post(f"/api/clubs/{club_id}/codes", json={"member_id": jo},
+                       headers=host).json()["code"]  # fmt: skip
+    for n in range(3):  # three guessers, one wrong code each
+        guess = {"code": f"W{n}", "device": device()}
+        answer = client.post(f"/api/clubs/{club_id}/claim", json=guess)
+        assert answer.status_code == 403
+    void = client.post(f"/api/clubs/{club_id}/claim", json={"code": code, "device": device()})
+    assert void.status_code == 429 and void.json()["code"] == "locked"
+
+
+def test_a_seat_request_is_no_member_until_the_host_gives_the_seat(any_client: TestClient) -> None:
+    client = any_client
+    club = make_club(client)
+    made = client.post("/api/tables", json={"preset": "two-card-guts", "start": False})
+    table_id, secret = made.json()["table_id"], made.json()["host_secret"]
+    attached = client.post(f"/api/clubs/{club['club_id']}/tables",
+                           json={"table_id": table_id, "host_secret": secret},
+                           headers=bearer(club["club_secret"]))  # fmt: skip
+    assert attached.status_code == 200
+    host = bearer(club["club_secret"])
+    tokens = {}
+    for name in ("Kim", "Lee"):
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            send(ws, {"type": "join", "nickname": name})
+            for _ in range(20):
+                frame = ws.receive_json()
+                assert frame["type"] != "error", frame
+                if frame["type"] == "welcome":
+                    break
+            tokens[name] = (frame["token"], frame["seat_id"])
+
+    def link(name: str) -> Any:
+        return client.post(f"/api/tables/{table_id}/club", json={"device": device()},
+                           headers=bearer(tokens[name][0]))  # fmt: skip
+
+    assert [link(name).status_code for name in tokens] == [403, 403]  # asked, not given
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        send(ws, {"type": "approve", "secret": secret, "seat_id": tokens["Kim"][1]})
+        send(ws, {"type": "refuse", "secret": secret, "seat_id": tokens["Lee"][1]})
+        for _ in range(50):
+            seats = client.get(f"/api/tables/{table_id}").json()["seats"]
+            if [s["nickname"] for s in seats if s["status"] == "approved"] == ["Kim"] and \
+                    "Lee" not in [s["nickname"] for s in seats]:  # fmt: skip
+                break
+            time.sleep(0.05)
+    assert link("Kim").status_code == 200
+    assert link("Lee").status_code == 403  # refused: the token is no seat's
+    members = client.get(f"/api/clubs/{club['club_id']}", headers=host).json()["members"]
+    assert [m["name"] for m in members] == ["Kim"]
 
 
 def test_the_club_page_is_served_under_the_policy(client: TestClient) -> None:

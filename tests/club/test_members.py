@@ -144,3 +144,19 @@ def test_every_seat_and_device_belongs_to_a_member_whatever_happens(
         assert set(roster.devices.values()) <= set(roster.members)
         assert set(roster.seats.values()) <= set(roster.members)
         assert set(roster.seats) == seen_seats  # a seat, once known, is never lost
+
+
+def test_a_removed_member_takes_its_devices_seats_and_codes_along() -> None:
+    roster = two_devices()
+    roster.claim("tablet", "jo")
+    roster.issue("jo", "code-for-jo", NOW)
+    roster.issue("jojo", "code-for-jojo", NOW)
+    gone = roster.remove("jo")
+    assert gone.name == "Jo" and list(roster.members) == ["jojo"]
+    assert roster.devices == {"phone": "jojo"} and roster.seats == {("t2", 1): "jojo"}
+    assert [code.member_id for code in roster.codes] == ["jojo"]
+    again = roster.seat(("t3", 0), "laptop", "Jo", new_id="jo2")  # the device is new again
+    assert again.id == "jo2"
+    with pytest.raises(ClaimError) as missing:
+        roster.remove("jo")
+    assert missing.value.code == "no-such-member"

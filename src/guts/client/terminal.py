@@ -14,6 +14,9 @@ connection is taken up again with the seat's device token and the last sequence 
 seen, so nothing is missed; with ``tokens`` (:class:`guts.client.tokens.SeatTokens`, as
 ``guts join`` keeps them) the token outlives the client, and a client run again for the
 same table and nickname takes up the same seat (back from away, if it was set away).
+With ``tokens`` the client also has a device key, sent as the page sends it
+(:func:`guts.client.club.link_seat`): a seat at a club's table counts for the device's
+member, the same member at every club table the client sits at.
 
 >>> websocket_url("http://127.0.0.1:8000/t/abc")
 'ws://127.0.0.1:8000/ws/abc?v=2'
@@ -31,6 +34,7 @@ from urllib.parse import urlsplit
 from rich.console import Console
 from rich.text import Text
 
+from guts.client.club import ClubSeat, Post, club_page, http_post, link_seat
 from guts.client.tokens import SeatTokens
 from guts.errors import GutsError, IllegalAction, OptionError
 from guts.games.base import Event, EventError
@@ -89,6 +93,7 @@ class TableClient:
         source: IO[str] | None = None,
         connect: Callable[[str], Any] | None = None,
         tokens: SeatTokens | None = None,
+        post: Post | None = None,
     ) -> None:
         self.url = websocket_url(url)
         self.name = name
@@ -116,6 +121,12 @@ class TableClient:
         self.token = None if self.tokens is None else self.tokens.get(self.url, name)
         self.taking_up = self.token is not None
         """True from a kept token's resume until the server has shown its seat."""
+        self._post = post or http_post
+        self.club: ClubSeat | None = None
+        """What the server said of the seat's club (None until it said)."""
+        self._club_token: str | None = None
+        self.seated_as = name
+        """The seat's nickname as the server wrote it."""
 
     # -- the connection -------------------------------------------------------------------
 
@@ -208,6 +219,7 @@ class TableClient:
 
     def _welcome(self, frame: dict[str, Any]) -> bool:
         self.token, self.seat_id = frame["token"], frame["seat_id"]
+        self.seated_as = frame["nickname"]
         self.seat_status = frame["status"]
         self.say(f"You sit at the table as {frame['nickname']}.")
         if self.tokens is not None:
@@ -217,7 +229,24 @@ class TableClient:
                      style="italic")  # fmt: skip
         if frame["status"] == "requested":
             self.say("Waiting for the host to approve your seat…", style="italic")
+        else:  # a request is no member's until the host gives the seat
+            self._link_club()
         return False
+
+    def _link_club(self) -> None:
+        """Tell the server which device holds the seat (once a token; asked again at the
+        next snapshot if it could not be said), so that at a club's table the seat counts
+        for this device's member; say which club and member."""
+        if self.tokens is None or self.token is None or self._club_token == self.token:
+            return
+        linked = link_seat(self.url, self.token, self.tokens.device_key(), self._post)
+        if linked is None:
+            return
+        self.club, self._club_token = linked, self.token
+        if linked.club_id is not None:
+            self.say(f"This table counts for the club {linked.club_name}: your seat is its "
+                     f"member {linked.member} ({club_page(self.url, linked.club_id)}).",
+                     style="italic")  # fmt: skip
 
     def _snapshot(self, frame: dict[str, Any]) -> None:
         table = frame["table"]
@@ -227,8 +256,10 @@ class TableClient:
         you = frame.get("you")
         if you is not None:
             self.seat_id, self.number, self.seat_status = you["seat_id"], you["seat"], you["status"]
+            self.seated_as = you.get("nickname", self.seated_as)
             if self.taking_up:
                 self._taken_up(frame)
+            self._link_club()
         game = frame.get("game")
         if game is not None:
             self.view = game
@@ -271,6 +302,14 @@ class TableClient:
     def _seats(self, frame: dict[str, Any]) -> bool:
         self.status = frame["status"]
         mine = next((s for s in frame["seats"] if s["seat_id"] == self.seat_id), None)
+        if mine is not None and mine["nickname"] != self.seated_as:
+            mine = None  # the seat id of a refused request, taken by someone else since
+        if mine is None and self.seat_status == "requested" and not self.watch:
+            # a request refused (or withdrawn) holds nothing: it leaves the list of seats
+            self.say("The host refused your seat: run the same command to ask again.",
+                     style="bold")  # fmt: skip
+            self._forget()
+            return True
         if mine is not None and not self.watch:
             self.number = mine["seat"]  # first: the narration says "you" for this seat
         numbered = {s["seat"]: s["nickname"] for s in frame["seats"] if s["seat"] is not None}
@@ -281,10 +320,7 @@ class TableClient:
         was, self.seat_status = self.seat_status, mine["status"]
         if was == "requested" and mine["status"] == "approved":
             self.say("The host approved your seat: you are dealt in at the next deal.")
-        elif mine["status"] == "refused":
-            self.say("The host refused your seat.", style="bold")
-            self._forget()
-            return True
+            self._link_club()
         elif mine["status"] == "left" and was != "left":
             self.say("You are cashed out and off the table.", style="italic")
             self._forget()

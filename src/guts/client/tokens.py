@@ -1,6 +1,7 @@
 """The device tokens of ``guts join``: one a table and nickname, kept in a file in the
 user data directory, so that a client stopped (or cut off) and run again takes up the
-same seat.
+same seat; and the client's **device key** (one per file, 256 random bits, as a browser
+keeps one), with which a seat at a club's table counts for this device's member.
 
 >>> import tempfile
 >>> kept = SeatTokens(Path(tempfile.mkdtemp()) / "seats.json")
@@ -14,6 +15,9 @@ True
 >>> kept.forget("ws://127.0.0.1:8000/ws/abc", "Jo")
 >>> kept.get("ws://127.0.0.1:8000/ws/abc", "Jo") is None
 True
+>>> key = kept.device_key()
+>>> len(key) >= 43 and kept.device_key() == key  # made once, then kept
+True
 """
 
 from __future__ import annotations
@@ -21,11 +25,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["SeatTokens", "default_path"]
+__all__ = ["DEVICE", "SeatTokens", "default_path"]
+
+DEVICE = "device"
+"""The file's entry of the device key (no seat's entry is a single word)."""
 
 
 def default_path() -> Path:
@@ -58,6 +66,16 @@ class SeatTokens:
         kept = self._read()
         kept[_key(table_url, nickname)] = token
         self._write(kept)
+
+    def device_key(self) -> str:
+        """This client's device key, made on first use (256 random bits, URL-safe, as the
+        page's ``deviceKey()``): the same for every table and nickname kept here."""
+        kept = self._read()
+        key = kept.get(DEVICE)
+        if not isinstance(key, str) or len(key) < 43:
+            key = kept[DEVICE] = secrets.token_urlsafe(32)
+            self._write(kept)
+        return key
 
     def forget(self, table_url: str, nickname: str) -> None:
         kept = self._read()

@@ -55,11 +55,12 @@ class ClubRow:
 
 @dataclass(frozen=True)
 class ClubTable:
-    """A table of a club: its id, when it was opened, and its status."""
+    """A table of a club: its id, when it was opened, its status and its game."""
 
     table_id: str
     created_at: datetime
     status: str
+    preset: str = ""
 
 
 def _now() -> datetime:
@@ -115,17 +116,56 @@ class ClubStore:
 
         return await self.storage.run(write)
 
+    async def detach(self, club_id: str, table_id: str) -> bool:
+        """The table counts for the club no more: its seats count for no member, its
+        kept counts go (the table itself is its host's, and stays). False if it did not
+        count for the club."""
+
+        def write(connection: Connection) -> bool:
+            counted = CLUB_TABLES.c.table_id == table_id, CLUB_TABLES.c.club_id == club_id
+            found = connection.execute(sa.select(CLUB_TABLES.c.table_id).where(*counted))
+            if found.first() is None:
+                return False
+            seats = CLUB_SEATS.c
+            connection.execute(
+                CLUB_SEATS.delete().where(seats.table_id == table_id, seats.club_id == club_id)
+            )
+            connection.execute(CLUB_NIGHTS.delete().where(CLUB_NIGHTS.c.table_id == table_id))
+            connection.execute(CLUB_TABLES.delete().where(*counted))
+            return True
+
+        return await self.storage.run(write)
+
+    async def delete(self, club_id: str) -> bool:
+        """The club is no more: its members, devices, seats, codes, kept counts and the
+        list of its tables go, in one transaction (the tables are their hosts', and stay).
+        False if there was no such club."""
+
+        def write(connection: Connection) -> bool:
+            lock = sa.select(CLUBS.c.id).where(CLUBS.c.id == club_id).with_for_update()
+            if connection.execute(lock).first() is None:
+                return False
+            counted = sa.select(CLUB_TABLES.c.table_id).where(CLUB_TABLES.c.club_id == club_id)
+            connection.execute(CLUB_NIGHTS.delete().where(CLUB_NIGHTS.c.table_id.in_(counted)))
+            for table in (CLUB_CODES, CLUB_SEATS, CLUB_DEVICES, CLUB_MEMBERS, CLUB_TABLES):
+                connection.execute(table.delete().where(table.c.club_id == club_id))
+            connection.execute(CLUBS.delete().where(CLUBS.c.id == club_id))
+            return True
+
+        return await self.storage.run(write)
+
     async def tables(self, club_id: str) -> list[ClubTable]:
         """The club's tables, oldest first."""
 
         def read(connection: Connection) -> list[ClubTable]:
             rows = connection.execute(
-                sa.select(TABLES.c.id, TABLES.c.created_at, TABLES.c.status)
+                sa.select(TABLES.c.id, TABLES.c.created_at, TABLES.c.status, TABLES.c.preset)
                 .join(CLUB_TABLES, CLUB_TABLES.c.table_id == TABLES.c.id)
                 .where(CLUB_TABLES.c.club_id == club_id)
                 .order_by(TABLES.c.created_at, TABLES.c.id)
             )
-            return [ClubTable(row.id, row.created_at, row.status) for row in rows]
+            return [ClubTable(row.id, _aware(row.created_at) or _now(), row.status, row.preset)
+                    for row in rows]  # fmt: skip
 
         return await self.storage.run(read)
 

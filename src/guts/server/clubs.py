@@ -10,11 +10,14 @@ seat's device token), and the seat is the device's member from then on
 (:mod:`guts.club.members`).
 
 Who may do what: the host (``Authorization: Bearer CLUB_SECRET``) reads every member's
-stats, downloads the CSV, issues claim codes, merges and renames members; a member
-(``Authorization: Bearer DEVICE_KEY``) reads its own stats only; a claim code is the
-credential of ``POST /api/clubs/ID/claim``. Every body is read no further than
-:data:`CLUB_BODY_BYTES`. The stats replay the club's tables in a thread, never on the
-event loop; a finished table's counts are kept in the database, so it is replayed once.
+stats, downloads the CSV, issues claim codes, merges, renames and removes members, takes
+a table off the club and deletes the club; a member (``Authorization: Bearer
+DEVICE_KEY``) reads its own stats only; a claim code is the credential of ``POST
+/api/clubs/ID/claim``, its wrong guesses counted per device and address
+(:mod:`guts.club.guesses`), so that one guesser cannot lock out the others. Every body
+is read no further than :data:`CLUB_BODY_BYTES`. The stats replay the club's tables in a
+thread, never on the event loop; a finished table's counts are kept in the database, so
+it is replayed once.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from guts.club.export import member_nights_csv, members_csv
+from guts.club.guesses import Guesses
 from guts.club.members import ClaimError, Roster, check_name, new_code, normal_code
 from guts.club.stats import (
     MemberStats,
@@ -44,7 +48,7 @@ from guts.club.stats import (
 )
 from guts.errors import GutsError
 from guts.server.barrier import disclose_record
-from guts.server.club_store import ClubRow, ClubStore
+from guts.server.club_store import ClubRow, ClubStore, ClubTable
 from guts.server.limits import BodyTooLarge, Limits, bearer_token, client_address, read_body
 from guts.server.pages import static_folder
 from guts.server.state import TableState
@@ -148,6 +152,15 @@ async def _hosted(request: Request) -> ClubRow:
     return club
 
 
+def _guesses(request: Request) -> Guesses:
+    """The server's count of wrong claim codes per device and address (in its memory)."""
+    state = request.app.state
+    guesses: Guesses | None = getattr(state, "club_guesses", None)
+    if guesses is None:
+        guesses = state.club_guesses = Guesses()
+    return guesses
+
+
 def _refused(error: ClaimError) -> Response:
     status = {"no-such-member": 404, "locked": 429, "wrong-code": 403}.get(error.code, 400)
     return _error(error.code, str(error), status)
@@ -204,11 +217,13 @@ async def attach_table(request: Request) -> Response:
 
 
 async def club_view(request: Request) -> Response:
-    """``GET /api/clubs/ID`` (club secret): the club and every member's stats."""
+    """``GET /api/clubs/ID`` (club secret): the club, its tables and every member's stats."""
     club = await _hosted(request)
-    roster, stats, nights = await _stats(request, club.id)
+    roster, stats, listed = await _stats(request, club.id)
     return JSONResponse({
-        "club": {"id": club.id, "name": club.name}, "host": True, "tables": nights,
+        "club": {"id": club.id, "name": club.name}, "host": True, "tables": len(listed),
+        "table_list": [{"table_id": t.table_id, "preset": t.preset, "status": t.status,
+                        "created_at": t.created_at.isoformat()} for t in listed],
         "members": [_member_json(roster, s) for s in _ordered(stats)],
     })  # fmt: skip
 
@@ -216,7 +231,7 @@ async def club_view(request: Request) -> Response:
 async def club_export(request: Request) -> Response:
     """``GET /api/clubs/ID/export?kind=members|nights`` (club secret): the stats as CSV."""
     club = await _hosted(request)
-    _roster, stats, _nights = await _stats(request, club.id)
+    _roster, stats, _tables = await _stats(request, club.id)
     kind = request.query_params.get("kind", "members")
     if kind not in ("members", "nights"):
         return _error("invalid", "kind is members or nights")
@@ -235,6 +250,7 @@ async def issue_code(request: Request) -> Response:
     issued = await _store(request).change(
         club.id, lambda roster: roster.issue(wanted.member_id, code_hash, now)
     )
+    _guesses(request).reset(club.id)  # whoever was refused may try the new code
     return JSONResponse({"code": code, "member_id": issued.member_id,
                          "expires": issued.expires.isoformat()}, status_code=201)  # fmt: skip
 
@@ -257,13 +273,51 @@ async def rename_member(request: Request) -> Response:
     return JSONResponse({"member": {"id": member.id, "name": member.name}})
 
 
+def _path_id(request: Request, name: str) -> str:
+    """A path's id, if it is one (1 to 64 characters), else 400."""
+    value = str(request.path_params[name])
+    if not 1 <= len(value) <= 64:
+        raise _Refused(_error("invalid", f"{name}: an id has 1 to 64 characters"))
+    return value
+
+
+async def remove_table(request: Request) -> Response:
+    """``DELETE /api/clubs/ID/tables/TABLE`` (club secret): the table counts for the club
+    no more (its seats for no member); the table itself stays its host's."""
+    club = await _hosted(request)
+    table_id = _path_id(request, "table_id")
+    if not await _store(request).detach(club.id, table_id):
+        return _error("no-such-table", "that table does not count for this club", 404)
+    log.info("club table removed", extra={"event": "club"})
+    return JSONResponse({"club_id": club.id, "table_id": table_id, "removed": True})
+
+
+async def remove_member(request: Request) -> Response:
+    """``DELETE /api/clubs/ID/members/MEMBER`` (club secret): the member is no more, nor
+    its devices' links, seats and open codes."""
+    club = await _hosted(request)
+    member_id = _path_id(request, "member_id")
+    gone = await _store(request).change(club.id, lambda roster: roster.remove(member_id))
+    return JSONResponse({"member": {"id": gone.id, "name": gone.name}, "removed": True})
+
+
+async def delete_club(request: Request) -> Response:
+    """``DELETE /api/clubs/ID`` (club secret): the club, its members, devices, codes and
+    kept counts are deleted; its tables stay their hosts'."""
+    club = await _hosted(request)
+    await _store(request).delete(club.id)
+    log.info("club deleted", extra={"event": "club"})
+    return JSONResponse({"club_id": club.id, "deleted": True})
+
+
 # -- the members' --------------------------------------------------------------------------
 
 
 async def seat_member(request: Request) -> Response:
     """``POST /api/tables/ID/club`` ``{"device"}`` (the seat's device token as Bearer):
     the seat is the device's member of the table's club (404 ``no-club`` when the table
-    counts for none)."""
+    counts for none). A seat the host has not given (a request) is refused 403, so that
+    nobody becomes a member by asking: the page and ``guts join`` ask again once seated."""
     tables: Tables = request.app.state.tables
     table_id = request.path_params["table_id"]
     token = bearer_token(request)
@@ -276,7 +330,8 @@ async def seat_member(request: Request) -> Response:
         if seat_id is None:
             return None
         seat = actor.state.seats[seat_id]
-        return (seat_id, seat.nickname) if seat.kind == "person" else None
+        given = seat.kind == "person" and seat.status in ("approved", "left")
+        return (seat_id, seat.nickname) if given else None  # a request is no one's yet
 
     found = await actor.query(ask)
     if found is None:
@@ -306,8 +361,21 @@ async def claim_member(request: Request) -> Response:
         return _error("wrong-code", "that code is wrong or expired: ask the host", 403)
     code_hash = _hash(club.id, normal_code(wanted.code))
     device = _hash(club.id, wanted.device)
+    limits: Limits = request.app.state.limits
+    address = client_address(request, limits)
+    guesses = _guesses(request)
+    if not guesses.may_try(club.id, device, address):
+        return _error("locked", "too many wrong codes from this device: ask the host for a "
+                                "new code", 429)  # fmt: skip
     now = datetime.now(UTC)
-    member = await store.change(club.id, lambda roster: roster.redeem(code_hash, device, now))
+    try:
+        member = await store.change(club.id, lambda r: r.redeem(code_hash, device, now))
+    except ClaimError as error:
+        if error.code != "wrong-code":
+            raise
+        left = guesses.wrong(club.id, device, address)
+        return _error("wrong-code", f"{error} ({left} more {'try' if left == 1 else 'tries'} "
+                                    "from this device)", 403)  # fmt: skip
     return JSONResponse({"club_id": club.id, "club_name": club.name,
                          "member": {"id": member.id, "name": member.name}})  # fmt: skip
 
@@ -324,7 +392,7 @@ async def my_stats(request: Request) -> Response:
     if club is None or member is None:
         return _error("not-member", "this device is no member of that club: sit at one of "
                                     "its tables, or claim with the host's code", 403)  # fmt: skip
-    _roster, stats, _nights = await _stats(request, club.id, roster)
+    _roster, stats, _tables = await _stats(request, club.id, roster)
     mine = stats[member.id]
     if request.query_params.get("format") == "csv":
         return _csv(member_nights_csv([mine]), "guts-club-my-nights.csv")
@@ -361,8 +429,8 @@ def night_summary(stored: StoredTable) -> NightSummary:
 
 async def _stats(
     request: Request, club_id: str, roster: Roster | None = None
-) -> tuple[Roster, dict[str, MemberStats], int]:
-    """The club's roster, every member's stats, and how many tables it has. A finished
+) -> tuple[Roster, dict[str, MemberStats], list[ClubTable]]:
+    """The club's roster, every member's stats, and its tables (oldest first). A finished
     table's summary is read from the database (kept the first time it was made); the
     others are replayed, in a thread."""
     tables: Tables = request.app.state.tables
@@ -388,7 +456,7 @@ async def _stats(
         nights.append(night)
     members = list(roster.members.values())
     stats = await asyncio.to_thread(club_stats, members, dict(roster.seats), nights)
-    return roster, stats, len(listed)
+    return roster, stats, listed
 
 
 def _ordered(stats: dict[str, MemberStats]) -> list[MemberStats]:
@@ -418,7 +486,10 @@ def club_routes() -> list[BaseRoute]:
     return [
         _route("/api/clubs", create_club, "POST"),
         _route("/api/clubs/{club_id}", club_view, "GET"),
+        _route("/api/clubs/{club_id}", delete_club, "DELETE"),
         _route("/api/clubs/{club_id}/tables", attach_table, "POST"),
+        _route("/api/clubs/{club_id}/tables/{table_id}", remove_table, "DELETE"),
+        _route("/api/clubs/{club_id}/members/{member_id}", remove_member, "DELETE"),
         _route("/api/clubs/{club_id}/export", club_export, "GET"),
         _route("/api/clubs/{club_id}/codes", issue_code, "POST"),
         _route("/api/clubs/{club_id}/merge", merge_members, "POST"),

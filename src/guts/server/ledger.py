@@ -9,7 +9,10 @@ or once they leave, they are cashed out (``buy_out``, the stack then 0). ``net``
 the nets add up to zero whenever no chips are in a pot, and only then is there a
 settlement (:func:`unsettled` says why not). A bot's chips are the host's: the settlement
 settles people with people, and what the bots won or lost with the host (:data:`BOTS`);
-the rows of one nickname (a player who left and came back) settle as one.
+the rows of one nickname (a player who left and came back) settle as one. Where the host
+holds a seat the server knows (the seat the host role was handed to), the bots' chips are
+that seat's: its net and the bots' are settled as one, so the host is never told to pay
+themselves. Each row says who settles it (``settled_by``, also the CSV's last column).
 
 >>> rows = [{"player_nickname": "=Jo", "net": 5}, {"player_nickname": "Ann", "net": -5}]
 >>> settlement(rows)
@@ -17,11 +20,15 @@ the rows of one nickname (a player who left and came back) settle as one.
 >>> settlement(rows + [{"player_nickname": "Bot", "bot": True, "net": 2},
 ...                    {"player_nickname": "Cy", "net": -2}])
 [('Ann', '=Jo', 5), ('Cy', "the host (the bots' chips)", 2)]
+>>> hosted = [{"player_nickname": "Hana", "net": 10}, {"player_nickname": "Cy", "net": 20},
+...           {"player_nickname": "Bot", "bot": True, "net": -30, "settled_by": "Hana"}]
+>>> settlement(hosted)  # the bots' -30 are Hana's: she pays Cy, and nobody pays her
+[('Hana', 'Cy', 20)]
 >>> unsettled(rows + [{"player_nickname": "Cy", "net": -3}])
 '3 chips are still in the pot: settle once it is won'
 >>> print(to_csv([{"player_nickname": "=1+1", "player_id": 0}]), end="")
-player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net
-'=1+1,0,,,,,,
+player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net,settled_by
+'=1+1,0,,,,,,,
 """
 
 from __future__ import annotations
@@ -47,7 +54,8 @@ __all__ = [
 ]
 
 COLUMNS = ("player_nickname", "player_id", "session_start_at", "session_end_at", "buy_in",
-           "buy_out", "stack", "net")  # fmt: skip
+           "buy_out", "stack", "net", "settled_by")  # fmt: skip
+"""PokerNow's columns, then who settles the row's net (a bot's: the host)."""
 BOTS = "the host (the bots' chips)"
 """Who the settlement names for the bots' chips (a bot plays the host's chips)."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -59,14 +67,18 @@ def ledger_rows(
     joined: Mapping[int, datetime],
     ended: datetime | None,
     left: Mapping[int, datetime] | None = None,
+    host_seat: int | None = None,
 ) -> list[dict[str, Any]]:
     """One row per seat that bought chips, in the order the seats were asked for
     (``joined``: when each seat was asked for; ``ended``: when the night ended, None
     while it goes on; ``left``: when each seat that left was cashed out, where known).
     ``buy_in`` counts every rebuy and top-up, ``buy_out`` every cash-out (a seat that
     left, and everyone once the night is over); ``stack`` is what a seat still has (on
-    the table, held while it sits out, or approved and not yet dealt)."""
+    the table, held while it sits out, or approved and not yet dealt). ``host_seat``: the
+    host's own seat (the seat the host role was handed to when None), whose nickname
+    settles the bots' rows (``settled_by``; :data:`BOTS` when the host holds no seat)."""
     over = state.status == "over"
+    bots_by = _host_name(state, state.host_seat if host_seat is None else host_seat)
     rows = []
     for seat in sorted(state.seats.values(), key=lambda s: s.seat_id):
         if not seat.bought:
@@ -84,9 +96,19 @@ def ledger_rows(
             "buy_out": buy_out,
             "stack": stack,
             "net": state.net(seat),
+            "settled_by": seat.nickname if seat.kind == "person" else bots_by,
             "bot": seat.kind != "person",
         })  # fmt: skip
     return rows
+
+
+def _host_name(state: TableState, seat_id: int | None) -> str:
+    """Who settles the bots' chips: the host's seat's nickname, if the host holds a
+    person's seat that bought chips, else :data:`BOTS`."""
+    seat = state.seats.get(seat_id) if seat_id is not None else None
+    if seat is None or seat.kind != "person" or not seat.bought:
+        return BOTS
+    return seat.nickname
 
 
 def departures(state: TableState) -> dict[int, int]:
@@ -124,12 +146,13 @@ def unsettled(rows: Sequence[Mapping[str, Any]]) -> str | None:
 def settlement(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, int]]:
     """Who pays whom how much to settle the nets, in the fewest payments
     (:func:`~guts.table.settling_payments`) between people, the bots' nets settled with
-    the host (:data:`BOTS`); none while the nets cannot be settled (:func:`unsettled`)."""
+    the host (each row's ``settled_by``: the host's seat, or :data:`BOTS`); none while the
+    nets cannot be settled (:func:`unsettled`)."""
     if unsettled(rows):
         return []
     nets: dict[str, int] = {}
     for row in rows:
-        who = BOTS if row.get("bot") else str(row["player_nickname"])
+        who = str(row.get("settled_by") or (BOTS if row.get("bot") else row["player_nickname"]))
         nets[who] = nets.get(who, 0) + row["net"]
     return list(settling_payments(nets))
 

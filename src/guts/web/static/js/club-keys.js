@@ -38,3 +38,11 @@ export function keepHostedClub(club) {
   localStorage.setItem("guts:hosted-club", JSON.stringify(club));
   localStorage.setItem(`guts:club-secret:${club.id}`, club.secret);
 }
+
+/** Forget the club secret of ``clubId`` (the club is deleted), and the lobby's club if it
+ * is that one. */
+export function forgetClub(clubId) {
+  localStorage.removeItem(`guts:club-secret:${clubId}`);
+  const club = hostedClub();
+  if (club && club.id === clubId) localStorage.removeItem("guts:hosted-club");
+}

@@ -9,10 +9,15 @@ const done = `guts:club-seat:${tableId}`;
 async function link() {
   const token = localStorage.getItem(`guts:token:${tableId}`);
   if (!token || localStorage.getItem(done) === token) return;
-  const answer = await fetch(`/api/tables/${encodeURIComponent(tableId)}/club`, {
-    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify({ device: deviceKey() }) });
-  if (answer.status === 403) return;  // no seat yet: asked again later
+  let answer;
+  try {
+    answer = await fetch(`/api/tables/${encodeURIComponent(tableId)}/club`, {
+      method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ device: deviceKey() }) });
+  } catch (error) {
+    return;  // the server is out of reach (restarting?): asked again later
+  }
+  if (answer.status === 403) return;  // no seat given yet: asked again later
   localStorage.setItem(done, token);
   if (!answer.ok) return;  // a table of no club
   const body = await answer.json();

@@ -1,7 +1,7 @@
 // The club page: a host's view of every member (nights, net, plots, codes, merges, CSV),
 // or a member's view of their own stats; and the claim of a membership on a new device.
 // Everything shown is text set with textContent; the plots are SVG made here.
-import { deviceKey, hostSecret } from "./club-keys.js";
+import { deviceKey, forgetClub, hostSecret } from "./club-keys.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -57,11 +57,17 @@ async function load() {
     $("status").textContent = secret
       ? "This club secret is not this club's."
       : "This device is not a member of this club yet: sit at one of its tables, or claim your membership with a code from the host.";
-    for (const id of ["members-box", "plot-box", "games-box", "merge-box"]) $(id).hidden = true;
+    hideAll();
     return;
   }
   view = answer.body;
   render();
+}
+
+const SECTIONS = ["members-box", "plot-box", "games-box", "merge-box", "tables-box", "elsewhere", "danger"];
+
+function hideAll() {
+  for (const id of SECTIONS) $(id).hidden = true;
 }
 
 function render() {
@@ -76,6 +82,8 @@ function render() {
   renderMembers(members, host);
   renderNights(host ? null : members[0]);
   $("elsewhere").hidden = !host;
+  $("danger").hidden = !host;
+  renderTables(host ? view.table_list || [] : null);
   if (host) $("host-link").value = `${location.origin}/c/${club.id}#host=${hostSecret(clubId)}`;
   renderNetPlot(members);
   renderGames(members, host);
@@ -92,13 +100,30 @@ function renderMembers(members, host) {
       el("td", { class: "num", text: String(member.nights.length) }), net);
     if (host) {
       row.append(el("td", { class: "num", text: String(member.devices ?? "") }),
-        el("td", {}, el("button", { type: "button", class: "code-button", text: "Code for a new device",
+        el("td", { class: "manage" }, el("button", { type: "button", class: "code-button", text: "Code for a new device",
           onclick: () => issueCode(member) }), " ",
-        el("button", { type: "button", class: "rename-button", text: "Rename", onclick: () => rename(member) })));
+        el("button", { type: "button", class: "rename-button", text: "Rename", onclick: () => rename(member) }), " ",
+        el("button", { type: "button", class: "remove-button", text: "Remove", onclick: () => removeMember(member) })));
     }
     body.append(row);
   });
   $("members-box").hidden = members.length === 0;
+}
+
+/** The host's list of the club's tables, newest first, each with a button to take it off. */
+function renderTables(tables) {
+  const body = $("club-tables").querySelector("tbody");
+  body.replaceChildren();
+  $("tables-box").hidden = !tables || tables.length === 0;
+  if (!tables) return;
+  for (const table of [...tables].reverse()) {
+    const game = el("a", { href: `/t/${encodeURIComponent(table.table_id)}`, text: table.preset });
+    body.append(el("tr", { "data-table": table.table_id }, el("td", { text: day(table.created_at) }),
+      el("td", {}, game), el("td", { text: table.status }),
+      el("td", {}, el("button", { type: "button", class: "untable-button", text: "Take off",
+        title: "Take this table off the club", "aria-label": `Take the ${table.preset} table off the club`,
+        onclick: () => removeTable(table) }))));
+  }
 }
 
 /** A member's own nights, newest first. */
@@ -304,6 +329,43 @@ async function merge(event) {
   if ((await hostPost("merge", { keep, gone })).ok) await load();
 }
 
+async function hostDelete(path) {
+  const answer = await api(`/api/clubs/${encodeURIComponent(clubId)}${path}`, {
+    method: "DELETE", headers: bearer(hostSecret(clubId)) });
+  $("problem").textContent = answer.ok ? "" : answer.body.message || "That did not work.";
+  return answer;
+}
+
+async function removeMember(member) {
+  const nights = member.nights.length;
+  if (!window.confirm(`Remove ${member.name} from the club? Their ${nights} night${nights === 1 ? "" : "s"} here will count for no one, and their devices are no longer ${member.name}. A device of theirs that sits again is a new member.`)) return;
+  if ((await hostDelete(`/members/${encodeURIComponent(member.id)}`)).ok) {
+    await load();
+    $("status").textContent = `${member.name} is no longer a member.`;
+  }
+}
+
+async function removeTable(table) {
+  if (!window.confirm(`Take the ${table.preset} table of ${day(table.created_at)} off the club? Its nights will count for no member; the table itself stays.`)) return;
+  if ((await hostDelete(`/tables/${encodeURIComponent(table.table_id)}`)).ok) {
+    await load();
+    $("status").textContent = `The ${table.preset} table of ${day(table.created_at)} no longer counts for the club.`;
+  }
+}
+
+async function deleteClub() {
+  const name = view ? view.club.name : "this club";
+  if (!window.confirm(`Delete ${name} for good? Every member, device link, code and stat goes; the tables stay.`)) return;
+  if (!(await hostDelete("")).ok) return;
+  forgetClub(clubId);
+  view = null;
+  hideAll();
+  document.body.classList.remove("hosting");
+  $("who").textContent = "";
+  $("code-line").hidden = true;
+  $("status").textContent = `${name} is deleted: its members and stats are gone, and its tables count for no club.`;
+}
+
 async function download(kind) {
   const secret = hostSecret(clubId);
   const path = secret
@@ -335,6 +397,7 @@ async function claim(event) {
 
 $("claim").addEventListener("submit", claim);
 $("merge").addEventListener("submit", merge);
+$("delete-club").addEventListener("click", deleteClub);
 $("csv-members").addEventListener("click", () => download("members"));
 $("csv-nights").addEventListener("click", () => download("nights"));
 $("positions-member").addEventListener("change", renderPositions);

@@ -96,7 +96,10 @@ const HANDLERS = {
     state.rejoining = false;
     state.table = message.table;
     state.seats = message.seats;
-    state.you = message.you;
+    const asked = state.you && ["requested", "refused"].includes(state.you.status) ? state.you : null;
+    // a request refused (or withdrawn) leaves this connection a spectator: say so, and
+    // offer to ask again, rather than a bare form
+    state.you = message.you || (asked && { ...asked, status: "refused" });
     state.seq = message.seq;
     state.game = message.game;
     state.decision = decisionOf(message.game);
@@ -124,9 +127,12 @@ const HANDLERS = {
     state.seq = message.seq;
     state.seats = message.seats;
     state.table.status = message.status;
-    const mine = state.you && message.seats.find((seat) => seat.seat_id === state.you.seat_id);
+    const mine = state.you && message.seats.find((seat) => seat.seat_id === state.you.seat_id
+      && seat.nickname === state.you.nickname);
     const dealtIn = mine && mine.seat !== null && state.you.seat !== mine.seat;
     if (mine) state.you = { ...state.you, status: mine.status, seat: mine.seat };
+    // a request refused (or withdrawn) holds nothing: it leaves the list of seats
+    else if (state.you && state.you.status === "requested") state.you = { ...state.you, status: "refused" };
     if (dealtIn && message.status === "playing" && state.game && state.game.seat !== mine.seat) {
       send({ type: "resume", token: stored("token") });  // dealt in: a snapshot of the seat's view
     }
@@ -455,7 +461,8 @@ function renderTitle() {
   document.title = mark + (table ? `${table.preset} — guts` : "guts table");
 }
 
-/** A seat that left: forget its token, so this browser may ask for a seat again. */
+/** A seat that left, or a request the host refused: forget its token, so this browser
+ * may ask for a seat again (a new request, bounded like any by the server). */
 function joinAgain() {
   localStorage.removeItem(`guts:token:${tableId}`);
   localStorage.removeItem(`guts:leaving:${tableId}`);
@@ -487,7 +494,11 @@ function renderJoin() {
   } else if (you && !lobby && mine && mine.leaving && stored("leaving") !== String(you.seat_id)) {
     box.replaceChildren(el("p", { class: "waiting", role: "status", text: "The host removed you from the table: you are cashed out at the next deal boundary." }));
   } else if (you && you.status === "refused") {
-    box.replaceChildren(el("p", { class: "waiting", text: "The host did not give you a seat." }));
+    const withdrew = stored("leaving") === String(you.seat_id);
+    box.replaceChildren(el("p", { class: "waiting refused-line" },
+      withdrew ? "You withdrew your request for a seat. " : "The host did not give you a seat. ",
+      state.table && state.table.status !== "over"
+        ? el("button", { type: "button", id: "ask-again", onclick: joinAgain, text: "Ask again" }) : null));
   } else if (!you && state.table && state.table.status !== "over" && !$("join-form")) {
     const nickname = el("input", { id: "nickname", name: "nickname", required: true, maxlength: 24, autocomplete: "nickname", value: stored("nickname") || "" });
     const buyIn = el("input", { id: "buy-in", name: "buy_in", type: "number", min: 1, value: state.table.buy_in, max: state.table.buy_in });
