@@ -6,7 +6,8 @@ Each session is a list of steps (the setup, each deal's start, each action taken
 refused, the end), and each step shows what the engine did: the events an action made
 in full, a refusal's message in full, and a short hash of the bulky rest (the decisions
 offered, every seat's and the public view, the record, the narration and the replayed
-record). The recorded steps are JSON in ``tests/fixtures/draw_sessions/``; a failure
+record; ``tests/recorded_sessions.py``). The recorded steps are JSON in
+``tests/fixtures/draw_sessions/``; a failure
 names the preset, the session's seed, the step and what differs in it. A deliberate
 change of the rules' behaviour records them again (``python tests/test_draw_fast_paths.py``)
 and says so in its commit. ``tests/test_compiled.py`` plays the same sessions on the
@@ -16,25 +17,34 @@ compiled build.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import random
 import sys
 from enum import StrEnum
-from pathlib import Path
 from typing import Any, get_type_hints
 
 import pytest
+from recorded_sessions import (
+    FIXTURES,
+    Step,
+    as_json,
+    differences,
+    first_difference,
+    hashed,
+    record,
+    recorded,
+    refusal,
+    views,
+)
 
 from guts.catalog import games, replay_record
 from guts.errors import GutsError
 from guts.games.decision import Decision, Discard, Wager
 from guts.games.draw.rules import DrawRules
 from guts.games.options import dash, split_optional
-from guts.games.session import RecordedSession
 from guts.narrate import Narrator
 
-FIXTURES = Path(__file__).parent / "fixtures" / "draw_sessions"
+FOLDER = "draw_sessions"
 SESSIONS = 60
 """Seeded sessions per preset with random options, players and stacks."""
 PLAIN = 20
@@ -44,10 +54,6 @@ DEALS = 5
 SKIPPED = {"max_deals", "seed", "min_players", "max_players"}
 REFUSED: list[Any] = [None, 7, "", "raise 10000", "bet 0", "call", "check", "fold me",
                       "discard zz", "take up", "declare nothing", "pat", "raise to 3"]  # fmt: skip
-
-Step = dict[str, Any]
-"""One step of a session: ``do`` (what happened), and what it showed."""
-
 
 def draw_presets() -> list[str]:
     """Every draw preset, by name."""
@@ -95,22 +101,6 @@ def spelled(decision: Decision, rng: random.Random) -> str:
         return " ".join(cards) if cards else "pat"
     action = rng.choice(decision.actions)
     return action.upper() if roll > 0.9 else action
-
-
-def hashed(value: Any) -> str:
-    """A short hash of ``value``'s JSON, for what is too bulky to keep in full."""
-    text = json.dumps(value, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def views(session: RecordedSession[Any, Any]) -> str:
-    """Every seat's view and the public view, hashed."""
-    seats = range(len(session.table.names))
-    return hashed([session.view(seat) for seat in seats] + [session.public_view()])
-
-
-def refusal(error: GutsError) -> str:
-    return f"{type(error).__name__}: {error}"
 
 
 def play(preset: str, seed: int, *, plain: bool = False) -> list[Step]:
@@ -177,45 +167,16 @@ def play(preset: str, seed: int, *, plain: bool = False) -> list[Step]:
 
 def played(preset: str) -> dict[str, list[Step]]:
     """Every seeded session of ``preset``, by seed, as JSON would read them back."""
-    sessions = {str(seed): play(preset, seed, plain=plain) for seed, plain in seeds()}
-    return json.loads(json.dumps(sessions, default=str))  # type: ignore[no-any-return]
-
-
-def recorded(preset: str) -> dict[str, list[Step]]:
-    return json.loads((FIXTURES / f"{preset}.json").read_text())  # type: ignore[no-any-return]
-
-
-def first_difference(preset: str, seed: str, expected: list[Step], got: list[Step]) -> str:
-    """Where session ``seed`` of ``preset`` first differs from its record, in words."""
-    for index, (want, have) in enumerate(zip(expected, got, strict=False)):
-        if want == have:
-            continue
-        where = f"{preset}, session {seed}, step {index} ({want.get('do')!r})"
-        keys = sorted(key for key in set(want) | set(have) if want.get(key) != have.get(key))
-        parts = [f"{key}: expected {want.get(key)!r}, got {have.get(key)!r}" for key in keys]
-        return f"{where}: " + "; ".join(parts)
-    return (f"{preset}, session {seed}: {len(expected)} steps recorded, {len(got)} played; "
-            f"the first left over: {(expected + got)[min(len(expected), len(got))]!r}")  # fmt: skip
-
-
-def differences(preset: str) -> list[str]:
-    """Every session of ``preset`` that differs from its record, each at its first
-    difference."""
-    expected, got = recorded(preset), played(preset)
-    found = [first_difference(preset, seed, expected[seed], got.get(seed, []))
-             for seed in expected if expected[seed] != got.get(seed)]  # fmt: skip
-    found += [f"{preset}, session {seed}: played, not recorded" for seed in got
-              if seed not in expected]  # fmt: skip
-    return found
+    return as_json({str(seed): play(preset, seed, plain=plain) for seed, plain in seeds()})
 
 
 def test_every_draw_preset_is_recorded() -> None:
-    assert sorted(path.stem for path in FIXTURES.glob("*.json")) == draw_presets()
+    assert sorted(path.stem for path in (FIXTURES / FOLDER).glob("*.json")) == draw_presets()
 
 
 @pytest.mark.parametrize("preset", draw_presets())
 def test_draw_sessions_play_as_recorded(preset: str) -> None:
-    found = differences(preset)
+    found = differences(preset, recorded(FOLDER, preset), played(preset))
     assert not found, f"{len(found)} sessions differ:\n" + "\n".join(found[:5])
 
 
@@ -237,16 +198,7 @@ def test_a_difference_names_the_session_step_and_what_changed() -> None:
     )
 
 
-def record(presets: list[str]) -> None:
-    """Write the fixtures of ``presets`` (one JSON file each, a session a line)."""
-    FIXTURES.mkdir(parents=True, exist_ok=True)
-    for preset in presets:
-        sessions = played(preset)
-        lines = [f"{json.dumps(seed)}: {json.dumps(steps, sort_keys=True)}"
-                 for seed, steps in sessions.items()]  # fmt: skip
-        (FIXTURES / f"{preset}.json").write_text("{\n" + ",\n".join(lines) + "\n}\n")
-        print(f"recorded {preset}: {len(sessions)} sessions")
-
-
 if __name__ == "__main__":
-    record(sys.argv[1:] or draw_presets())
+    for name in sys.argv[1:] or draw_presets():
+        record(FOLDER, name, played(name))
+        print(f"recorded {name}")
