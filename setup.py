@@ -1,12 +1,14 @@
-"""The build: pure Python by default; with ``GUTS_COMPILE=1``, the server's hot modules
-compiled to C extensions by mypyc (what a table does for every action: its actor, its
-state, the information barrier and the dealer), which takes a C compiler and a minute.
+"""The build: pure Python by default; with ``GUTS_COMPILE=1``, the engine's and the
+server's hot modules compiled to C extensions by mypyc (cards, the table and its ledger,
+the hand rankings, betting; a table's actor, its state, the information barrier and the
+dealer), which takes a C compiler and a few minutes.
 
     GUTS_COMPILE=1 pip install '.[server]'
 
-Everything else is in ``pyproject.toml``. The compiled modules behave as the Python
-ones (the test suite's server tests run on them: ``tests/test_compiled_server.py``);
-an editable install is never compiled, since an extension module beside its source would
+The modules compiled are listed in ``pyproject.toml`` (``[tool.guts] compiled``), with
+everything else. The compiled modules behave as the Python ones (``tests/test_compiled.py``
+plays seeded sessions of every preset on them and compares them event by event); an
+editable install is never compiled, since an extension module beside its source would
 shadow every later edit of it.
 """
 
@@ -21,13 +23,12 @@ from typing import Any
 from setuptools import setup
 
 HERE = Path(__file__).parent
-COMPILED = [
-    "src/guts/server/actor.py",
-    "src/guts/server/barrier.py",
-    "src/guts/server/dealer.py",
-    "src/guts/server/state.py",
-]
+PYPROJECT = tomllib.loads((HERE / "pyproject.toml").read_text())
+COMPILED: list[str] = PYPROJECT["tool"]["guts"]["compiled"]
 """The modules ``GUTS_COMPILE=1`` compiles (paths from this folder)."""
+METADATA_ONLY = {"egg_info", "dist_info"}
+"""setuptools commands that only write the metadata: nothing to compile for them."""
+BUILDS = {"build", "build_ext", "bdist_wheel", "install", "develop", "editable_wheel"}
 
 
 def compiling() -> bool:
@@ -44,7 +45,7 @@ def compiling() -> bool:
 def build_requirements() -> list[str]:
     """What compiling needs besides setuptools: mypy (its mypyc), and what the compiled
     modules import, so that mypy knows their types as the type check does."""
-    project = tomllib.loads((HERE / "pyproject.toml").read_text())["project"]
+    project = PYPROJECT["project"]
     extras = project["optional-dependencies"]
     mypy = next(r for r in extras["test"] if r.startswith("mypy>"))
     return [mypy, *project["dependencies"], *extras["server"]]
@@ -60,7 +61,9 @@ def options() -> dict[str, Any]:
         from mypyc.build import mypycify
     except ImportError:  # asked for the build requirements (or built without them)
         return {"setup_requires": build_requirements()}
-    return {"ext_modules": mypycify(COMPILED, opt_level="3", group_name="guts_server")}
+    if METADATA_ONLY & set(sys.argv[1:]) and not BUILDS & set(sys.argv[1:]):
+        return {}  # writing the metadata, which the extensions do not change
+    return {"ext_modules": mypycify(COMPILED, opt_level="3", group_name="guts_native")}
 
 
 setup(**options())

@@ -9,13 +9,18 @@ seeded ``random.Random``) among the actions a decision offers:
   class, only lowball ones, so the streets are declared here; see ``pokerkit_state``);
 - four-player two-card Guts deals (the preset ``two-card-guts``), guts alone.
 
-Within every repeat the three runs are timed in turn for ``--seconds`` each, so a change
-in the machine's load falls on all alike; each figure is the median over ``--repeats``.
+Both guts workloads run on this process's guts (the Python source, as a rule) and, with
+``--compiled SITE``, on the compiled build too (``GUTS_COMPILE=1``: SITE is a folder
+holding the compiled wheel's files, which ``python tests/compiled_build.py`` builds and
+names), in a process of its own with SITE first on its path. Within every repeat the runs
+are timed in turn for ``--seconds`` each, so a change in the machine's load falls on all
+alike; each figure is the median over ``--repeats``.
 Then the guts side of both workloads is profiled twice: by sampling the stack (inclusive
 shares of named parts of the engine, without the per-call cost cProfile adds) and with
 cProfile (call counts, cumulative and own time of the top functions).
 
     python benchmarks/engine.py [--seconds 2] [--repeats 5] [--profile-seconds 5]
+                                [--compiled "$(python tests/compiled_build.py)"]
 
 With ``--count N --workload draw|pokerkit|guts`` it plays exactly N deals of one workload
 and exits, for instruction counts that the machine's load does not move: under
@@ -29,14 +34,17 @@ from __future__ import annotations
 import argparse
 import cProfile
 import dataclasses
+import importlib.machinery
 import importlib.metadata
 import inspect
+import json
 import os
 import platform
 import pstats
 import random
 import re
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -64,8 +72,11 @@ DRAW_TARGET = 4.0
 """The plain Python engine at least 4x PokerKit's draw hands per second (issue 31: the
 aim for an engine with one implementation of each rule; the compiled build aims at 10x)."""
 DEALS_TARGET = 15_000
-"""The plain Python engine at least 15,000 two-card Guts deals per second (issue 31; the
-compiled build aims at 50,000)."""
+"""The plain Python engine at least 15,000 two-card Guts deals per second (issue 31)."""
+COMPILED_DRAW_TARGET = 10.0
+"""The compiled build at least 10x PokerKit's draw hands per second (issue 31)."""
+COMPILED_DEALS_TARGET = 50_000
+"""The compiled build at least 50,000 two-card Guts deals per second (issue 31)."""
 
 
 @dataclass
@@ -261,16 +272,59 @@ def pokerkit_draw(seconds: float, seed: int, count: int | None = None) -> Run:
 
 
 def race(
-    runs: dict[str, Callable[[float, int], Run]], seconds: float, repeats: int, seed: int
+    runs: dict[str, Callable[[float, int], Run]],
+    seconds: float,
+    repeats: int,
+    seed: int,
+    compiled: str | None = None,
 ) -> dict[str, list[Run]]:
-    """Every run for ``seconds``, in turn within each repeat (after an untimed warm-up)."""
+    """Every run for ``seconds``, in turn within each repeat (after an untimed warm-up);
+    with ``compiled``, then both guts workloads on the compiled build in a process of
+    its own (one per repeat, started before its clock does)."""
     for run in runs.values():
         run(min(0.3, seconds), seed)
     results: dict[str, list[Run]] = {name: [] for name in runs}
     for repeat in range(repeats):
         for name, run in runs.items():
             results[name].append(run(seconds, seed + repeat))
+        if compiled is not None:
+            for name, timed in on_compiled(compiled, seconds, seed + repeat).items():
+                results.setdefault(name, []).append(timed)
     return results
+
+
+COMPILED_RUNS: dict[str, Callable[[float, int], Run]] = {
+    "compiled draw": guts_draw,
+    "compiled deals": guts_deals,
+}
+
+
+def on_compiled(site: str, seconds: float, seed: int) -> dict[str, Run]:
+    """:data:`COMPILED_RUNS` in a Python with ``site`` (the compiled wheel's files) first
+    on its path, which this script runs as a worker (``--worker``)."""
+    command = [sys.executable, __file__, "--worker", "--seconds", str(seconds),
+               "--seed", str(seed)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([site, os.path.dirname(__file__)])}
+    ran = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if ran.returncode != 0:
+        raise SystemExit(f"the compiled build's worker failed:\n{ran.stderr[-3000:]}")
+    return {name: Run(**fields) for name, fields in json.loads(ran.stdout).items()}
+
+
+def worker(seconds: float, seed: int) -> None:
+    """The compiled side of :func:`race`: refuse to run on the source, warm up, then
+    print each of :data:`COMPILED_RUNS` as JSON."""
+    import guts.cards
+    import guts.table
+
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    for module in (guts.cards, guts.table):
+        if not (module.__file__ or "").endswith(suffixes):
+            raise SystemExit(f"{module.__name__} is not compiled here: {module.__file__}")
+    for run in COMPILED_RUNS.values():
+        run(min(0.3, seconds), seed)
+    timed = {name: dataclasses.asdict(run(seconds, seed)) for name, run in COMPILED_RUNS.items()}
+    print(json.dumps(timed))
 
 
 def median_rate(runs: Sequence[Run], attribute: str = "rate") -> float:
@@ -536,6 +590,50 @@ def play_count(workload: str, count: int, seed: int) -> None:
         guts_hands(GUTS_PRESET, GUTS_PLAYERS, 0.0, seed, count)
 
 
+def report_compiled(results: dict[str, list[Run]], width: int) -> None:
+    """The compiled build's rows: its draw hands/s against PokerKit's, its Guts deals/s,
+    and both against the Python build's."""
+    draw, deals = results["compiled draw"], results["compiled deals"]
+    rate, deal_rate = median_rate(draw), median_rate(deals)
+    print("\ncompiled build (GUTS_COMPILE=1)")
+    theirs = results.get("pokerkit draw")
+    if theirs:
+        ratio = rate / median_rate(theirs)
+        status = (
+            "met" if ratio >= COMPILED_DRAW_TARGET
+            else f"missed ({COMPILED_DRAW_TARGET / ratio:.1f}x short)"
+        )  # fmt: skip
+        print(
+            f"{'6-player fixed-limit draw hands/s':<{width}}{fmt(rate):>12}"
+            f"{fmt(median_rate(theirs)):>12}{ratio:>8.2f}x  >= {COMPILED_DRAW_TARGET:g}x: {status}"
+        )
+    status = (
+        "met" if deal_rate >= COMPILED_DEALS_TARGET
+        else f"missed ({COMPILED_DEALS_TARGET / deal_rate:.1f}x short)"
+    )  # fmt: skip
+    print(
+        f"{'4-player two-card Guts deals/s':<{width}}{fmt(deal_rate):>12}{'-':>12}{'-':>9}"
+        f"  >= {COMPILED_DEALS_TARGET:,}: {status}"
+    )
+    cpu_draw, cpu_deals = median_rate(draw, "cpu_rate"), median_rate(deals, "cpu_rate")
+    print(f"{'  hands, deals per CPU second':<{width}}{fmt(cpu_draw):>12}{fmt(cpu_deals):>12}")
+    if theirs:
+        cpu_ratio = cpu_draw / median_rate(theirs, "cpu_rate")
+        print(f"{'  draw hands per CPU second / PokerKit':<{width}}{cpu_ratio:>11.2f}x")
+    print(f"{'  spread of hands/s, deals/s':<{width}}{spread(draw):>12}{spread(deals):>12}")
+    plain_draw, plain_deals = median_rate(results["guts draw"]), median_rate(results["guts deals"])
+    print(
+        f"{'  compiled / Python build: draw, deals':<{width}}{rate / plain_draw:>11.2f}x"
+        f"{deal_rate / plain_deals:>11.2f}x"
+    )
+    plain_draw = median_rate(results["guts draw"], "cpu_rate")
+    plain_deals = median_rate(results["guts deals"], "cpu_rate")
+    print(
+        f"{'    the same per CPU second':<{width}}{cpu_draw / plain_draw:>11.2f}x"
+        f"{cpu_deals / plain_deals:>11.2f}x"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
@@ -549,7 +647,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--count", type=int, help="play exactly this many deals of --workload, then exit"
     )
     parser.add_argument("--workload", choices=("draw", "pokerkit", "guts"), default="draw")
+    parser.add_argument(
+        "--compiled", metavar="SITE", help="the compiled wheel's files: race that build too"
+    )
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.worker:
+        worker(args.seconds, args.seed)
+        return
     if args.count is not None:
         play_count(args.workload, args.count, args.seed)
         return
@@ -564,12 +669,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"{len(os.sched_getaffinity(0))} cores, Python {platform.python_version()}, "
         f"pokerkit {version('pokerkit')}"
     )
-    print(f"guts from {os.path.dirname(guts.__file__ or '')}")
+    print(f"guts from {os.path.dirname(guts.__file__ or '')}, load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")  # fmt: skip
+    if args.compiled:
+        print(f"the compiled build from {args.compiled}")
     print(
         f"{args.seconds:g} s per measurement, median of {args.repeats}, "
         "the runs timed in turn within each repeat\n"
     )
-    results = race(runs, args.seconds, args.repeats, args.seed)
+    results = race(runs, args.seconds, args.repeats, args.seed, args.compiled)
 
     ours, deals = results["guts draw"], results["guts deals"]
     theirs = results.get("pokerkit draw")
@@ -621,6 +729,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"{f'{actions:.1f} / {sessions:.1f}':>12}"
     )
     print(f"{'  spread of deals/s over the repeats':<{width}}{spread(deals):>12}")
+    if args.compiled:
+        report_compiled(results, width)
+    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
     if args.profile_seconds > 0:
         profile_workload(

@@ -20,7 +20,6 @@ from enum import Enum, IntEnum
 from functools import cache
 from operator import attrgetter
 from random import Random
-from typing import ClassVar
 
 from guts.errors import CardError, HandError
 
@@ -115,26 +114,22 @@ class Card:
     """The suit, or None for a joker."""
     is_joker: bool
     """True for either joker."""
-    _interned: ClassVar[list[Card]] = []
 
     def __new__(cls, code: int) -> Card:
-        try:
-            return cls._interned[code]
-        except (IndexError, TypeError):
-            raise CardError(f"{code!r} is not a card code: expected 0-53") from None
-
-    @classmethod
-    def _make(cls, code: int) -> Card:
-        # every attribute is fixed when the card is made (there is one object per card)
-        card = super().__new__(cls)
-        joker = code >= 52
-        object.__setattr__(card, "code", code)
-        object.__setattr__(card, "is_joker", joker)
-        object.__setattr__(card, "rank", None if joker else _RANK_OF[code >> 2])
-        object.__setattr__(card, "suit", None if joker else _SUIT_OF_CODE[code & 3])
-        object.__setattr__(
-            card, "ascii", "Jk" if joker else _RANK_SYMBOLS[code >> 2] + "cdhs"[code & 3]
-        )
+        """The one card of ``code`` (0-53), made the first time it is asked for."""
+        if type(code) is not int or not 0 <= code < 54:
+            raise CardError(f"{code!r} is not a card code: expected 0-53")
+        card = _CARDS[code]
+        if card is None:
+            card = super().__new__(cls)
+            joker = code >= 52
+            object.__setattr__(card, "code", code)
+            object.__setattr__(card, "is_joker", joker)
+            object.__setattr__(card, "rank", None if joker else _RANK_OF[code >> 2])
+            object.__setattr__(card, "suit", None if joker else _SUIT_OF_CODE[code & 3])
+            ascii = "Jk" if joker else _RANK_SYMBOLS[code >> 2] + "cdhs"[code & 3]
+            object.__setattr__(card, "ascii", ascii)
+            _CARDS[code] = card
         return card
 
     @classmethod
@@ -142,12 +137,12 @@ class Card:
         """The natural card of ``rank`` (2-14) and ``suit``."""
         if not 2 <= rank <= 14 or not 0 <= suit <= 3:
             raise CardError(f"no card has rank {rank} and suit {suit}")
-        return cls._interned[4 * (int(rank) - 2) + int(suit)]
+        return cls(4 * (int(rank) - 2) + int(suit))
 
     @classmethod
     def joker(cls, which: int = 0) -> Card:
         """The first (0) or second (1) joker."""
-        return cls._interned[JOKER_CODES[which]]
+        return cls(JOKER_CODES[which])
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("cards are immutable")
@@ -182,7 +177,8 @@ class Card:
         return self is other
 
 
-Card._interned.extend(Card._make(code) for code in range(54))
+_CARDS: list[Card | None] = [None] * 54
+"""Every card made so far, by code: there is one object per card."""
 
 
 _TOKEN = re.compile(
@@ -432,10 +428,7 @@ class Deck:
             _shuffle(rng, cards)
         else:
             shuffle(cards, rng if rng is not None else secrets.SystemRandom())
-        deck = cls.__new__(cls)  # (the list is its own: no copy, as __init__ makes)
-        deck._cards = cards
-        deck.kind = kind
-        return deck
+        return cls(cards, kind)
 
     @classmethod
     def stacked(cls, cards: str | Iterable[str | Card], kind: DeckKind = DeckKind.STANDARD) -> Deck:

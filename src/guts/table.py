@@ -320,7 +320,7 @@ class Table:
         *,
         buy_in: int = 0,
         credit: bool = False,
-        odd_chips: OddChipRule = OddChipRule.NEAREST_LEFT,
+        odd_chips: OddChipRule | str = OddChipRule.NEAREST_LEFT,
         button: int = 0,
     ) -> None:
         entries = [_seat_entry(player, buy_in) for player in players]
@@ -690,7 +690,7 @@ class Table:
         ledger: Iterable[Transfer],
         *,
         credit: bool = False,
-        odd_chips: OddChipRule = OddChipRule.NEAREST_LEFT,
+        odd_chips: OddChipRule | str = OddChipRule.NEAREST_LEFT,
         button: int = 0,
     ) -> Table:
         """A table with these seats, rebuilt by replaying ``ledger`` (buy-ins included).

@@ -44,6 +44,9 @@ class Stakes:
     bet: int
     max_bet: int | None = None
 
+    def __reduce__(self) -> tuple[type[Stakes], tuple[int, int | None]]:
+        return (Stakes, (self.bet, self.max_bet))
+
 
 def _positive(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -104,6 +107,12 @@ class Structure:
             or self.raise_cap < 0
         ):
             raise OptionError(f"raise-cap must be a number of raises or none: {self.raise_cap!r}")
+
+    def __reduce__(self) -> tuple[type[Structure], tuple[object, ...]]:
+        # rebuilt by the constructor: rules travel to simulation workers by pickle
+        fields = (self.kind, self.small_bet, self.big_bet, self.small_max, self.big_max,
+                  self.raise_cap, self.cap_heads_up, self.check_raise)  # fmt: skip
+        return (Structure, fields)
 
     # -- constructors -------------------------------------------------------------------------
 
@@ -234,6 +243,10 @@ class Blinds:
             or (self.straddles < 0)
         ):
             raise OptionError(f"straddles must be a count, not {self.straddles!r}")
+
+    def __reduce__(self) -> tuple[type[Blinds], tuple[int, int | None, int]]:
+        # rebuilt by the constructor: rules travel to simulation workers by pickle
+        return (Blinds, (self.big, self.small, self.straddles))
 
     @property
     def amounts(self) -> tuple[int, ...]:

@@ -89,27 +89,12 @@ class HighRanking(Ranking):
     def __post_init__(self) -> None:
         if self.jokers not in (0, 1, 2):
             raise OptionError(f"jokers must be 0, 1 or 2, not {self.jokers}")
-        # Hands without wild cards or jokers take the table-driven path of strength():
-        # ``_natural`` is False, True (tables not loaded yet) or the loaded tables.
-        object.__setattr__(self, "_natural", not self.wilds and not self.jokers)
 
-    if TYPE_CHECKING:  # set in __post_init__; not a dataclass field at run time
-        _natural: bool | _ScalarTables = field(init=False, repr=False, compare=False)
-
-    def _load_natural(self) -> _ScalarTables:
-        tables = _SCALAR[self.ace_low] or _scalar_tables(self.ace_low)
-        object.__setattr__(self, "_natural", tables)
-        return tables
-
-    def __getstate__(self) -> dict[str, object]:
-        """Pickle the options, never the loaded tables."""
-        state = dict(self.__dict__)
-        state["_natural"] = bool(state.get("_natural"))
-        return state
-
-    def __setstate__(self, state: dict[str, object]) -> None:
-        for name, value in state.items():
-            object.__setattr__(self, name, value)
+    @property
+    def natural(self) -> bool:
+        """True without wild cards or jokers: hands then take the table-driven path of
+        :meth:`strength`."""
+        return not self.jokers and not self.wilds
 
     @classmethod
     def from_options(
@@ -174,9 +159,8 @@ class HighRanking(Ranking):
         path cannot vouch for (wrong size, duplicates, jokers) goes through
         :meth:`check` and :meth:`plan`, which raise the usual errors.
         """
-        fast = self._natural
-        if fast is not False:
-            tables = self._load_natural() if fast is True else fast
+        if self.natural:
+            tables = _SCALAR[self.ace_low] or _scalar_tables(self.ace_low)
             try:
                 count = len(cards)
                 if count == 5:
@@ -254,7 +238,7 @@ class HighRanking(Ranking):
     def describe(self, cards: Sequence[Card]) -> str:
         """The hand in plain words. A natural five-card hand's words follow from its
         strength (category and ranks), so they are looked up by it once worked out."""
-        if self._natural is not False and len(cards) == 5:
+        if self.natural and len(cards) == 5:
             strength = self.strength(cards)  # the table path; a bad hand raises as ever
             key = (self.ace_low, strength)
             words = _FIVE_WORDS.get(key)

@@ -93,6 +93,10 @@ class Wilds:
     def __bool__(self) -> bool:
         return bool(self.ranks or self.cards)
 
+    def __reduce__(self) -> tuple[type[Wilds], tuple[object, ...]]:
+        # rebuilt by the constructor: rules travel to simulation workers by pickle
+        return (Wilds, (self.ranks, self.cards, self.joker))
+
     def with_rank(self, rank: Rank) -> Wilds:
         """These wilds plus every card of ``rank`` (Wild Widow's turned-up rank)."""
         return Wilds(self.ranks | {rank}, self.cards, self.joker)

@@ -1,0 +1,84 @@
+"""Seeded sessions recorded step by step, for tests that hold the engine to what it did:
+each step says what happened (``do``: the setup, a deal's start, a seat's action, a
+refusal, the end) and what it showed, in full where it is small (the events an action
+made, a refusal's message) and as a short hash where it is bulky (the decisions offered,
+the views, the record, the narration). A session that differs from its record is named
+with its first differing step and both values of each thing that differs there.
+
+Records are JSON files in ``tests/fixtures/<folder>/<preset>.json``, one session a line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from guts.errors import GutsError
+from guts.games.session import RecordedSession
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+Step = dict[str, Any]
+"""One step of a session: ``do`` (what happened), and what it showed."""
+
+
+def hashed(value: Any) -> str:
+    """A short hash of ``value``'s JSON, for what is too bulky to keep in full."""
+    text = json.dumps(value, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def views(session: RecordedSession[Any, Any]) -> str:
+    """Every seat's view and the public view, hashed."""
+    seats = range(len(session.table.names))
+    return hashed([session.view(seat) for seat in seats] + [session.public_view()])
+
+
+def refusal(error: GutsError) -> str:
+    """A refusal as a step shows it: the error's class and message."""
+    return f"{type(error).__name__}: {error}"
+
+
+def as_json(sessions: dict[str, list[Step]]) -> dict[str, list[Step]]:
+    """``sessions`` as they read back from JSON (tuples as lists, keys as strings)."""
+    return json.loads(json.dumps(sessions, default=str))  # type: ignore[no-any-return]
+
+
+def recorded(folder: str, preset: str) -> dict[str, list[Step]]:
+    """The recorded sessions of ``preset``, by seed."""
+    path = FIXTURES / folder / f"{preset}.json"
+    return json.loads(path.read_text())  # type: ignore[no-any-return]
+
+
+def record(folder: str, preset: str, sessions: dict[str, list[Step]]) -> None:
+    """Write ``sessions`` of ``preset`` as its record (a session a line)."""
+    path = FIXTURES / folder / f"{preset}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [f"{json.dumps(seed)}: {json.dumps(steps, sort_keys=True)}"
+             for seed, steps in as_json(sessions).items()]  # fmt: skip
+    path.write_text("{\n" + ",\n".join(lines) + "\n}\n")
+
+
+def first_difference(preset: str, seed: str, expected: list[Step], got: list[Step]) -> str:
+    """Where session ``seed`` of ``preset`` first differs from its record, in words."""
+    for index, (want, have) in enumerate(zip(expected, got, strict=False)):
+        if want == have:
+            continue
+        where = f"{preset}, session {seed}, step {index} ({want.get('do')!r})"
+        keys = sorted(key for key in set(want) | set(have) if want.get(key) != have.get(key))
+        parts = [f"{key}: expected {want.get(key)!r}, got {have.get(key)!r}" for key in keys]
+        return f"{where}: " + "; ".join(parts)
+    return (f"{preset}, session {seed}: {len(expected)} steps recorded, {len(got)} played; "
+            f"the first left over: {(expected + got)[min(len(expected), len(got))]!r}")  # fmt: skip
+
+
+def differences(preset: str, expected: dict[str, list[Step]],
+                got: dict[str, list[Step]]) -> list[str]:  # fmt: skip
+    """Every session of ``preset`` that differs from its record, at its first difference."""
+    found = [first_difference(preset, seed, expected[seed], got.get(seed, []))
+             for seed in expected if expected[seed] != got.get(seed)]  # fmt: skip
+    found += [f"{preset}, session {seed}: played, not recorded" for seed in got
+              if seed not in expected]  # fmt: skip
+    return found

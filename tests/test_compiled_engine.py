@@ -1,0 +1,101 @@
+"""The engine on the compiled build (``GUTS_COMPILE=1``, ``tests/compiled_build.py``)
+plays as the Python one: the wheel holds every module ``pyproject.toml`` lists as
+extension modules and loads them in place of their source; seeded sessions of a preset of
+every family make the same events, step by step, on both builds; the recorded draw
+sessions (``tests/test_draw_fast_paths.py``) play as recorded on it. With ``-m slow``:
+every draw preset's recorded sessions, and the engine's rule tests, on the compiled build.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from compiled_build import COMPILED, MARKS, ROOT, compiled_site, module_name, passes, python
+
+pytestmark = MARKS
+
+FAMILIES = ["two-card-guts", "three-five-seven", "five-card-draw", "bourre", "deuces-wild"]
+"""A preset of each family (and a wild-card one), played on both builds."""
+SESSIONS = 12
+
+
+def test_the_wheel_holds_the_compiled_modules() -> None:
+    site = compiled_site()
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    built = sorted(str(p.relative_to(site)).split(".")[0].replace("/", ".")
+                   for p in (site / "guts").rglob("*") if p.name.endswith(suffixes))  # fmt: skip
+    wanted = sorted(path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+                    for path in COMPILED)  # fmt: skip
+    assert built == wanted
+    names = [module_name(path) for path in COMPILED]
+    shown = python(site, "-c", "import importlib\n"
+                   f"for name in {names!r}: print(importlib.import_module(name).__file__)",
+                   timeout=300)  # fmt: skip
+    assert shown.returncode == 0, shown.stderr
+    files = [Path(file) for file in shown.stdout.split()]
+    assert len(files) == len(names)
+    assert all(file.is_relative_to(site) and file.name.endswith(suffixes) for file in files)
+
+
+def _played(site: Path | None, preset: str) -> list[str]:
+    """:func:`compiled_build.play_sessions` of ``preset`` in a Python of its own: on the
+    compiled wheel, or (``site`` None) on the source."""
+    script = ("import json, sys\nfrom compiled_build import play_sessions\n"
+              f"json.dump(play_sessions({preset!r}, {SESSIONS}), sys.stdout)")  # fmt: skip
+    if site is not None:
+        ran = python(site, "-c", script, timeout=600)
+    else:
+        path = os.pathsep.join([str(ROOT / "src"), str(ROOT / "tests")])
+        env = {**os.environ, "PYTHONPATH": path}
+        ran = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                             text=True, env=env, timeout=600)  # fmt: skip
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    return json.loads(ran.stdout)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("preset", FAMILIES)
+def test_sessions_make_the_same_events_on_both_builds(preset: str) -> None:
+    compiled, plain = _played(compiled_site(), preset), _played(None, preset)
+    for index, (want, got) in enumerate(zip(plain, compiled, strict=False)):
+        assert got == want, f"{preset}, step {index}: compiled and plain builds differ"
+    assert len(compiled) == len(plain) > SESSIONS
+
+
+def test_recorded_draw_sessions_play_as_recorded_compiled() -> None:
+    passes(compiled_site(), "tests/test_draw_fast_paths.py",
+           "-k", "five-card-draw or deuces-wild or draw-with-bug or recorded")  # fmt: skip
+
+
+@pytest.mark.slow
+def test_every_recorded_draw_session_plays_as_recorded_compiled() -> None:
+    passes(compiled_site(), "tests/test_draw_fast_paths.py")
+
+
+ILL_TYPED = [
+    "tests/test_table.py::test_bad_setup_is_refused",
+    "tests/test_table.py::test_place_names_must_be_words",
+    "tests/test_table.py::test_errors_leave_the_state_untouched",
+    "tests/test_betting.py::test_illegal_actions_raise_and_leave_the_state_untouched",
+    "tests/test_betting.py::test_bad_amounts_and_setups_are_refused",
+    "tests/test_stacked_decks.py::test_every_family_refuses_bad_hands_by_name_with_nothing_changed",
+]
+"""Tests that call the engine against its annotations (``type: ignore[arg-type]``): a
+float or string where an int, a Place or a Reason is due. The compiled modules check the
+annotated types on entry and raise TypeError (and take True as 1) before the engine's own
+checks can name the mistake, so these hold on the Python build only."""
+
+
+@pytest.mark.slow
+def test_the_engine_rule_tests_pass_compiled() -> None:
+    deselected = [argument for test in ILL_TYPED for argument in ("--deselect", test)]
+    passes(compiled_site(), *deselected, "tests/test_cards.py", "tests/test_table.py",
+           "tests/test_betting.py", "tests/test_rankings_high.py", "tests/test_rankings_small.py",
+           "tests/test_rankings_low_stripped.py", "tests/test_settlement.py",
+           "tests/test_stacked_decks.py", "tests/test_engine_fast_paths.py", "tests/games",
+           "tests/draw", "tests/staged")  # fmt: skip
