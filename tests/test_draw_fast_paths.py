@@ -25,7 +25,6 @@ from typing import Any, get_type_hints
 
 import pytest
 from recorded_sessions import (
-    FIXTURES,
     Step,
     as_json,
     differences,
@@ -33,6 +32,7 @@ from recorded_sessions import (
     hashed,
     record,
     recorded,
+    recorded_presets,
     refusal,
     views,
 )
@@ -171,7 +171,7 @@ def played(preset: str) -> dict[str, list[Step]]:
 
 
 def test_every_draw_preset_is_recorded() -> None:
-    assert sorted(path.stem for path in (FIXTURES / FOLDER).glob("*.json")) == draw_presets()
+    assert recorded_presets(FOLDER) == draw_presets()
 
 
 @pytest.mark.parametrize("preset", draw_presets())

@@ -19,13 +19,13 @@ import sys
 
 import pytest
 from recorded_sessions import (
-    FIXTURES,
     Step,
     as_json,
     differences,
     hashed,
     record,
     recorded,
+    recorded_presets,
     refusal,
     views,
 )
@@ -101,7 +101,7 @@ def played(preset: str) -> dict[str, list[Step]]:
 
 
 def test_every_preset_is_recorded() -> None:
-    assert sorted(path.stem for path in (FIXTURES / FOLDER).glob("*.json")) == presets()
+    assert recorded_presets(FOLDER) == presets()
 
 
 @pytest.mark.parametrize("preset", presets())
