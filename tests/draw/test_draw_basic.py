@@ -1,4 +1,13 @@
-"""Basic Five Card Draw, rule by rule, with stacked decks (P0 deals; P1 is dealer's left)."""
+"""Basic Five Card Draw, rule by rule, with stacked decks (P0 deals; P1 is dealer's left).
+
+Sections of the draw poker rule text held here, Five Card Draw's own in their order: the
+pack and the players; the ante, the deal and the first betting round (a bet and four
+raises); the draw (zero to three cards, counts public until the next round, the stock
+refilled from the discards); the second betting round at double stakes; the showdown's
+order. Then three of its variations: drawing more than three cards
+(``test_drawing_four_*``), two draws, and blinds. Side pots and views hold what the text
+leaves to the table.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""Jacks or Better, splitting openers, the opener's proof, progressive jackpots, Trips to Win."""
+"""Jacks or Better, splitting openers, the opener's proof, progressive jackpots, Trips to Win.
+
+Sections of the draw poker rule text held here: Jacks or Better (what opens, the hand
+thrown in when nobody opens, split openers, the opener's proof, progressive jackpots) and
+Jacks or Better with Trips to Win (``test_trips_to_win_*``).
+"""
 
 from __future__ import annotations
 

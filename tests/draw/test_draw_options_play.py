@@ -1,4 +1,10 @@
-"""Options in play: structures, caps, check-raise, wild sets, antes with blinds, Diablo's end."""
+"""Options in play: structures, caps, check-raise, wild sets, antes with blinds, Diablo's end.
+
+Sections of the draw poker rule text held here: the first betting round's limits (the
+raise cap, spread limits), blinds with or without an ante (and straddles), other wild sets
+than the deuces, Jacks Back's ban on check-raising, Seven Card Draw's ante as well as its
+blinds, and Diablo's rule in a dealer's choice game (it goes on until the opener wins).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Trips to Win: the players who folded stay out until the carried pot is won."""
+"""Trips to Win: the players who folded stay out until the carried pot is won.
+
+Section of the draw poker rule text held here: Jacks or Better with Trips to Win, its
+paragraph on a pot nobody wins with three of a kind.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,13 @@
 """The bug, deuces wild and declarations, Wild Widow, Diablo, Jacks Back, All for One,
-32-card poker and the Bosnian exchange, Seven Card Draw (P0 deals; P1 is dealer's left)."""
+32-card poker and the Bosnian exchange, Seven Card Draw (P0 deals; P1 is dealer's left).
+
+Sections of the draw poker rule text held here, by test name: the bug (``test_bug_*``),
+deuces wild with declared hands (``test_deuces_*``, ``test_declaring_*``,
+``test_an_under_declared_*``, ``test_a_deuce_*``), Wild Widow, Diablo, Jacks Back and its
+joker fitter (``test_jacks_back_*``, ``test_joker_*``), All for One and One for All,
+32-card poker with its Bosnian exchange (``test_32_card_*``, ``test_bosnian_*``) and Seven
+Card Draw (``test_seven_card_*``, ``test_without_reshuffling_*``).
+"""
 
 from __future__ import annotations
 

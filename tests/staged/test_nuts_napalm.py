@@ -1,4 +1,9 @@
-"""Nuts and Napalm, sentence by sentence, with stacked decks."""
+"""Nuts and Napalm, sentence by sentence, with stacked decks.
+
+Sections of the Guts rule text held here: the encyclopedia's Nuts (``test_nuts_*``: the
+stake from each player, the two-card low start, the high-low-high later cards, the nuts
+that carry across rounds) and Napalm from the three-stage games (``test_napalm_*``).
+"""
 
 from __future__ import annotations
 

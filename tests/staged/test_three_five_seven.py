@@ -1,4 +1,12 @@
-"""Three Five Seven, sentence by sentence of the rule text, with stacked decks."""
+"""Three Five Seven, sentence by sentence of the rule text, with stacked decks.
+
+Sections of the Guts rule text held here: what the three-stage games share (an out player
+keeps the cards for the later stages), and Three Five Seven stage by stage: the first
+stage's three cards and its outcomes, the second stage's two more cards, the third stage
+and its new ante when nobody is in, the legs kept between deals and the third leg that
+takes the pot. ``test_option_*`` hold customs the text leaves to the table; the last
+tests hold the session around the rules (views, records, table stakes, shared tables).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""Toh, sentence by sentence of the rule text, with stacked decks."""
+"""Toh, sentence by sentence of the rule text, with stacked decks.
+
+Section of the Guts rule text held here: Toh, among the games like Guts (the target by
+player count, one card each, the second chance when only the dealer is in, points kept out
+of the stock, the pot to the first at the target).
+"""
 
 from __future__ import annotations
 

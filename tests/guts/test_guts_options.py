@@ -1,4 +1,28 @@
-"""Every Guts option: a stacked-deck test that fails if the custom is broken."""
+"""Every Guts option: a stacked-deck test that fails if the custom is broken.
+
+Sections of the Guts rule text held here, by test name:
+- the variations of two-card Guts: declaring all at once, with everyone out and the wimp
+  rule (``test_simultaneous_*``, ``test_wimp_rule_*``); one loser pays and everyone antes
+  each deal (``test_single_loser_*``); the kitty or ghost hand (``test_ghost_*``,
+  ``test_a_tie_with_the_ghost``);
+- three-card Guts: its hand order and the pass to the left (``test_three_card_*``,
+  ``test_ace_low_straights_in_three_card_guts``, ``test_pass_one_card_left_*``);
+- the games with a second deal: Two Plus One (``test_two_plus_one_*``), Four-Two-Two and
+  Four-Two-Three (``test_four_two_*``) and their numbered variants
+  (``test_dropouts_pay_a_new_ante``, ``test_nobody_plays_best_non_player_*``,
+  ``test_lone_player_against_the_decks_top_four``);
+- the encyclopedia's basic rules (two-three above aces: ``test_two_card_royal_crumpler_*``)
+  and its taming of fast-growing pots (``test_worst_hand_doubles_the_pot``,
+  ``test_nobody_wins_unless_nobody_else_stays_in``, ``test_pot_cap_*``);
+- its common variants, one test or more each: straights and flushes with two cards,
+  partial hands, a dummy hand or a pair to beat (``test_lone_player_needs_*``,
+  ``test_lone_qualifier_*``), the Batey, the dealer's option, the chicken fee, the Henry
+  rule, one or two low cards in and wild, Hi-Lo (``test_hi_lo_*``), No Peek, Winner Takes
+  All.
+The remaining tests hold customs the text leaves open (the odd chip, a matcher's ante,
+the last player's forced in, wild cards, a deal limit) and how options are named, checked
+and described.
+"""
 
 from __future__ import annotations
 

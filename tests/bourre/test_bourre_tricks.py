@@ -1,4 +1,12 @@
-"""Tests for the rules core of Bourré: trick play, the cinch, the result, the draw."""
+"""Tests for the rules core of Bourré: trick play, the cinch, the result, the draw.
+
+Sections of the Bourré rule text held here: in the rules paragraph, following suit,
+trumping and playing to win, and off cards (the text's own example:
+``test_the_texts_example_only_trump_played_is_a_three``), the result (one winner, the two
+split shapes, who has bourréd), and the discard caps and the draw's stock; the forced plays
+after it (``test_*cinch*``); and among the variations the pot limit, trumping even when it
+cannot win (``test_must_trump_even_if_losing_variant``) and the punishments for a misplay.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,16 @@
 Seats are A, B, C, ...; the dealer is the last seat, so seat 0 is the dealer's left and
 speaks, draws and leads first. ``stacked(hands)`` deals ``hands[i]`` to seat i one card at
 a time; the dealer's fifth card (the last of the last hand) sets trumps.
+
+Sections of the Bourré rule text held here, in its order: the rules paragraph (the pack,
+two to seven players and the seven-player discard cap, the trump card, saying in turn
+whether one plays and the second ante, the draw and the stock's reserves, the first lead,
+following suit, trumping and playing to win, off cards), the forced plays after it
+(``test_cinch_*``), the object and the result (most tricks, split pots, matching the pot
+when bourréd), the deal passing left, and the variations (the dealer's ante for all, a pot
+limit, trumping even when it cannot win, and the punishments for a misplay:
+``test_policed_mode_*``, ``test_retract_mode_*``, ``test_strict_mode_*``). Eight players
+are a custom the text leaves open; the bots' tests hold no section.
 """
 
 from __future__ import annotations

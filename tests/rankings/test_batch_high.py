@@ -16,6 +16,8 @@ two wild jokers; deuces plus one bug joker; deuces plus two wild jokers; one-eye
 and without two wild jokers), and ace-high deuces and two bugs. Six- and seven-card hands
 are checked against the best of their five-card subsets: 50,000 seeded hands per option
 set and size by default, 400,000 more and every six-card hand of three packs when slow.
+By default these exhaustive checks run on the kernels ``auto`` picks (numba's where it
+is installed), and their repeat on the numpy kernels is slow (see ``ONCE_BY_DEFAULT``).
 """
 
 from __future__ import annotations
@@ -57,12 +59,37 @@ from guts.rankings.wilds import JokerMode, Wilds
 Codes = NDArray[np.int64]
 
 KERNELS = ["numpy"] + (["numba"] if importlib.util.find_spec("numba") else [])
+DEFAULT_KERNELS = KERNELS[-1]
+"""The kernels ``GUTS_KERNELS=auto`` picks: the compiled ones where numba is installed."""
+ONCE_BY_DEFAULT = {
+    "test_every_five_card_hand_matches_brute_force_substitution",
+    "test_six_and_seven_card_samples_match_brute_force",
+    "test_scalar_strength_equals_batch_on_every_five_card_hand",
+    "test_natural_batch_matches_the_simple_evaluator_on_every_hand",
+    "test_census_matches_rank_multiset_counting",
+    "test_brute_force_references_tell_wild_jokers_from_bugs",
+}
+"""The exhaustive tests (every hand of a pack, large samples, censuses), run by default on
+the ``DEFAULT_KERNELS`` only: their repeat on the other kernels is marked slow. The same
+test on the default kernels holds the rule, and ``tests/test_compiled.py`` holds the two
+kernels alike (``test_every_five_card_hand_alike``, ``test_random_hands_alike``)."""
 
 
-@pytest.fixture(scope="module", autouse=True, params=KERNELS)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test here on each of ``KERNELS``, the exhaustive repeats marked slow."""
+    once = metafunc.function.__name__ in ONCE_BY_DEFAULT
+    params = [
+        pytest.param(name, marks=[pytest.mark.slow] if once and name != DEFAULT_KERNELS else [])
+        for name in KERNELS
+    ]
+    metafunc.parametrize("kernels", params, indirect=True, scope="module")
+
+
+@pytest.fixture(scope="module", autouse=True)
 def kernels(request: pytest.FixtureRequest) -> Iterator[str]:
     """Every test here runs on the numpy kernels, and again on the compiled ones when
-    numba (the ``fast`` extra) is installed."""
+    numba (the ``fast`` extra) is installed (the exhaustive ones once by default, see
+    ``ONCE_BY_DEFAULT``)."""
     before = os.environ.get("GUTS_KERNELS")
     os.environ["GUTS_KERNELS"] = request.param
     yield request.param

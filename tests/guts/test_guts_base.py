@@ -1,4 +1,14 @@
-"""pagat's two-card Guts, rule by rule, with stacked decks."""
+"""pagat's two-card Guts, rule by rule, with stacked decks.
+
+Sections of the Guts rule text held here, all under two-card Guts: agreeing the stakes
+before play (the ante and the most one deal may cost: ``test_maximum_loss_per_deal``);
+the deal and the declaring (an ante only into an empty pot, two cards seen by their
+holder alone, in or out in turn with the dealer last); the showdown and the order of
+two-card hands; and the payments (losers match the pot, a tie shares it or empties it,
+a lone player takes it unshown, the dealer in by default, the excess over the limit kept
+in reserve: ``test_pot_limit_with_reserve_the_worked_example``). The rest holds what the
+text leaves to the table: credit, table stakes, records and replays, shared tables.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""Four-Two-Two's dropouts-ante after a showdown that all who stayed in tie."""
+"""Four-Two-Two's dropouts-ante after a showdown that all who stayed in tie.
+
+Section of the Guts rule text held here: the numbered variants of Four-Two-Two and
+Four-Two-Three (those who dropped pay a fresh ante), with Four-Two-Two's own end (the game
+is over once one player stays in alone).
+"""
 
 from __future__ import annotations
 

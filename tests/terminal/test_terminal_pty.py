@@ -22,7 +22,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
 PROMPT = re.compile(r"(choose|bet|draw|play)> ")
 CARD = r"(?:10|[2-9JQKA])[♣♦♥♠]"
