@@ -38,7 +38,7 @@ class FanTanSession(RecordedSession[FanTanRules, FanTanDeal]):
     unpredictable source when None), unless :meth:`start_deal` is given a stacked deck.
     """
 
-    game = "fan-tan"
+    game = "fantan"
     rules_class = FanTanRules
     moved_event = Moved
     ended_event = SessionEnded
@@ -198,7 +198,7 @@ class FanTanSession(RecordedSession[FanTanRules, FanTanDeal]):
             self.stop(event.reason)
 
 
-FAMILY: Family[FanTanRules, FanTanSession] = Family("fan-tan", FanTanRules, PRESETS, FanTanSession)
+FAMILY: Family[FanTanRules, FanTanSession] = Family("fantan", FanTanRules, PRESETS, FanTanSession)
 """This family: its presets, rules and sessions."""
 
 new_session = FAMILY.new_session
