@@ -265,7 +265,8 @@ class FanTanDeal:
                 words.append(f"{who(name, start=False)} {agree(name, 'pays')} {paid}")
         won = table.collect(POT, winner, reason=Reason.WIN)
         name = [self._name(winner)]
-        head = f"{who(name)} {agree(name, 'goes')} out and {agree(name, 'takes')} the pot ({won})"
+        takes = f"{agree(name, 'takes')} the pot ({won})"
+        head = f"{who(name)} {agree(name, 'is')} out first and {takes}"
         self.winner = winner
         self.emit(
             Outcome(
