@@ -25,6 +25,7 @@ from guts.errors import OptionError
 from guts.games.bourre.presets import FAMILY as BOURRE
 from guts.games.draw.presets import FAMILY as DRAW
 from guts.games.family import Family
+from guts.games.fantan.presets import FAMILY as FANTAN
 from guts.games.guts.presets import FAMILY as GUTS
 from guts.games.options import RuleOptions
 from guts.games.session import RecordedSession
@@ -48,6 +49,7 @@ REGISTERED: tuple[AnyFamily, ...] = (
     STAGED,
     DRAW,
     BOURRE,
+    FANTAN,
 )
 """Every family, one line each, in the order the lobby and the catalog list them."""
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from guts.games.fantan.bots import Bot, RandomBot, SensibleBot, play_session
 from guts.games.fantan.deal import PASS, FanTanDeal, Phase, hand_sizes
 from guts.games.fantan.layout import Layout, row_order
+from guts.games.fantan.presets import FAMILY, new_session
 from guts.games.fantan.rules import (
     PRESETS,
     Aces,
@@ -29,7 +30,7 @@ from guts.games.fantan.rules import (
     Leader,
     preset,
 )
-from guts.games.fantan.session import FAMILY, FanTanSession, new_session
+from guts.games.fantan.session import FanTanSession
 from guts.games.fantan.words import tell
 
 __all__ = [

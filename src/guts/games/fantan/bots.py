@@ -7,7 +7,7 @@ fewest of the others', keeping sevens and the cards that block others' rows unti
 open a row of its own or nothing else fits. It never passes while a card fits.
 
 >>> import random
->>> from guts.games.fantan.session import new_session
+>>> from guts.games.fantan.presets import new_session
 >>> session = new_session("fan-tan", ["Ann", "Bob", "Cy"], rng=random.Random(2),
 ...                       options={"max-deals": "3"})
 >>> play_session(session, [SensibleBot(), RandomBot(random.Random(1)), SensibleBot()])
@@ -22,12 +22,14 @@ from random import Random
 from typing import Any, Protocol
 
 from guts.cards import Card, Rank, parse_card
+from guts.games.family import BotKind, random_bot
 from guts.games.fantan.deal import PASS
 from guts.games.fantan.layout import row_order
 from guts.games.fantan.rules import Aces
 from guts.games.fantan.session import FanTanSession
+from guts.games.policy import ViewOnly
 
-__all__ = ["Bot", "RandomBot", "SensibleBot", "play_session"]
+__all__ = ["BOTS", "Bot", "RandomBot", "SensibleBot", "play_session"]
 
 
 class Bot(Protocol):
@@ -107,3 +109,13 @@ def play_session(
             continue
         decision = session.pending()[0]
         session.act(decision.seat, bots[decision.seat].choose(session.view(decision.seat)))
+
+
+BOTS: dict[str, BotKind] = {
+    "random": random_bot,
+    "sensible": BotKind(
+        "keeps its sevens and the cards that block others' rows, plays what frees its own",
+        lambda rules, seats: ViewOnly(SensibleBot()),
+    ),
+}
+"""Fan Tan's bot kinds (:attr:`guts.games.family.Family.bots`)."""

@@ -1,6 +1,7 @@
 """A Fan Tan session: deals one after another on one table, until the players stop.
 
 >>> import random
+>>> from guts.games.fantan.presets import new_session
 >>> session = new_session("fan-tan", ["Ann", "Bob", "Cy"], buy_in=50, rng=random.Random(3))
 >>> session.start_deal()
 >>> session.table.pot, session.deal.dealt   # three antes; 52 cards: Bob 18, Cy 17, Ann 17
@@ -19,14 +20,13 @@ from guts.cards import Card, Deck, DeckKind, check_distinct, parse_card, parse_c
 from guts.errors import GutsError, HandError, IllegalAction, OptionError
 from guts.games.base import Event
 from guts.games.decision import Choose, Decision
-from guts.games.family import Family
 from guts.games.fantan.deal import FanTanDeal, hand_sizes
 from guts.games.fantan.events import Acted, Moved, SessionEnded, Shuffled
-from guts.games.fantan.rules import FEWEST_PLAYERS, MOST_PLAYERS, PRESETS, FanTanRules
+from guts.games.fantan.rules import FEWEST_PLAYERS, MOST_PLAYERS, FanTanRules
 from guts.games.session import SHORT_OF_PLAYERS, RecordedSession, open_table
 from guts.table import Table
 
-__all__ = ["SHORT_OF_PLAYERS", "FanTanSession", "new_session"]
+__all__ = ["SHORT_OF_PLAYERS", "FanTanSession"]
 
 
 class FanTanSession(RecordedSession[FanTanRules, FanTanDeal]):
@@ -93,6 +93,7 @@ class FanTanSession(RecordedSession[FanTanRules, FanTanDeal]):
         left out gets the lowest cards no hand names. A hand of the wrong size, a seat not
         dealt in or a card twice raise a GutsError.
 
+        >>> from guts.games.fantan.presets import new_session
         >>> session = new_session("fan-tan", ["Ann", "Bob"], buy_in=10)
         >>> deck = session.stacked({1: "7h 8h 9h Th Jh Qh Kh 6h 5h 4h 3h 2h Ah "
         ...                              "7c 8c 9c Tc Jc Qc Kc 6c 5c 4c 3c 2c Ac"})
@@ -196,10 +197,3 @@ class FanTanSession(RecordedSession[FanTanRules, FanTanDeal]):
             self.act(event.seat, event.action)
         elif isinstance(event, SessionEnded) and not self.is_over:
             self.stop(event.reason)
-
-
-FAMILY: Family[FanTanRules, FanTanSession] = Family("fantan", FanTanRules, PRESETS, FanTanSession)
-"""This family: its presets, rules and sessions."""
-
-new_session = FAMILY.new_session
-"""A session of a preset (with options, name -> string) for players."""

@@ -1,7 +1,6 @@
-"""Fan Tan's events in words, for narration (the terminal table, watch mode, replays).
-
-:func:`tell` answers for the ``fantan-`` events; the shared events (deals, chips, hands
-shown, the outcome) are told by :mod:`guts.narrate` as for every family.
+"""Fan Tan's events in words (:mod:`guts.games.words`): cards played, passes, false passes
+found; the shared events (deals, chips, hands shown, the outcome) as every family with a
+declaration round tells them, the deal's result left to the outcome line.
 
 >>> from guts.games.fantan.events import CardPlaced, Passed
 >>> tell(CardPlaced(seat=1, card="7h", left=12), ["Ann", "Bob"])
@@ -13,41 +12,39 @@ shown, the outcome) are told by :mod:`guts.narrate` as for every family.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from guts.cards import format_cards, parse_cards
-from guts.games.base import Event
-from guts.games.fantan.events import CardPlaced, FalsePassFound, FanTanResult, Passed
-from guts.grammar import agree, who
+from guts.games.declaration.words import SILENT, TELLERS
+from guts.games.words import by_kind, card_text, name_of, plural, says, who_of
+from guts.grammar import agree
 
 __all__ = ["tell"]
 
 
-def _says(name: str, verb: str) -> str:
-    return f"{who([name])} {agree([name], verb)}"
+def _played(data: dict[str, Any], names: Sequence[str]) -> str:
+    left = data["left"]
+    counted = f"{plural(left, 'card')} left" if left else "going out"
+    return f"{says(data['seat'], names, 'plays')} {card_text([data['card']])} ({counted})"
 
 
-def _card(code: str) -> str:
-    return format_cards(parse_cards([code]))
+def _passed(data: dict[str, Any], names: Sequence[str]) -> str:
+    seat, paid = data["seat"], data["paid"]
+    pays = f" and {agree([name_of(seat, names)], 'pays')} {paid} into the pot" if paid else ""
+    return f"{says(seat, names, 'passes')}{pays}"
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
+def _false_pass(data: dict[str, Any], names: Sequence[str]) -> str:
+    paid_to = list(data.get("paid_to") or ())
+    to = ", ".join(who_of(s, names, start=False) for s in paid_to) if paid_to else "the pot"
+    each = " each" if len(paid_to) > 1 else ""
+    held = f"passed holding {card_text([data['card']])}, which fitted"
+    return f"{says(data['seat'], names, 'is')} found out: {held}; {data['fine']}{each} to {to}"
 
 
-def tell(event: Event, names: Sequence[str]) -> str | None:
-    """One line about a Fan Tan event (None for another family's; "" for the result,
-    which the outcome line tells)."""
-    if isinstance(event, CardPlaced):
-        left = "going out" if not event.left else f"{_plural(event.left, 'card')} left"
-        return f"{_says(names[event.seat], 'plays')} {_card(event.card)} ({left})"
-    if isinstance(event, Passed):
-        paid = f" and {agree([names[event.seat]], 'pays')} {event.paid} into the pot"
-        return f"{_says(names[event.seat], 'passes')}{paid if event.paid else ''}"
-    if isinstance(event, FalsePassFound):
-        to = who([names[s] for s in event.paid_to], start=False) if event.paid_to else "the pot"
-        each = " each" if len(event.paid_to) > 1 else ""
-        held = f"passed holding {_card(event.card)}, which fitted"
-        return f"{_says(names[event.seat], 'is')} found out: {held}; {event.fine}{each} to {to}"
-    if isinstance(event, FanTanResult):
-        return ""
-    return None
+tell = by_kind({
+    **TELLERS,
+    "fantan-played": _played,
+    "fantan-passed": _passed,
+    "fantan-false-pass": _false_pass,
+}, SILENT | {"fantan-result"})  # fmt: skip
+"""This family's events in words."""
