@@ -14,7 +14,9 @@ the simulator and the solver each read the field they need.
 - the research environments: ``layout(rules)``, a :class:`ActionLayout` of its actions;
 - the simulator: ``settlements(events)``, the outcome of each settlement of a deal;
 - the solver and the CLI: ``description``; the lobby: ``title`` and ``titles``;
-- the page: ``page``, a :class:`PageView` naming how the page draws a seat's cards.
+- the page: ``page``, a :class:`PageView` naming how the page draws a seat's cards;
+- games dealt by an outside chance player (OpenSpiel): ``chance``;
+- draw poker's hand histories: ``deal_to_phh``.
 
 A family is data, like its presets: a frozen dataclass of typed fields and hooks, built
 once, never subclassed. Adding a family is one package that builds its ``FAMILY`` and one
@@ -30,6 +32,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from guts.errors import OptionError
 from guts.games.base import Event
+from guts.games.chance import ChanceModel
 from guts.games.options import RuleOptions
 from guts.games.policy import Policy, RandomPolicy
 from guts.games.session import RecordedSession
@@ -177,6 +180,8 @@ class Family(Generic[RulesT, SessionT]):
     """How the page draws a seat's cards."""
     deal_to_phh: Callable[..., str] | None = None
     """A deal of a record in the Poker Hand History format (None: not a poker family)."""
+    chance: ChanceModel | None = None
+    """How an outside chance player deals its games (OpenSpiel; None: not offered)."""
 
     def rules(self, preset: str, options: Mapping[str, str] | None = None) -> RulesT:
         """The rules of ``preset`` with ``options`` (name -> string) applied; OptionError

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from guts.games.base import Event
 from guts.games.bourre.bots import BOTS
+from guts.games.bourre.chance import BourreChance
 from guts.games.bourre.events import HandResult
 from guts.games.bourre.rules import PRESETS, BourreRules
 from guts.games.bourre.session import BourreSession
@@ -62,6 +63,7 @@ FAMILY: Family[BourreRules, BourreSession] = Family(
     layout=layout,
     settlements=settlements,
     page=PageView(face_down="hand-sizes", cards=5),
+    chance=BourreChance(),
 )
 """This family (see :mod:`guts.games.family`), listed in :mod:`guts.catalog`."""
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 from guts.games.declaration.outcomes import declared_settlements
 from guts.games.family import ActionLayout, Family, PageView
 from guts.games.guts.bots import BOTS
+from guts.games.guts.chance import GutsChance
 from guts.games.guts.rules import (
     Declare,
     EveryoneOut,
@@ -156,6 +157,7 @@ FAMILY: Family[GutsRules, GutsSession] = Family(
     layout=layout,
     settlements=declared_settlements,
     page=PageView(face_down="hand", cards=2, out_hides=True),
+    chance=GutsChance(),
 )
 """This family (see :mod:`guts.games.family`), listed in :mod:`guts.catalog`."""
 

@@ -14,6 +14,7 @@ from guts.games.base import Event
 from guts.games.declaration.outcomes import declared_settlements
 from guts.games.family import ActionLayout, Family, PageView
 from guts.games.staged.bots import BOTS
+from guts.games.staged.chance import StagedChance
 from guts.games.staged.events import PointScored
 from guts.games.staged.rules import Declare, Game, LowPairs, Payment, StagedRules
 from guts.games.staged.session import StagedSession
@@ -116,6 +117,7 @@ FAMILY: Family[StagedRules, StagedSession] = Family(
     layout=layout,
     settlements=settlements,
     page=PageView(face_down="stage", cards=3),
+    chance=StagedChance(),
 )
 """This family (see :mod:`guts.games.family`), listed in :mod:`guts.catalog`."""
 
