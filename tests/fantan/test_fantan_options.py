@@ -186,3 +186,15 @@ def test_a_card_may_be_named_in_any_spelling_when_a_pass_is_offered_too() -> Non
     assert session.canonical(0, " PASS ") == "pass"
     with pytest.raises(IllegalAction):
         session.canonical(0, "9h")
+
+
+def test_two_false_passes_shown_by_one_card_are_found_together_and_fined_each() -> None:
+    session = table(SUITED, options={"false-pass": "pot", "false-pass-fine": "2"})
+    play(session, [(0, "7h"), (1, "7c"), (2, "7d"), (3, "7s"), (0, "pass")])
+    play(session, [(1, "6c"), (2, "6d"), (3, "6s"), (0, "pass")])
+    play(session, [(1, "5c"), (2, "5d"), (3, "5s")])
+    stack = session.table.stacks[0]
+    events = session.act(0, "6h")
+    found = [e for e in events if isinstance(e, FalsePassFound)]
+    assert [(e.card, e.passes, e.fine) for e in found] == [("6h", 2, 4)]
+    assert session.table.stacks[0] == stack - 4

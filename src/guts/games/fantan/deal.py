@@ -223,10 +223,12 @@ class FanTanDeal:
         found = [p for p in self.open_passes if p.seat == seat and card in p.cards]
         for open_pass in found:
             self.open_passes.remove(open_pass)
-            self._fine(seat, card)
+        if found:
+            self._fine(seat, card, len(found))
 
-    def _fine(self, seat: int, card: Card) -> None:
-        fine, table = self.rules.false_pass_fine, self.table
+    def _fine(self, seat: int, card: Card, passes: int) -> None:
+        """``seat`` pays the fine of ``passes`` false passes that ``card`` shows."""
+        fine, table = self.rules.false_pass_fine * passes, self.table
         note = f"passed holding {card.ascii}"
         holders: tuple[int, ...] = ()
         if self.rules.false_pass is FalsePass.HOLDERS:
@@ -238,7 +240,10 @@ class FanTanDeal:
             table.pay(seat, holder, fine, Reason.PENALTY, note)
         if not holders:
             table.pay(seat, POT, fine, Reason.PENALTY, note)
-        self.emit(FalsePassFound(seat=seat, card=card.ascii, fine=fine, paid_to=holders))
+        found = FalsePassFound(
+            seat=seat, card=card.ascii, fine=fine, paid_to=holders, passes=passes
+        )
+        self.emit(found)
 
     # -- the result ---------------------------------------------------------------------------
 
@@ -249,10 +254,10 @@ class FanTanDeal:
             cards = tuple(c.ascii for c in self.hands[seat])
             counted = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
             self.emit(CardsShown(seat=seat, cards=cards, description=counted))
-        for open_pass in list(self.open_passes):
-            self.open_passes.remove(open_pass)
-            shown = self.layout.sorted(open_pass.cards & set(self.hands[open_pass.seat]))
-            self._fine(open_pass.seat, shown[0])
+        while self.open_passes:
+            first = self.open_passes[0]
+            card = self.layout.sorted(first.cards & set(self.hands[first.seat]))[0]
+            self._find_false_passes(first.seat, card)
         counts = tuple((seat, len(self.hands[seat])) for seat in losers)
         self.emit(FanTanResult(winner=winner, cards=counts))
         words = []

@@ -66,14 +66,16 @@ class Passed(Event):
 @register_event
 @dataclass(frozen=True, kw_only=True)
 class FalsePassFound(Event):
-    """``card`` came out, so ``seat`` could have played it when it passed: ``fine`` chips
-    paid to each of ``paid_to`` (seats), or to the pot when ``paid_to`` is empty."""
+    """``card`` came out, so ``seat`` could have played it on ``passes`` of its passes:
+    ``fine`` chips (for them all) paid to each of ``paid_to`` (seats), or to the pot when
+    ``paid_to`` is empty."""
 
     kind: ClassVar[str] = "fantan-false-pass"
     seat: int
     card: str
     fine: int
     paid_to: tuple[int, ...] = ()
+    passes: int = 1
 
 
 @register_event

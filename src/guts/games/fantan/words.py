@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from guts.games.declaration.words import SILENT, TELLERS
-from guts.games.words import by_kind, card_text, name_of, plural, says, who_of
-from guts.grammar import agree
+from guts.games.words import by_kind, card_text, name_of, plural, says
+from guts.grammar import agree, who
 
 __all__ = ["tell"]
 
@@ -35,9 +35,11 @@ def _passed(data: dict[str, Any], names: Sequence[str]) -> str:
 
 def _false_pass(data: dict[str, Any], names: Sequence[str]) -> str:
     paid_to = list(data.get("paid_to") or ())
-    to = ", ".join(who_of(s, names, start=False) for s in paid_to) if paid_to else "the pot"
+    to = who([name_of(s, names) for s in paid_to], start=False) if paid_to else "the pot"
     each = " each" if len(paid_to) > 1 else ""
-    held = f"passed holding {card_text([data['card']])}, which fitted"
+    passes = data.get("passes", 1)
+    times = {1: "", 2: " twice"}.get(passes, f" {passes} times")
+    held = f"passed{times} holding {card_text([data['card']])}, which fitted"
     return f"{says(data['seat'], names, 'is')} found out: {held}; {data['fine']}{each} to {to}"
 
 
