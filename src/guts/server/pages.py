@@ -30,7 +30,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from guts.catalog import Game, find_game, games
+from guts.catalog import FAMILIES, Game, find_game, games
 from guts.errors import GutsError
 from guts.games.base import Event
 from guts.games.options import RuleOptions, dash, format_value, split_optional
@@ -165,6 +165,19 @@ def _night_detail(options: dict[str, str]) -> dict[str, Any]:
     text = "\n".join([f"{DEALERS_CHOICE}: {NIGHT['summary']}", "", "Games allowed:", *allowed,
                       "", "Options:", rules.describe()])  # fmt: skip
     return {**NIGHT, "rules": text, "options": option_schema(rules)}
+
+
+@cache
+def _families_module() -> bytes:
+    """Each family's :class:`~guts.games.family.PageView` by name, as a JavaScript module
+    the page's ``model.js`` imports (so the page names no family)."""
+    views = {name: family.page.to_dict() for name, family in FAMILIES.items()}
+    return f"export const FAMILIES = {json.dumps(views)};\n".encode()
+
+
+async def families_module(request: Request) -> Response:
+    """``GET /api/families.js``: how the page draws each family's seats."""
+    return Response(_families_module(), media_type="text/javascript", headers=_NO_STORE)
 
 
 async def game_list(request: Request) -> Response:
@@ -312,6 +325,7 @@ def page_routes() -> list[BaseRoute]:
         Route("/", lobby_page, methods=["GET"]),
         Route("/t/{table_id}", table_page, methods=["GET"]),
         Route("/api/games", game_list, methods=["GET"]),
+        Route("/api/families.js", families_module, methods=["GET"]),
         Route("/api/games/{name}", game_detail, methods=["GET"]),
         Route("/api/narrate", narrate_events, methods=["POST"]),
         Route("/api/tables/{table_id}/standings", standings, methods=["GET"]),
