@@ -122,16 +122,21 @@ class PageView:
     """How the page draws a seat's cards from the family's view (``web/static/js``):
     ``face_down`` names where the count of a seat's cards is read (``hand``: the length
     of the viewer's hand; ``stage``: the current stage's size; ``hand-sizes``: the
-    view's per-seat ``hand_sizes``), ``cards`` the count when the view does not say, and
-    ``out_hides`` whether a seat that declared out shows no cards."""
+    view's per-seat ``hand_sizes``), ``cards`` the count when the view does not say,
+    ``out_hides`` whether a seat that declared out shows no cards, and ``module`` the
+    family's own module of ``web/static/js`` ('' for none) that draws what it lays on the
+    middle of the table: it exports ``renderCentre(root, view, play)``, ``play(code)``
+    playing one of the seat's cards (null when the seat has nothing to play)."""
 
     face_down: str = "hand"
     cards: int = 2
     out_hides: bool = False
+    module: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON the page reads."""
-        return {"face_down": self.face_down, "cards": self.cards, "out_hides": self.out_hides}
+        return {"face_down": self.face_down, "cards": self.cards, "out_hides": self.out_hides,
+                "module": self.module}  # fmt: skip
 
 
 def _told_by_nobody(event: Event, names: Sequence[str]) -> str | None:

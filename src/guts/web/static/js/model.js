@@ -48,7 +48,7 @@ const FACE_DOWN = {
 const DEFAULT_PAGE = { face_down: "hand", cards: 2, out_hides: false };
 
 /** How the page draws the seats of `family` (its PageView). */
-function pageOf(family) {
+export function pageOf(family) {
   return FAMILIES[family] || DEFAULT_PAGE;
 }
 
