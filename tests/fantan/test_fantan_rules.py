@@ -153,6 +153,7 @@ def test_the_losers_show_their_cards_to_be_counted() -> None:
     shown = [e for e in spectator["events"] if e["kind"] == "cards-shown"]
     assert [e["seat"] for e in shown] == [1, 2, 3]
     assert [e["cards"] for e in shown] == [["Kc"], ["Kd"], ["Ks"]]
+    assert spectator["shown"] == {"1": ["Kc"], "2": ["Kd"], "3": ["Ks"]}
 
 
 def test_the_deal_passes_left() -> None:

@@ -99,6 +99,7 @@ class FanTanDeal:
         self.passes_in_a_row = 0
         self.open_passes: list[OpenPass] = []
         self.winner: int | None = None
+        self.shown: tuple[int, ...] = ()
 
     # -- the state machine --------------------------------------------------------------------
 
@@ -254,6 +255,7 @@ class FanTanDeal:
             cards = tuple(c.ascii for c in self.hands[seat])
             counted = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
             self.emit(CardsShown(seat=seat, cards=cards, description=counted))
+        self.shown = tuple(losers)
         while self.open_passes:
             first = self.open_passes[0]
             card = self.layout.sorted(first.cards & set(self.hands[first.seat]))[0]
@@ -300,6 +302,7 @@ class FanTanDeal:
             "passes": {str(s): n for s, n in self.passes.items()},
             "cards_played": self.played,
             "winner": self.winner,
+            "shown": {str(s): [c.ascii for c in self.hands[s]] for s in self.shown},
         }
 
     def private(self, seat: int) -> dict[str, Any]:

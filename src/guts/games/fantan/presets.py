@@ -55,7 +55,7 @@ FAMILY: Family[FanTanRules, FanTanSession] = Family(
     takes_table=True,
     layout=layout,
     settlements=settlements,
-    page=PageView(face_down="hand-sizes", cards=13),
+    page=PageView(face_down="hand-sizes", cards=13, module="fantan.js"),
 )
 """This family (see :mod:`guts.games.family`), listed in :mod:`guts.catalog`."""
 

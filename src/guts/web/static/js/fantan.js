@@ -9,22 +9,15 @@ import { cardElement } from "./cards.js";
 const SUITS = [["clubs", "c"], ["diamonds", "d"], ["hearts", "h"], ["spades", "s"]];
 const ORDER = { low: "A23456789TJQK", high: "23456789TJQKA" };
 
-const STYLE = `
-.fantan-rows { display: flex; flex-direction: column; gap: 0.25rem; margin: 0.5rem 0; }
-.fantan-row { display: flex; align-items: center; min-height: 2.2rem; gap: 0; }
-.fantan-row .card.small { margin-right: -0.9rem; }
-.fantan-row .card.fits { margin: 0 0.6rem; outline: 3px solid #f2c200; border-radius: 6px;
-  box-shadow: 0 0 0.6rem #f2c200; cursor: pointer; }
-.fantan-empty { opacity: 0.7; font-size: 0.85rem; }
-`;
-
-/** The rows' look, added once to the page (the family ships its own styles). */
+/** The rows' look (fantan.css beside the page's own style sheet), linked once: the page's
+ * content security policy allows style sheets of the site, not inline styles. */
 function styled() {
   if (document.getElementById("fantan-style")) return;
-  const style = document.createElement("style");
-  style.id = "fantan-style";
-  style.textContent = STYLE;
-  document.head.append(style);
+  const link = document.createElement("link");
+  link.id = "fantan-style";
+  link.rel = "stylesheet";
+  link.href = "/static/fantan.css";
+  document.head.append(link);
 }
 
 function element(tag, attributes = {}, ...children) {
@@ -53,9 +46,10 @@ function lit(code, onPlay) {
   return card;
 }
 
-/** Draw the rows of `view` into `root`; `onPlay(code)` plays one of the seat's lit cards
- * (left out: the cards are lit but not buttons, as in a replay). */
-export function renderRows(root, view, onPlay = null) {
+/** Draw the rows of `view` into `root` (the page's middle of the table: PageView.module);
+ * `onPlay(code)` plays one of the seat's lit cards (null: nothing is lit, as in a replay
+ * or while the seat waits). */
+export function renderCentre(root, view, onPlay = null) {
   styled();
   const order = ORDER[view.aces] || ORDER.low;
   const legal = onPlay ? view.legal || [] : [];
