@@ -104,12 +104,14 @@ def as_you(line: str, name: str) -> str:
     return told
 
 
-def narrate(event: Event, names: Sequence[str]) -> str | None:
+def narrate(event: Event, names: Sequence[str], family: str | None = None) -> str | None:
     """One line about ``event`` (None for events with nothing to tell, like a shuffle),
-    told by the family whose event it is (any other from its fields); a seat named "You"
-    is told in the second person."""
-    for family in FAMILIES.values():
-        line = family.tell(event, names)
+    told by the family whose event it is (``family``, when known, asked first: events
+    several families share are told the way each tells them), any other from its
+    fields; a seat named "You" is told in the second person."""
+    first = FAMILIES.get(family) if family is not None else None
+    for teller in ([first] if first is not None else []) + list(FAMILIES.values()):
+        line = teller.tell(event, names)
         if line is not None:
             return line or None  # "": the family's own event, with nothing to tell
     data = event.to_dict()
@@ -130,8 +132,9 @@ class Narrator:
     '— Hand 1, your deal —'
     """
 
-    def __init__(self, names: Sequence[str]) -> None:
+    def __init__(self, names: Sequence[str], family: str | None = None) -> None:
         self.names = list(names)
+        self.family = family  # the session's family, whose words come first
         self.deal_word = "deal"
         self.round = 1  # the declaration round of this deal or stage: the stage's number
         self.last: str | None = None
@@ -158,7 +161,7 @@ class Narrator:
         elif kind.endswith("session-ended") and self._told(str(data["reason"])):
             line = "The session is over."
         else:
-            line = narrate(event, self.names)
+            line = narrate(event, self.names, self.family)
         if line is not None:
             self.last = line
         return line
