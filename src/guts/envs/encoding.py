@@ -99,6 +99,7 @@ class Layout:
     discards: int
     hand: int
     seats: int
+    laid_out: str = ""
 
     @classmethod
     def for_rules(cls, family: str, rules: Any, seats: int) -> Layout:
@@ -112,6 +113,7 @@ class Layout:
             discards=actions.discards,
             hand=actions.hand,
             seats=seats,
+            laid_out=actions.laid_out,
         )
 
     @cached_property
@@ -271,7 +273,7 @@ class Encoder:
             hand[position, card_index(code)] = 1.0
         seat_cards = np.zeros((layout.seats, CARDS), dtype=np.float32)
         table_cards = np.zeros(CARDS, dtype=np.float32)
-        _add_cards(table_cards, _table_cards(view))
+        _add_cards(table_cards, _table_cards(view, layout.laid_out))
         for other, cards in _seat_cards(view).items():
             if 0 <= other < layout.seats:
                 _add_cards(seat_cards[self._relative(other, seat)], cards)
@@ -395,9 +397,14 @@ def _seat_cards(view: Mapping[str, Any]) -> dict[int, list[str]]:
     return cards
 
 
-def _table_cards(view: Mapping[str, Any]) -> list[str]:
-    """The cards face up for everyone: community cards, the widow, the trump card."""
+def _table_cards(view: Mapping[str, Any], laid_out: str = "") -> list[str]:
+    """The cards face up for everyone: community cards, the widow, the trump card, and
+    what the family lays out under the view's key ``laid_out`` (rows or piles of cards)."""
     cards = list(view.get("community") or ())
+    piles = view.get(laid_out) if laid_out else None
+    if isinstance(piles, Mapping):
+        for pile in piles.values():
+            cards.extend(pile)
     for key in ("widow", "offer", "trump_card"):
         code = view.get(key)
         if isinstance(code, str):

@@ -108,13 +108,16 @@ class ActionLayout:
     """A family's actions for the research environments (:mod:`guts.envs.encoding`):
     its one-word choices, whether it bets (draw poker's fold/check/call/bet/raise), how
     many card positions a seat may choose one of (a card to play or pass), how many it
-    may throw as a subset (a draw), and the most cards a seat holds at once."""
+    may throw as a subset (a draw), the most cards a seat holds at once, and the key of
+    its view ('' for none) that maps rows or piles to the cards it lays face up for
+    everyone (Fan Tan's ``rows``), encoded with the table's cards."""
 
     words: tuple[str, ...]
     hand: int
     betting: bool = False
     cards: int = 0
     discards: int = 0
+    laid_out: str = ""
 
 
 @dataclass(frozen=True)
