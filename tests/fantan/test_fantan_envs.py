@@ -1,7 +1,7 @@
 """Fan Tan in the research environments (PettingZoo AEC, Gymnasium), from its family's
 action layout alone: pass is the one word, a card is played by its position in the hand,
 the mask offers exactly the engine's legal actions, and rewards are chip changes that
-sum to zero."""
+sum to zero; the rows are encoded with the table's cards (ActionLayout.laid_out)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ pytest.importorskip("gymnasium")
 
 from pettingzoo.test import seed_test
 
+from guts.envs.encoding import CARDS, card_index
 from guts.envs.gymnasium import SeatEnv
 from guts.envs.pettingzoo import env
 
@@ -62,3 +63,19 @@ def test_a_gymnasium_seat_plays_fan_tan_against_the_sensible_bots() -> None:
         done = terminated or truncated
     stacks = info["stacks"]
     assert total == stacks[0] - 100
+
+
+def test_the_rows_are_encoded_with_the_tables_cards() -> None:
+    table = env("fan-tan", 3, max_deals=1)
+    table.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        agent = table.agent_selection
+        table.step(int(rng.choice(np.flatnonzero(table.observe(agent)["action_mask"]))))
+    agent = table.agent_selection
+    encoder = table.episode.encoder
+    start = encoder.sections["hand"] + encoder.sections["seat_cards"]
+    on_table = table.observe(agent)["observation"][start : start + CARDS]
+    rows = table.episode.session.public_view(events=False)["rows"]
+    laid = sorted(card_index(code) for row in rows.values() for code in row)
+    assert laid and sorted(np.flatnonzero(on_table)) == laid

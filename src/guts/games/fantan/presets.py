@@ -33,8 +33,9 @@ MOST_CARDS = hand_sizes(FEWEST_PLAYERS)[0]
 
 
 def layout(rules: FanTanRules) -> ActionLayout:
-    """Fan Tan's actions for the research environments: pass, or a card of the hand."""
-    return ActionLayout((PASS,), MOST_CARDS, cards=MOST_CARDS)
+    """Fan Tan's actions for the research environments: pass, or a card of the hand; its
+    rows are the cards laid out for everyone."""
+    return ActionLayout((PASS,), MOST_CARDS, cards=MOST_CARDS, laid_out="rows")
 
 
 def settlements(events: Iterable[Event]) -> list[str]:
