@@ -5,6 +5,7 @@ facts, with no other change to ``guts``."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from random import Random
 
@@ -98,3 +99,21 @@ def test_its_actions_are_encoded_from_its_layout(registered: None) -> None:
 def test_the_server_reads_its_seat_facts(registered: None) -> None:
     assert takes_table(NAME) and shares_out(NAME)
     assert not takes_table("no-such-family") and not shares_out("no-such-family")
+
+
+def test_the_page_learns_how_to_draw_its_seats(registered: None) -> None:
+    """The page's scripts import each family's PageView from ``/api/families.js``."""
+    pytest.importorskip("starlette", reason="the page's routes need the server extra")
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from guts.server.pages import page_routes
+
+    with TestClient(Starlette(routes=page_routes())) as client:
+        response = client.get("/api/families.js")
+    assert response.headers["content-type"].startswith("text/javascript")
+    prefix = "export const FAMILIES = "
+    assert response.text.startswith(prefix)
+    views = json.loads(response.text.removeprefix(prefix).rstrip().removesuffix(";"))
+    assert views[NAME] == {"face_down": "hand", "cards": 1, "out_hides": False}
+    assert set(views) == set(FAMILIES)

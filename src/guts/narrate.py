@@ -9,10 +9,9 @@ subject, wherever it is built (here, or in a family's outcome text): "Ann pays 4
 pay 4", "Ann and Bob pay 4 each". :func:`who`, :func:`agree` and :func:`each` are those
 rules, shared by the families' sentence builders.
 
->>> from guts.games.guts.events import Declared
+>>> from guts.games.declaration.events import CardsDealt, Declared
 >>> narrate(Declared(seat=1, choice="in"), ["Ann", "Bob"])
 'Bob: in'
->>> from guts.games.guts.events import CardsDealt
 >>> narrate(CardsDealt(seat=0, cards=("As", "Kd")), ["You", "Bob"])
 'You are dealt A♠ K♦'
 """

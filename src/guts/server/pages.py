@@ -167,7 +167,6 @@ def _night_detail(options: dict[str, str]) -> dict[str, Any]:
     return {**NIGHT, "rules": text, "options": option_schema(rules)}
 
 
-@cache
 def _families_module() -> bytes:
     """Each family's :class:`~guts.games.family.PageView` by name, as a JavaScript module
     the page's ``model.js`` imports (so the page names no family)."""
