@@ -137,9 +137,13 @@ class PageView:
     module: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON the page reads."""
-        return {"face_down": self.face_down, "cards": self.cards, "out_hides": self.out_hides,
-                "module": self.module}  # fmt: skip
+        """The JSON the page reads (``module`` only where the family has one)."""
+        data: dict[str, Any] = {
+            "face_down": self.face_down, "cards": self.cards, "out_hides": self.out_hides
+        }  # fmt: skip
+        if self.module:
+            data["module"] = self.module
+        return data
 
 
 def _told_by_nobody(event: Event, names: Sequence[str]) -> str | None:
