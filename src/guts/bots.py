@@ -16,12 +16,13 @@ from the session's public rules; :func:`play_out` drives a session with a policy
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from random import Random
-from typing import Any, Protocol
 
+from guts.catalog import FAMILIES, family_of
 from guts.errors import GutsError, OptionError
-from guts.games.base import Decision, Session
+from guts.games.base import Session
+from guts.games.policy import Policy, RandomPolicy
 
 __all__ = [
     "BOTS",
@@ -37,90 +38,36 @@ __all__ = [
 ]
 
 
-class Policy(Protocol):
-    """A bot: one of ``decision.actions``, chosen from the seat's view alone."""
-
-    def choose(self, view: Mapping[str, Any], decision: Decision, rng: Random) -> str:
-        """The action to take."""
-        ...
-
-
-class RandomPolicy:
-    """Any legal action, uniformly at random.
-
-    >>> RandomPolicy().choose({}, Decision.choose(0, ("in", "out")), Random(1)) in ("in", "out")
-    True
-    """
-
-    def choose(self, view: Mapping[str, Any], decision: Decision, rng: Random) -> str:
-        """A uniformly random legal action."""
-        return rng.choice(decision.actions)
+def _described() -> dict[str, str]:
+    """Each kind any family offers, with what it does (per family where they differ)."""
+    found: dict[str, dict[str, str]] = {}
+    for family in FAMILIES.values():
+        for kind, bot in family.bots.items():
+            found.setdefault(kind, {})[family.title or family.name] = bot.about
+    return {
+        kind: next(iter(about.values())) if len(set(about.values())) == 1
+        else "; ".join(f"{title}: {text}" for title, text in about.items())
+        for kind, about in found.items()
+    }  # fmt: skip
 
 
-class _ViewOnly:
-    """Adapts a family bot that reads everything from the view (``choose(view)``)."""
+BOTS: dict[str, str] = _described()
+"""Bot kinds for ``--bots KIND``, with what they do (every family's)."""
 
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-
-    def choose(self, view: Mapping[str, Any], decision: Decision, rng: Random) -> str:
-        """The wrapped bot's action."""
-        return str(self.bot.choose(view))
-
-
-def _guts(kind: str) -> Callable[[Any], Policy]:
-    def build(rules: Any) -> Policy:
-        from guts.games.guts import GutsRules
-        from guts.games.guts.bots import SensiblePolicy, ThresholdPolicy
-
-        if not isinstance(rules, GutsRules):
-            raise OptionError(f"{kind} Guts bots need the session's GutsRules, not {rules!r}")
-        return ThresholdPolicy(rules) if kind == "threshold" else SensiblePolicy(rules)
-
-    return build
-
-
-def _equilibrium(rules: Any) -> Policy:
-    from guts.games.guts import GutsRules
-    from guts.solve.bot import EquilibriumPolicy
-
-    if not isinstance(rules, GutsRules):
-        raise OptionError(f"equilibrium Guts bots need the session's GutsRules, not {rules!r}")
-    return EquilibriumPolicy(rules)
-
-
-def _bourre_sensible(rules: Any) -> Policy:
-    from guts.games.bourre.bots import SensibleBot
-
-    return _ViewOnly(SensibleBot())
-
-
-BOTS: dict[str, str] = {
-    "random": "any legal action, uniformly at random (every game)",
-    "threshold": "Guts: stays in with a hand quantile of at least (L / (W + L)) ** (1 / m)",
-    "sensible": "plays each variant's rules with a Monte Carlo estimate (Guts), or by "
-    "trumps and aces (Bourre)",
-    "equilibrium": "Guts: plays the equilibrium that guts solve finds (solved once per "
-    "number of players, then cached)",
+FAMILY_BOTS: dict[str, tuple[str, ...]] = {
+    name: tuple(family.bots) for name, family in FAMILIES.items()
 }
-"""Bot kinds for ``--bots KIND``, with what they do."""
-
-_MAKERS: dict[str, dict[str, Callable[[Any], Policy]]] = {
-    "guts": {
-        "threshold": _guts("threshold"),
-        "sensible": _guts("sensible"),
-        "equilibrium": _equilibrium,
-    },
-    "bourre": {"sensible": _bourre_sensible},
-}
+"""The bot kinds each family offers (:func:`policy_for`)."""
 
 
 def bot_kinds(game_family: str) -> tuple[str, ...]:
-    """The bot kinds :func:`make_bot` offers for ``game_family``."""
-    return ("random", *_MAKERS.get(game_family, {}))
+    """The bot kinds :func:`make_bot` offers for ``game_family`` (random alone for a
+    family not registered)."""
+    family = FAMILIES.get(game_family)
+    return tuple(family.bots) if family is not None else ("random",)
 
 
-def make_bot(kind: str, game_family: str, rules: Any = None) -> Policy:
+def make_bot(kind: str, game_family: str, rules: object = None) -> Policy:
     """A bot of ``kind`` for a seat of a ``game_family`` game played by ``rules``.
 
     >>> make_bot("clever", "guts")
@@ -131,65 +78,39 @@ threshold, sensible, equilibrium
     """
     if kind == "random":
         return RandomPolicy()
-    maker = _MAKERS.get(game_family, {}).get(kind)
-    if maker is None:
+    family = FAMILIES.get(game_family)
+    if family is None or kind not in family.bots:
         allowed = ", ".join(bot_kinds(game_family))
         raise OptionError(
             f"bots: unknown kind {kind!r} for {game_family} games; allowed: {allowed}"
         )
-    return maker(rules)
+    return family.bot(kind, rules)
 
 
 BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit")
 """The bots' names at a table, in seat order."""
 
-FAMILY_BOTS: dict[str, tuple[str, ...]] = {
-    "guts": ("random", "threshold", "sensible", "equilibrium"),
-    "staged": ("random", "sensible"),
-    "draw": ("random", "sensible"),
-    "bourre": ("random", "sensible"),
-}
-"""The bot kinds each family offers (:func:`policy_for`)."""
-
 
 def check_bot_kind(kind: str, family: str, rules: object = None) -> None:
     """Raise OptionError unless ``family`` has bots of ``kind`` (and, given the game's
-    ``rules``, unless ``guts solve`` can solve them for an ``equilibrium`` bot)."""
-    allowed = FAMILY_BOTS.get(family, ("random",))
+    ``rules``, unless that kind can play them: an ``equilibrium`` bot needs rules that
+    ``guts solve`` can solve)."""
+    allowed = bot_kinds(family)
     if kind not in allowed:
         raise OptionError(f"--bots must be one of {', '.join(allowed)} for {family} games")
-    if kind == "equilibrium" and rules is not None:
-        from guts.games.guts import GutsRules
-        from guts.solve.model import out_of_reach
-
-        why = out_of_reach(rules) if isinstance(rules, GutsRules) else "not a Guts game"
-        if why:
-            raise OptionError(f"equilibrium bots need rules guts solve can solve: {why}")
+    found = FAMILIES.get(family)
+    bot = found.bots[kind] if found is not None and rules is not None else None
+    why = bot.check(rules) if bot is not None else ""
+    if bot is not None and why:
+        raise OptionError(f"{kind} bots need {bot.needs}: {why}")
 
 
 def policy_for(kind: str, family: str, session: Session) -> Policy:
     """A bot of ``kind`` for a seat of ``session`` (of game family ``family``): each
     family's own bots, behind the one :class:`Policy` interface."""
     check_bot_kind(kind, family)
-    rules: Any = getattr(session, "rules", None)
-    if family == "guts" and kind == "equilibrium":
-        from guts.solve.bot import EquilibriumPolicy
-
-        return EquilibriumPolicy(rules, len(session.table.names))  # the seats solved for
-    if family == "guts":
-        return make_bot(kind, family, rules)
-    if family == "bourre":
-        from guts.games.bourre import RandomBot, SensibleBot
-
-        return _ViewOnly(RandomBot(Random()) if kind == "random" else SensibleBot())
-    if family == "draw":
-        from guts.games.draw.bots import RandomBot as DrawRandom
-        from guts.games.draw.bots import SensibleBot as DrawSensible
-
-        return _ViewOnly(DrawRandom(Random()) if kind == "random" else DrawSensible(rules))
-    from guts.games.staged.bots import make_bot as staged_bot
-
-    return staged_bot(kind, rules)
+    rules = getattr(session, "rules", None)
+    return family_of(family).bot(kind, rules, len(session.table.names))
 
 
 def play_out(

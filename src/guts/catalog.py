@@ -1,7 +1,10 @@
-"""Every playable game by name: the presets of each family.
+"""Every playable game by name: the presets of each family, and the one list of families.
 
-Each family is one typed :class:`~guts.games.family.Family` (its presets, rules class
-and session class); a :class:`Game` is one preset of one family.
+Each family is one typed :class:`~guts.games.family.Family` (its presets, rules, session,
+bots, words, encodings, outcomes, what the server and the page need of it), built in its
+own package and registered here by one line of :data:`REGISTERED`; a :class:`Game` is one
+preset of one family. Everything outside a family's package finds the family here
+(:func:`family_of`), never by its name.
 
 >>> game = find_game("two-card-guts")
 >>> game.family
@@ -19,21 +22,57 @@ from random import Random
 from typing import Any
 
 from guts.errors import OptionError
-from guts.games import bourre, draw, staged
-from guts.games import guts as guts_family
+from guts.games.bourre.presets import FAMILY as BOURRE
+from guts.games.draw.presets import FAMILY as DRAW
 from guts.games.family import Family
+from guts.games.fantan.presets import FAMILY as FANTAN
+from guts.games.guts.presets import FAMILY as GUTS
 from guts.games.options import RuleOptions
 from guts.games.session import RecordedSession
+from guts.games.staged.presets import FAMILY as STAGED
 
-__all__ = ["FAMILIES", "Game", "find_game", "games", "replay_record"]
+__all__ = [
+    "FAMILIES",
+    "REGISTERED",
+    "Game",
+    "family_of",
+    "find_game",
+    "games",
+    "register",
+    "replay_record",
+]
 
 AnyFamily = Family[Any, Any]
 
-FAMILIES: dict[str, AnyFamily] = {
-    family.name: family
-    for family in (guts_family.FAMILY, staged.FAMILY, draw.FAMILY, bourre.FAMILY)
-}
+REGISTERED: tuple[AnyFamily, ...] = (
+    GUTS,
+    STAGED,
+    DRAW,
+    BOURRE,
+    FANTAN,
+)
+"""Every family, one line each, in the order the lobby and the catalog list them."""
+
+FAMILIES: dict[str, AnyFamily] = {family.name: family for family in REGISTERED}
 """Family name -> the family."""
+
+
+def register(family: AnyFamily) -> None:
+    """Add ``family`` to :data:`FAMILIES` (for a family built outside ``guts``, as a test
+    does); a name already taken is an OptionError."""
+    if family.name in FAMILIES:
+        raise OptionError(f"a family called {family.name!r} is registered already")
+    FAMILIES[family.name] = family
+    games.cache_clear()
+
+
+def family_of(name: str) -> AnyFamily:
+    """The family called ``name``; OptionError names the families."""
+    try:
+        return FAMILIES[name]
+    except KeyError:
+        allowed = ", ".join(FAMILIES)
+        raise OptionError(f"unknown game family {name!r}: expected one of {allowed}") from None
 
 
 @dataclass(frozen=True)

@@ -102,9 +102,10 @@ _NIGHT = "a night of many games: the dealer names each one (guts play dealers-ch
 @app.command()
 def games() -> None:
     """List every game preset, one line each."""
+    from guts.catalog import FAMILIES
     from guts.catalog import games as all_games
 
-    for family in ("guts", "staged", "draw", "bourre"):
+    for family in FAMILIES:
         entries = [g for g in all_games().values() if g.family == family]
         if entries:
             print(family)
@@ -335,12 +336,15 @@ def export_command(
     """Export draw poker deals to PHH, the TOML-based Poker Hand History format."""
     from pathlib import Path
 
+    from guts.catalog import FAMILIES
     from guts.games.draw.events import DealStarted
-    from guts.games.draw.phh import PhhError, deal_to_phh
+    from guts.games.draw.phh import PhhError
     from guts.history import replay, told_events
 
     history = _read_history_file(path)
-    if history.record.get("game") != "draw":
+    family = FAMILIES.get(str(history.record.get("game")))
+    deal_to_phh = family.deal_to_phh if family is not None else None
+    if family is None or deal_to_phh is None:
         raise PhhError("PHH export is for draw poker histories (five-card-draw and its family)")
     # a download has no decks to re-deal (its cards are what one seat saw); a record that
     # replays is whole
@@ -349,7 +353,7 @@ def export_command(
     if deal is not None and not 1 <= deal <= started:
         raise PhhError(f"--deal must be between 1 and {started}, not {deal}")
     numbers = [deal] if deal is not None else list(range(1, started + 1))
-    game = history.preset or "draw"
+    game = history.preset or family.name
     texts = {n: deal_to_phh(history.record, n, game=game) for n in numbers}
     if out is None:
         print("\n".join(f"# deal {n}\n{text}" for n, text in texts.items()))

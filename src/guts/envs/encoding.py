@@ -2,7 +2,9 @@
 
 Every research adapter (:mod:`guts.envs.pettingzoo`, :mod:`guts.envs.gymnasium`) shares
 one :class:`Layout` per preset: the actions a seat of that game can ever take, numbered,
-and how each number maps to an action of the engine's :class:`~guts.games.base.Decision`:
+and how each number maps to an action of the engine's :class:`~guts.games.base.Decision`
+(each family names its actions: its ``layout``, an
+:class:`~guts.games.family.ActionLayout`):
 
 - *words*: the family's one-word choices (``in``/``out``; ``high``/``low``/``both``;
   ``in-turn``/``simultaneous``; ``play``/``fold``; ``take up``/``take down``; the declared
@@ -39,25 +41,18 @@ import numpy.typing as npt
 
 from guts.betting.actions import Legal
 from guts.cards import Card
+from guts.catalog import family_of
 from guts.errors import GutsError, IllegalAction
 from guts.games.base import Decision
 from guts.games.decision import Choose, Discard, PlayCard, Wager
-from guts.rankings.base import Category
+from guts.games.family import ActionLayout
 
-__all__ = ["BETS", "CARDS", "FAMILY_WORDS", "Encoder", "Layout", "card_index", "hand_positions"]
+__all__ = ["BETS", "CARDS", "Encoder", "Layout", "card_index", "hand_positions"]
 
 CARDS = 54
 """Card slots of an encoding: the 52 naturals by code, then the jokers (52, 53)."""
 
 _INDEX = {Card(code).ascii: code for code in range(52)}
-
-FAMILY_WORDS: dict[str, tuple[str, ...]] = {
-    "guts": ("in", "out", "high", "low", "both"),
-    "staged": ("in", "out", "in-turn", "simultaneous"),
-    "draw": ("take up", "take down", *(f"declare {c.value}" for c in Category)),
-    "bourre": ("play", "fold"),
-}
-"""The one-word choices each family's decisions may offer."""
 
 BETS = ("fold", "check", "call", "bet min", "bet mid", "bet max",
         "raise min", "raise mid", "raise max")  # fmt: skip
@@ -83,15 +78,14 @@ def card_index(code: str) -> int:
 
 def hand_positions(family: str, rules: Any) -> int:
     """The most cards a seat of ``family`` played by ``rules`` holds at once."""
-    if family == "guts":
-        return int(rules.cards + rules.draw_to_in)
-    if family == "staged":
-        return max(int(stage.size) for stage in rules.stages())
-    if family == "draw":
-        return int(rules.hand_size)
-    if family == "bourre":
-        return 5
-    raise GutsError(f"no encoding for the {family!r} family")
+    return _layout(family, rules).hand
+
+
+def _layout(family: str, rules: Any) -> ActionLayout:
+    layout = family_of(family).layout
+    if layout is None:
+        raise GutsError(f"no encoding for the {family!r} family")
+    return layout(rules)
 
 
 @dataclass(frozen=True)
@@ -105,20 +99,21 @@ class Layout:
     discards: int
     hand: int
     seats: int
+    laid_out: str = ""
 
     @classmethod
     def for_rules(cls, family: str, rules: Any, seats: int) -> Layout:
         """The layout of a ``family`` game played by ``rules`` with ``seats`` seats."""
-        hand = hand_positions(family, rules)
-        passed = int(rules.down_cards) if family == "guts" and rules.pass_left else 0
+        actions = _layout(family, rules)
         return cls(
             family=family,
-            words=FAMILY_WORDS[family],
-            betting=family == "draw",
-            cards=hand if family == "bourre" else passed,
-            discards=hand if family in ("draw", "bourre") else 0,
-            hand=hand,
+            words=actions.words,
+            betting=actions.betting,
+            cards=actions.cards,
+            discards=actions.discards,
+            hand=actions.hand,
             seats=seats,
+            laid_out=actions.laid_out,
         )
 
     @cached_property
@@ -278,7 +273,7 @@ class Encoder:
             hand[position, card_index(code)] = 1.0
         seat_cards = np.zeros((layout.seats, CARDS), dtype=np.float32)
         table_cards = np.zeros(CARDS, dtype=np.float32)
-        _add_cards(table_cards, _table_cards(view))
+        _add_cards(table_cards, _table_cards(view, layout.laid_out))
         for other, cards in _seat_cards(view).items():
             if 0 <= other < layout.seats:
                 _add_cards(seat_cards[self._relative(other, seat)], cards)
@@ -402,9 +397,14 @@ def _seat_cards(view: Mapping[str, Any]) -> dict[int, list[str]]:
     return cards
 
 
-def _table_cards(view: Mapping[str, Any]) -> list[str]:
-    """The cards face up for everyone: community cards, the widow, the trump card."""
+def _table_cards(view: Mapping[str, Any], laid_out: str = "") -> list[str]:
+    """The cards face up for everyone: community cards, the widow, the trump card, and
+    what the family lays out under the view's key ``laid_out`` (rows or piles of cards)."""
     cards = list(view.get("community") or ())
+    piles = view.get(laid_out) if laid_out else None
+    if isinstance(piles, Mapping):
+        for pile in piles.values():
+            cards.extend(pile)
     for key in ("widow", "offer", "trump_card"):
         code = view.get(key)
         if isinstance(code, str):

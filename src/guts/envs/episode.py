@@ -25,11 +25,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from guts.catalog import find_game
+from guts.catalog import family_of, find_game
 from guts.envs.encoding import Encoder, Layout
 from guts.errors import GutsError, IllegalAction, OptionError
 from guts.games.base import Decision
-from guts.games.guts import GutsRules
 from guts.games.session import RecordedSession
 
 __all__ = [
@@ -62,14 +61,17 @@ def seat_names(players: int | Sequence[str]) -> list[str]:
 
 
 def episode_options(family: str, options: Mapping[str, str] | None) -> dict[str, str]:
-    """The options with what an episode needs: Bourré shares the pot when it stops."""
+    """The options with what an episode needs: a session that shares the pot out when it
+    stops (the family's ``end_option``, as Bourré's end-pot=split)."""
     chosen = {str(k): str(v) for k, v in (options or {}).items()}
-    if family == "bourre":
-        key = next((k for k in chosen if k.strip().lower().replace("_", "-") == "end-pot"),
-                   "end-pot")  # fmt: skip
-        if chosen.get(key, "split") != "split":
-            raise OptionError("end-pot: an episode ends with the pot shared out: use split")
-        chosen[key] = "split"
+    end = family_of(family).end_option
+    if end is not None:
+        option, value = end
+        key = next((k for k in chosen if k.strip().lower().replace("_", "-") == option),
+                   option)  # fmt: skip
+        if chosen.get(key, value) != value:
+            raise OptionError(f"{option}: an episode ends with the pot shared out: use {value}")
+        chosen[key] = value
     return chosen
 
 
@@ -84,7 +86,7 @@ def no_choice(preset: str, rules: object, players: int) -> str:
     """Why ``rules`` leave ``players`` players nothing ever to decide ('' if they leave
     a choice): with at least as many low-in-wild ranks as players, every player holds one
     of them, so everyone is in every deal."""
-    forced = rules.low_in_wild if isinstance(rules, GutsRules) else 0
+    forced = int(getattr(rules, "low_in_wild", 0))
     if forced and players <= forced:
         return (
             f"{preset} for {players} players: the {forced} lowest face-up ranks are in and "

@@ -50,18 +50,13 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found]
 
-from guts.cards import Card, Deck, DeckKind, parse_cards
+from guts.cards import Card, parse_cards
 from guts.catalog import Game, find_game, games
 from guts.envs.encoding import Encoder, Layout
 from guts.envs.episode import episode_options, no_choice
 from guts.errors import GutsError, OptionError
-from guts.games.bourre import BourreRules, BourreSession, TrumpCard
-from guts.games.bourre.stock import HAND
-from guts.games.guts import GutsRules, GutsSession
-from guts.games.guts.rules import Declare
+from guts.games.chance import ChanceModel
 from guts.games.session import RecordedSession
-from guts.games.staged import StagedRules, StagedSession
-from guts.games.staged.rules import Declare as StagedDeclare
 
 __all__ = [
     "DEFAULTS",
@@ -82,134 +77,26 @@ def game_name(preset: str) -> str:
     return "guts_" + preset.replace("-", "_")
 
 
-class _Family:
-    """What a game needs to know of one family beyond the engine's contract: how many
-    cards chance deals before a deal, the deck that deals them, whether seats decide at
-    once, and bounds (decisions a deal, antes a deal, payment rounds a deal)."""
-
-    names = ""
-    """The options that set the way of declaring (for a message)."""
-
-    def kind(self, rules: Any) -> DeckKind:
-        """The pack the cards come from."""
-        return DeckKind.STANDARD
-
-    def needed(self, rules: Any, players: int) -> int:
-        """The most cards a deal for ``players`` dealt in can show."""
-        raise NotImplementedError
-
-    def start(self, session: RecordedSession[Any, Any], rules: Any, dealt: list[Card]) -> None:
-        """Start the next deal of ``session`` with ``dealt`` on top of the deck."""
-        if not isinstance(session, GutsSession | StagedSession):
-            raise GutsError(f"no stacked deal for a {type(session).__name__}")
-        session.start_deal(Deck.stacked(dealt, self.kind(rules)))
-
-    def simultaneous(self, rules: Any) -> bool:
-        """True if some decision is made by several seats at once."""
-        return False
-
-    def check(self, preset: str, rules: Any, players: int) -> None:
-        """OptionError for what these games do not model."""
-
-    def decisions(self, rules: Any) -> int:
-        """The most decisions one seat makes in a deal."""
-        raise NotImplementedError
-
-    def antes(self, rules: Any, players: int) -> int:
-        """A bound on what one seat antes in a deal."""
-        raise NotImplementedError
-
-    def rounds(self, rules: Any) -> int:
-        """A bound on the payments one seat makes in a deal, each at most the pot to
-        each other seat."""
-        return 1
+def _chance(game: Game) -> ChanceModel | None:
+    """How ``game``'s family is dealt by chance (None: not offered to OpenSpiel)."""
+    return game.games_family.chance
 
 
-class _Guts(_Family):
-    names = "declare/pass-left"
-
-    def kind(self, rules: GutsRules) -> DeckKind:
-        return rules.hand_ranking.deck
-
-    def needed(self, rules: GutsRules, players: int) -> int:
-        return rules.cards_needed(players)
-
-    def simultaneous(self, rules: GutsRules) -> bool:
-        return rules.declare is Declare.SIMULTANEOUS or rules.pass_left
-
-    def decisions(self, rules: GutsRules) -> int:
-        return 4  # pass, declare, a second chance, a second declaration
-
-    def antes(self, rules: GutsRules, players: int) -> int:
-        return 3 * rules.ante  # the ante, an extra ante, a chicken fee
-
-
-class _Staged(_Family):
-    names = "declare"
-
-    def needed(self, rules: StagedRules, players: int) -> int:
-        return players * rules.cards_per_player
-
-    def simultaneous(self, rules: StagedRules) -> bool:
-        return rules.declare_mode in (StagedDeclare.SIMULTANEOUS, StagedDeclare.DEALER_CHOICE)
-
-    def check(self, preset: str, rules: StagedRules, players: int) -> None:
-        if rules.is_toh:
-            raise OptionError(f"{preset}: Toh's stock and point cards carry from hand to "
-                              "hand, which these games do not deal: not offered")  # fmt: skip
-
-    def decisions(self, rules: StagedRules) -> int:
-        return 2 * len(rules.stages()) + 1  # the dealer's mode, each stage and second chance
-
-    def antes(self, rules: StagedRules, players: int) -> int:
-        return rules.ante * (len(rules.stages()) + 1)
-
-    def rounds(self, rules: StagedRules) -> int:
-        return len(rules.stages())  # a showdown at each stage
-
-
-class _Bourre(_Family):
-    def needed(self, rules: BourreRules, players: int) -> int:
-        turned = 1 if rules.trump_card is TrumpCard.STOCK else 0
-        return players * (HAND + rules.draw_rules.discard_cap(players)) + turned
-
-    def start(self, session: RecordedSession[Any, Any], rules: Any, dealt: list[Card]) -> None:
-        if not isinstance(session, BourreSession):
-            raise GutsError(f"no stacked Bourré deal for a {type(session).__name__}")
-        chosen = set(dealt)
-        rest = [card for card in DeckKind.STANDARD.cards if card not in chosen]
-        session.start_deal(Deck.stacked([*dealt, *rest]), 0)  # the stock never runs out
-
-    def check(self, preset: str, rules: BourreRules, players: int) -> None:
-        needed = self.needed(rules, players)
-        if needed > len(DeckKind.STANDARD.cards):
-            most = max(n for n in range(2, players) if self.needed(rules, n) <= 52)
-            raise OptionError(
-                f"players: {preset} for {players} players may use {needed} cards, more than "
-                f"the pack (its draw would reshuffle, which these games do not deal): at "
-                f"most {most} players"
-            )
-
-    def decisions(self, rules: BourreRules) -> int:
-        return 2 + 2 * HAND  # play or fold, the draw, a card a trick (a retraction each)
-
-    def antes(self, rules: BourreRules, players: int) -> int:
-        return players * rules.ante + rules.play_ante  # the dealer antes for all
-
-
-_FAMILIES: dict[str, _Family] = {"guts": _Guts(), "staged": _Staged(), "bourre": _Bourre()}
+def _model(game: Game) -> ChanceModel:
+    chance = _chance(game)
+    if chance is None:
+        raise OptionError(f"{game.name}: the {game.family} family is not offered to OpenSpiel")
+    return chance
 
 
 def offered() -> list[str]:
     """The presets offered as OpenSpiel games, in the catalog's order."""
-    return [
-        name for name, game in games().items() if game.family in _FAMILIES and not _refused(game)
-    ]
+    return [name for name, game in games().items() if _chance(game) and not _refused(game)]
 
 
 def _refused(game: Game) -> bool:
     try:
-        _FAMILIES[game.family].check(game.name, game.rules(), 2)
+        _model(game).check(game.name, game.rules(), 2)
     except OptionError:
         return True
     return False
@@ -253,8 +140,8 @@ class _Setup:
     options: Mapping[str, str]
 
     @property
-    def family(self) -> _Family:
-        return _FAMILIES[self.game.family]
+    def family(self) -> ChanceModel:
+        return _model(self.game)
 
     @cached_property
     def layout(self) -> Layout:
@@ -320,7 +207,7 @@ def _check_players(game: Game, rules: Any, players: int, pack: int) -> None:
     """OptionError unless a game of ``rules`` takes ``players`` from a ``pack`` of cards."""
     if players < 2:
         raise OptionError(f"players: at least 2, not {players}")
-    family = _FAMILIES[game.family]
+    family = _model(game)
     family.check(game.name, rules, players)
     _new_session(game, rules, players, 1)  # the family refuses a count it cannot seat
     why = no_choice(game.name, rules, players)
@@ -335,9 +222,7 @@ def _check_players(game: Game, rules: Any, players: int, pack: int) -> None:
 def _setup(preset: str, params: Mapping[str, Any]) -> _Setup:
     values = {**DEFAULTS, **params}
     game = find_game(preset)
-    if game.family not in _FAMILIES:
-        raise OptionError(f"{preset}: the {game.family} family is not offered to OpenSpiel")
-    family = _FAMILIES[game.family]
+    family = _model(game)
     options = episode_options(game.family, _options(str(values["options"])))
     rules = game.rules(options)
     players, deals, buy_in = int(values["players"]), int(values["deals"]), int(values["buy_in"])
@@ -357,7 +242,7 @@ def _setup(preset: str, params: Mapping[str, Any]) -> _Setup:
 def _players_allowed(game: Game, rules: Any) -> list[int]:
     """The counts of players (2 to 26) a game of ``rules`` takes from the whole pack."""
     allowed = []
-    pack = len(_FAMILIES[game.family].kind(rules).cards)
+    pack = len(_model(game).kind(rules).cards)
     for players in range(2, 27):
         try:
             _check_players(game, rules, players, pack)
@@ -371,7 +256,7 @@ def _game_type(preset: str) -> Any:
     game = find_game(preset)
     rules = game.rules()
     dynamics = pyspiel.GameType.Dynamics
-    simultaneous = _FAMILIES[game.family].simultaneous(rules)
+    simultaneous = _model(game).simultaneous(rules)
     allowed = _players_allowed(game, rules)
     return pyspiel.GameType(
         short_name=game_name(preset),

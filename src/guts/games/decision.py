@@ -117,19 +117,16 @@ def betting_action(text: str) -> Action:
     >>> betting_action("raise to 40"), betting_action("b 10"), betting_action("c")
     (Raise(to=40), Bet(amount=10), Call())
     """
-    read = _READ.get(text) if type(text) is str else None
-    if read is not None:  # the same few texts come again and again; actions are immutable
-        return read
-    read = _read_betting_action(text)
     if type(text) is str:
-        if len(_READ) >= 1 << 12:
-            _READ.clear()
-        _READ[text] = read
-    return read
+        return _kept_betting_action(text)
+    return _read_betting_action(text)
 
 
-_READ: dict[str, Action] = {}
-"""The actions :func:`betting_action` has read, by text."""
+@lru_cache(maxsize=1 << 12)
+def _kept_betting_action(text: str) -> Action:
+    """The action ``text`` names, kept: the same few texts come again and again, and
+    actions are immutable."""
+    return _read_betting_action(text)
 
 
 def _read_betting_action(text: str) -> Action:
@@ -172,27 +169,13 @@ class Choose:
     def canonical(self, text: str) -> str:
         """The word ``text`` names; IllegalAction if none."""
         if type(text) is not str or not self._plain:
-            return self._read(text)
-        key = (self.words, text)
-        chosen = _CHOSEN.get(key)  # the same few answers come again and again
-        if chosen is None:
-            chosen = self._read(text)
-            if len(_CHOSEN) >= 1 << 12:
-                _CHOSEN.clear()
-            _CHOSEN[key] = chosen
-        return chosen
+            return _read_choice(self.words, text)
+        return _kept_choice(self.words, text)  # the same few answers come again and again
 
     @_kept
     def _plain(self) -> bool:
         """True if every word is a plain string (then readings are kept by words)."""
         return {*map(type, self.words)} <= _JUST_STR
-
-    def _read(self, text: str) -> str:
-        word = " ".join(_words(text))
-        for choice in self.words:
-            if choice.lower() == word:
-                return choice
-        raise IllegalAction(f"choose one of {', '.join(self.words)}")
 
     def describe(self) -> str:
         """The choices in words."""
@@ -493,21 +476,15 @@ class Decision:
         object (a deal offers the same few choices over and over), its actions kept.
         """
         words = tuple(words)
-        plain = type(seat) is int and type(question) is str and type(simultaneous) is bool
-        if plain:  # only plain values are kept (an int or str subclass would compare equal)
-            key = (cls, seat, words, question, simultaneous)
-            try:
-                kept = _CHOICES.get(key)
-            except TypeError:  # something unhashable among the words
-                kept, plain = None, False
-            if kept is not None and (kept[1] is words or {*map(type, words)} <= _JUST_STR):
-                return kept[0]
-        made = cls(seat, Choose(words), question, simultaneous)
-        if plain and {*map(type, words)} <= _JUST_STR:
-            if len(_CHOICES) >= 1 << 12:
-                _CHOICES.clear()
-            _CHOICES[key] = (made, words)
-        return made
+        if (  # only plain values are kept (an int or str subclass would compare equal)
+            cls is Decision
+            and type(seat) is int
+            and type(question) is str
+            and type(simultaneous) is bool
+            and {*map(type, words)} <= _JUST_STR
+        ):
+            return _kept_choose(seat, words, question, simultaneous)
+        return cls(seat, Choose(words), question, simultaneous)
 
     @classmethod
     def wager(cls, legal: Legal, stack: int | None) -> Decision:
@@ -570,10 +547,28 @@ class Decision:
 
 
 _JUST_STR = frozenset({str})
-_CHOSEN: dict[tuple[tuple[str, ...], str], str] = {}
-"""What :meth:`Choose.canonical` read, by the words offered and the text."""
-_CHOICES: dict[tuple[object, ...], tuple[Decision, tuple[str, ...]]] = {}
-"""The decisions :meth:`Decision.choose` made, by class, seat, words, question and timing."""
+
+
+def _read_choice(words: tuple[str, ...], text: str) -> str:
+    """The word of ``words`` that ``text`` names (any case and spacing); IllegalAction
+    if none."""
+    word = " ".join(_words(text))
+    for choice in words:
+        if choice.lower() == word:
+            return choice
+    raise IllegalAction(f"choose one of {', '.join(words)}")
+
+
+@lru_cache(maxsize=1 << 12)
+def _kept_choice(words: tuple[str, ...], text: str) -> str:
+    """:func:`_read_choice`, kept for words and texts that are plain strings."""
+    return _read_choice(words, text)
+
+
+@lru_cache(maxsize=1 << 12)
+def _kept_choose(seat: int, words: tuple[str, ...], question: str, simultaneous: bool) -> Decision:
+    """What :meth:`Decision.choose` makes of plain values, one object for equal values."""
+    return Decision(seat, Choose(words), question, simultaneous)
 
 
 @lru_cache(maxsize=1 << 12, typed=True)

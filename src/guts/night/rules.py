@@ -197,9 +197,9 @@ class NightRules(RuleOptions):
 
     def game_options(self, game: str, chosen: Sequence[tuple[str, str]] = ()) -> dict[str, str]:
         """The options ``game`` is played with: the house options, the chooser's, and the
-        night's own (credit; Bourré's end-pot=split, so that no pot is left on a table
-        the night puts away). OptionError if the chooser sets a house option again or
-        may set none."""
+        night's own (credit; the option that makes a family share out its last pot, as
+        Bourré's end-pot=split, so that no pot is left on a table the night puts away).
+        OptionError if the chooser sets a house option again or may set none."""
         house = dict(self.entry(game).options)
         if chosen and not self.chooser_options:
             raise OptionError("the house fixes every option: name the game alone")
@@ -207,13 +207,15 @@ class NightRules(RuleOptions):
             if key in house:
                 raise OptionError(f"{key} is a house option of {game} ({key}={house[key]})")
             house[key] = value
-        if find_game(game).family == "bourre":
-            if house.get("end-pot", "split").strip().lower() != "split":
+        family = find_game(game).games_family
+        if family.end_option is not None:
+            option, value = family.end_option
+            if house.get(option, value).strip().lower() != value:
                 raise OptionError(
-                    "end-pot: a night plays Bourré with end-pot=split (a pot left on the "
-                    "table would be lost when the next game starts)"
+                    f"{option}: a night plays {family.title} with {option}={value} (a pot "
+                    "left on the table would be lost when the next game starts)"
                 )
-            house["end-pot"] = "split"
+            house[option] = value
         house["credit"] = "yes" if self.credit else "no"
         return house
 

@@ -30,7 +30,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from guts.catalog import Game, find_game, games
+from guts.catalog import FAMILIES, Game, find_game, games
 from guts.errors import GutsError
 from guts.games.base import Event
 from guts.games.options import RuleOptions, dash, format_value, split_optional
@@ -96,58 +96,9 @@ NIGHT = {
 """The catalog's entry for a night of dealer's choice (not a preset of one family)."""
 
 
-FAMILIES = {"guts": "Guts", "staged": "Three Five Seven and its cousins", "draw": "Draw poker",
-            "bourre": "Bourré", "night": "Dealer's choice"}  # fmt: skip
-"""Each family's title in the lobby."""
-
-TITLES: dict[str, tuple[str, str | None]] = {
-    "two-card-guts": ("Two-Card Guts", None),
-    "three-card-guts": ("Three-Card Guts", None),
-    "simultaneous-guts": ("Declared at once", "two-card-guts"),
-    "ghost-guts": ("With a ghost hand", "two-card-guts"),
-    "single-loser-guts": ("Single loser", "two-card-guts"),
-    "two-plus-one": ("Two Plus One", None),
-    "two-plus-one-extra-ante": ("An extra ante", "two-plus-one"),
-    "four-two-two": ("Four-Two-Two", None),
-    "four-two-three": ("Four-Two-Three", None),
-    "hi-lo-guts": ("High-Low Guts", None),
-    "no-peek-guts": ("No peeking", "two-card-guts"),
-    "winner-takes-all-guts": ("Winner takes all", "two-card-guts"),
-    "batey-guts": ("The Batey", None),
-    "partial-hands-guts": ("Partial Hands", None),
-    "one-low-in-wild": ("One Low in Wild", None),
-    "two-low-in-wild": ("Two low cards wild", "one-low-in-wild"),
-    "capped-guts": ("A capped pot", "two-card-guts"),
-    "three-five-seven": ("Three Five Seven", None),
-    "crazy-three-five-seven": ("Crazy wilds", "three-five-seven"),
-    "three-five-seven-match-pot": ("Losers match the pot", "three-five-seven"),
-    "three-five-seven-simultaneous": ("Declared at once", "three-five-seven"),
-    "three-five-seven-dealers-choice": ("The dealer picks how to declare", "three-five-seven"),
-    "three-five-seven-two-legs": ("Two legs win", "three-five-seven"),
-    "napalm": ("Napalm (Whipsaw)", None),
-    "nuts": ("Nuts", None),
-    "nuts-pairs-bad": ("Pairs are bad", "nuts"),
-    "toh": ("Toh", None),
-    "five-card-draw": ("Five Card Draw", None),
-    "jacks-or-better": ("Jacks or Better", None),
-    "progressive-jackpots": ("Progressive openers", "jacks-or-better"),
-    "trips-to-win": ("Trips to win", "jacks-or-better"),
-    "draw-with-bug": ("The joker as a bug", "five-card-draw"),
-    "deuces-wild": ("Deuces wild", "jacks-or-better"),
-    "wild-widow": ("Wild Widow", None),
-    "diablo": ("Diablo", None),
-    "jacks-back": ("Jacks back (lowball if nobody opens)", "jacks-or-better"),
-    "all-for-one": ("All for One", None),
-    "32-card-poker": ("32-Card Poker", None),
-    "bosnian-32-card-poker": ("Bosnian draw", "32-card-poker"),
-    "seven-card-draw": ("Seven Card Draw", None),
-    "two-draws": ("Two draws", "five-card-draw"),
-    "draw-with-blinds": ("Blinds instead of an ante", "five-card-draw"),
-    "bourre": ("Bourré", None),
-    DEALERS_CHOICE: ("Dealer's choice", None),
-}
-"""Each preset's name in the lobby, and the game it is a house-rule variation of (None:
-a game of its own); a preset not named here is shown by its slug, as a game."""
+NIGHT_TITLE = "Dealer's choice"
+"""The night's name in the lobby, as its game and as its family (each family's and each
+preset's names are the family's own: ``Family.title`` and ``Family.titles``)."""
 
 COMMON = ("two-card-guts", "three-card-guts", "three-five-seven", "five-card-draw",
           "jacks-or-better", "bourre", DEALERS_CHOICE)  # fmt: skip
@@ -157,12 +108,13 @@ MOST_PROBED = 12
 """Player counts are probed from 2 to this; a game that seats this many says "or more"."""
 
 
-def _title(name: str, family: str) -> tuple[str, str | None]:
-    if name in TITLES:
-        return TITLES[name]
-    if family == "bourre" and name != "bourre":  # Bourré's house rules: each a variation
-        return name.removeprefix("bourre-").replace("-", " ").capitalize(), "bourre"
-    return name, None
+def _title(game: Game | None) -> tuple[str, str | None]:
+    """A preset's name in the lobby and the preset it varies (None: the night's)."""
+    return (NIGHT_TITLE, None) if game is None else game.games_family.title_of(game.name)
+
+
+def _family_title(game: Game | None) -> str:
+    return NIGHT_TITLE if game is None else game.games_family.title or game.family
 
 
 def _players(game: Game) -> tuple[int, int | None] | None:
@@ -196,11 +148,11 @@ def _catalog() -> bytes:
     listed = []
     for game in [*games().values(), None]:
         entry: dict[str, Any] = dict(NIGHT) if game is None else _summary(game)
-        title, base = _title(entry["name"], entry["family"])
+        title, base = _title(game)
         counts = None if game is None else _players(game)
         listed.append({**entry, "title": title, "variation_of": base,
                        "common": entry["name"] in COMMON,
-                       "family_title": FAMILIES.get(entry["family"], entry["family"]),
+                       "family_title": _family_title(game),
                        "players": None if counts is None else list(counts)})  # fmt: skip
     return json.dumps({"games": listed}).encode()
 
@@ -213,6 +165,18 @@ def _night_detail(options: dict[str, str]) -> dict[str, Any]:
     text = "\n".join([f"{DEALERS_CHOICE}: {NIGHT['summary']}", "", "Games allowed:", *allowed,
                       "", "Options:", rules.describe()])  # fmt: skip
     return {**NIGHT, "rules": text, "options": option_schema(rules)}
+
+
+def _families_module() -> bytes:
+    """Each family's :class:`~guts.games.family.PageView` by name, as a JavaScript module
+    the page's ``model.js`` imports (so the page names no family)."""
+    views = {name: family.page.to_dict() for name, family in FAMILIES.items()}
+    return f"export const FAMILIES = {json.dumps(views)};\n".encode()
+
+
+async def families_module(request: Request) -> Response:
+    """``GET /api/families.js``: how the page draws each family's seats."""
+    return Response(_families_module(), media_type="text/javascript", headers=_NO_STORE)
 
 
 async def game_list(request: Request) -> Response:
@@ -360,6 +324,7 @@ def page_routes() -> list[BaseRoute]:
         Route("/", lobby_page, methods=["GET"]),
         Route("/t/{table_id}", table_page, methods=["GET"]),
         Route("/api/games", game_list, methods=["GET"]),
+        Route("/api/families.js", families_module, methods=["GET"]),
         Route("/api/games/{name}", game_detail, methods=["GET"]),
         Route("/api/narrate", narrate_events, methods=["POST"]),
         Route("/api/tables/{table_id}/standings", standings, methods=["GET"]),

@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from guts.catalog import FAMILIES
 from guts.errors import GutsError
 from guts.history import FORMAT
 from guts.server.barrier import disclose_record
@@ -59,10 +60,10 @@ def phh_documents(
     document headed by a comment naming its session and deal; ``upto`` as for
     :func:`history_lines`: the deals of a session still being played are those its
     record holds then)."""
-    if state.game.family != "draw":
+    found = FAMILIES.get(state.game.family)
+    deal_to_phh = found.deal_to_phh if found is not None else None
+    if deal_to_phh is None:
         raise GutsError("PHH is for draw poker tables (five-card-draw and its family)")
-    from guts.games.draw.phh import deal_to_phh
-
     for index, session in enumerate(_sessions(state, upto)):
         record = disclose_record(session, _number(state, index, seat_id),
                                  None if upto is None else upto[index])  # fmt: skip

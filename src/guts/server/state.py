@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from guts.bots import Policy, policy_for
+from guts.catalog import FAMILIES
 from guts.errors import GutsError, OptionError
 from guts.games.base import Decision
 from guts.games.session import RecordedSession
@@ -74,24 +75,30 @@ __all__ = [
     "CHOICE_TIMED_OUT",
     "RESEATED",
     "SAFE_ACTIONS",
-    "SHARES_OUT",
-    "TAKES_TABLE",
     "ChatLine",
     "Logged",
     "Seat",
     "TableSession",
     "TableState",
     "safe_action",
+    "shares_out",
+    "takes_table",
 ]
 
-TAKES_TABLE = frozenset({"guts", "staged"})
-"""The families whose sessions take over a table (stacks, pot, button). Draw and Bourré
-count their players before they look for a table (``len(Table)``), so their next
-session gets a fresh table."""
 
-SHARES_OUT = frozenset({"guts", "staged", "draw"})
-"""The families whose sessions, once over, share out what is left in the pot when
-stopped; Bourré's rules say what becomes of its last pot (``end-pot``)."""
+def takes_table(family: str) -> bool:
+    """Whether a session of ``family`` takes over the table it is played on (stacks, pot,
+    button): if not, the next session gets a fresh table (a night: never)."""
+    found = FAMILIES.get(family)
+    return found is not None and found.takes_table
+
+
+def shares_out(family: str) -> bool:
+    """Whether a session of ``family``, once over, shares out what is left in the pot
+    when stopped (if not, its rules say what becomes of the last pot)."""
+    found = FAMILIES.get(family)
+    return found is not None and found.shares_out
+
 
 RESEATED = "the seats changed"
 """Why a session is stopped at a deal boundary when the seats or the chips change."""
@@ -544,7 +551,7 @@ class TableState:
         session = self.session
         if session is None or isinstance(session, Night):
             return False  # a night changes seats as soon as a game ends (_reseat_night)
-        if session.is_over and self.game.family not in TAKES_TABLE:
+        if session.is_over and not takes_table(self.game.family):
             return True
         return self.reseat_due()
 
@@ -665,7 +672,7 @@ class TableState:
             and not self.stopped
             and session is not None
             and session.is_over
-            and self.game.family in SHARES_OUT
+            and shares_out(self.game.family)
             and any(session.table.places.values())
         )
 
@@ -779,7 +786,7 @@ class TableState:
             for seat in self.approved()
             if not seat.leaving and (credit or self.stack(seat) + seat.due > 0)
         ]
-        carried = self.game.family in TAKES_TABLE or not any(session.table.places.values())
+        carried = takes_table(self.game.family) or not any(session.table.places.values())
         goes_on = (
             not self.ending
             and getattr(session.rules, "max_deals", None) is None

@@ -60,6 +60,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from guts.errors import OptionError
+from guts.games.guts.presets import FAMILY as GUTS
 from guts.games.guts.rules import (
     Declare,
     EveryoneOut,
@@ -197,7 +198,7 @@ def _equilibrium_unsupported(rules: GutsRules) -> list[str]:
 def check_fast(spec: SimSpec) -> GutsRules:
     """The rules of ``spec`` if the fast path plays it, else an OptionError naming why
     (kept: every batch of a run asks)."""
-    if spec.game.family != "guts":
+    if spec.game.games_family is not GUTS:
         raise OptionError(
             f"--fast plays the Guts family, not {spec.preset} ({spec.game.family}): drop --fast"
         )

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from guts.errors import GutsError
+from guts.games.guts.presets import FAMILY as GUTS
 from guts.games.guts.rules import GutsRules
 from guts.history import History
 from guts.solve.model import out_of_reach
@@ -166,7 +167,7 @@ class _Walk:
         self.why_not = ""
         self.game = history.preset
         self.game_number = 0
-        if history.record.get("game") == "guts":
+        if history.record.get("game") == GUTS.name:
             self._game_rules(history.record.get("rules") or {})
         elif history.record.get("game") != "night":
             self.why_not = f"{history.preset}: not a Guts game (guts solve covers Guts)"
@@ -191,7 +192,7 @@ class _Walk:
                 self.game = str(event.get("game", ""))
                 self.game_number = int(event.get("number", self.game_number + 1))
                 self.names = [str(p[0]) for p in event.get("players") or []] or self.names
-                if event.get("family") == "guts":
+                if event.get("family") == GUTS.name:
                     self._game_rules(event.get("rules") or [])
                 else:
                     self.rules = None

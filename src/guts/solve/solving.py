@@ -37,13 +37,6 @@ AnySolution: TypeAlias = "Solution | HiLoSolution"
 """What :func:`solve` gives: an in/out preset's solution (a pot cap's is a
 :class:`~guts.solve.chain.ChainSolution`), or a Hi-Lo one."""
 
-_OTHER_FAMILIES = {
-    "staged": "a staged game (Three Five Seven, Napalm, Nuts, Toh): each stage adds cards "
-    "and declares again, and legs carry between deals",
-    "draw": "a draw poker game: betting rounds, not declarations",
-    "bourre": "a trick-taking game",
-}
-
 
 def solve(
     game: str,
@@ -153,8 +146,9 @@ def converged(solution: AnySolution, tolerance: float) -> bool:
 
 def _check_family(game: str) -> None:
     from guts.catalog import find_game
+    from guts.games.guts.presets import FAMILY
 
-    family = find_game(game).family
-    if family != "guts":
-        why = _OTHER_FAMILIES.get(family, f"a {family} game")
+    family = find_game(game).games_family
+    if family is not FAMILY:
+        why = family.description or f"a {family.name} game"
         raise GutsError(f"guts solve solves Guts declarations; {game} is {why}")

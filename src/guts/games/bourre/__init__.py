@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from guts.games.bourre.bots import Bot, RandomBot, SensibleBot, play_session
 from guts.games.bourre.deal import BourreDeal, Phase
+from guts.games.bourre.presets import FAMILY, new_session
 from guts.games.bourre.rules import PRESETS, BourreRules, EndPot, LonePlayer, preset
-from guts.games.bourre.session import FAMILY, BourreSession, new_session
+from guts.games.bourre.session import BourreSession
 from guts.games.bourre.stock import DrawRules, TrumpCard
 from guts.games.bourre.tricks import RenegeMode, TrickRules
 

@@ -8,7 +8,7 @@ throws its lowest card otherwise. Its plays are always legal, so the forced-play
 (follow suit, trump, play to win, the cinch) are followed.
 
 >>> import random
->>> from guts.games.bourre.session import new_session
+>>> from guts.games.bourre.presets import new_session
 >>> session = new_session("bourre", ["Ann", "Bob", "Cy"], rng=random.Random(2),
 ...                       options={"max-deals": "3"})
 >>> bots = [SensibleBot(), RandomBot(random.Random(1)), RandomBot(random.Random(2))]
@@ -26,8 +26,10 @@ from typing import Any, Protocol
 from guts.cards import Card, Rank, Suit, parse_card
 from guts.games.bourre.session import BourreSession
 from guts.games.bourre.tricks import Play, trick_winner
+from guts.games.family import BotKind
+from guts.games.policy import ViewOnly
 
-__all__ = ["Bot", "RandomBot", "SensibleBot", "play_session"]
+__all__ = ["BOTS", "Bot", "RandomBot", "SensibleBot", "play_session"]
 
 
 class Bot(Protocol):
@@ -166,3 +168,12 @@ def play_session(
         decision = session.pending()[0]
         action = bots[decision.seat].choose(session.view(decision.seat))
         session.act(decision.seat, action)
+
+
+BOTS: dict[str, BotKind] = {
+    "random": BotKind("any legal action, uniformly at random (every game)",
+                      lambda rules, seats: ViewOnly(RandomBot(Random()))),
+    "sensible": BotKind("plays by its trumps and aces",
+                        lambda rules, seats: ViewOnly(SensibleBot())),
+}  # fmt: skip
+"""Bourré's bot kinds (:attr:`guts.games.family.Family.bots`)."""

@@ -1,6 +1,7 @@
 """A Bourré session: deals one after another on one table, until the players stop.
 
 >>> import random
+>>> from guts.games.bourre.presets import new_session
 >>> session = new_session("bourre", ["Ann", "Bob", "Cy"], buy_in=100, rng=random.Random(3))
 >>> session.start_deal()
 >>> session.pending()[0].seat, session.pending()[0].actions   # Bob, left of the dealer Ann
@@ -26,13 +27,12 @@ from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Event
 from guts.games.bourre.deal import BourreDeal
 from guts.games.bourre.events import Acted, Moved, SessionEnded, Shuffled, StockSeed
-from guts.games.bourre.rules import PRESETS, BourreRules, EndPot
+from guts.games.bourre.rules import BourreRules, EndPot
 from guts.games.bourre.stock import HAND
-from guts.games.family import Family
 from guts.games.session import SHORT_OF_PLAYERS, RecordedSession
 from guts.table import POT, Reason, Table
 
-__all__ = ["SHORT_OF_PLAYERS", "BourreSession", "new_session"]
+__all__ = ["SHORT_OF_PLAYERS", "BourreSession"]
 
 
 class BourreSession(RecordedSession[BourreRules, BourreDeal]):
@@ -117,6 +117,7 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
         left out gets the lowest unused cards. A seat not dealt in, a hand of the wrong size,
         a card twice or not in the pack raise a GutsError.
 
+        >>> from guts.games.bourre.presets import new_session
         >>> session = new_session("bourre", ["Ann", "Bob"], buy_in=10)
         >>> session.start_deal(session.stacked({0: "As Ks Qs Js 9h", 1: "2c 3d 4h 5s 7c"}), 1)
         >>> session.deal.hands[0], session.deal.trump_card
@@ -198,10 +199,3 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
             self.act(event.seat, event.action)
         elif isinstance(event, SessionEnded) and not self.is_over:
             self.stop(event.reason)
-
-
-FAMILY: Family[BourreRules, BourreSession] = Family("bourre", BourreRules, PRESETS, BourreSession)
-"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""
-
-new_session = FAMILY.new_session
-"""A session of a preset (with options, name -> string) for players."""

@@ -28,9 +28,11 @@ from guts.cards import Card, Rank, parse_card, parse_cards
 from guts.games.draw.actions import discard_text
 from guts.games.draw.hands import opens
 from guts.games.draw.rules import DrawRules, Openers
+from guts.games.family import BotKind
+from guts.games.policy import ViewOnly
 from guts.rankings.base import Category, Ranking
 
-__all__ = ["Policy", "RandomBot", "SensibleBot", "play_session"]
+__all__ = ["BOTS", "Policy", "RandomBot", "SensibleBot", "play_session"]
 
 
 class Policy(Protocol):
@@ -251,3 +253,12 @@ def play_session(session: Any, policies: Mapping[int, Policy]) -> None:
         (decision,) = session.pending()
         action = policies[decision.seat].choose(session.view(decision.seat))
         session.act(decision.seat, action)
+
+
+BOTS: dict[str, BotKind] = {
+    "random": BotKind("any legal action, uniformly at random (every game)",
+                      lambda rules, seats: ViewOnly(RandomBot(Random()))),
+    "sensible": BotKind("opens, bets and draws by the strength of its hand",
+                        lambda rules, seats: ViewOnly(SensibleBot(rules))),
+}  # fmt: skip
+"""The draw family's bot kinds (:attr:`guts.games.family.Family.bots`)."""

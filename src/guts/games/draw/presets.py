@@ -10,14 +10,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from guts.betting import Limit
+from guts.games.base import Event
+from guts.games.draw.bots import BOTS
+from guts.games.draw.events import DealEnded, Showed
+from guts.games.draw.phh import deal_to_phh
 from guts.games.draw.rules import BetsFrom, DrawFrom, DrawRules, Openers
 from guts.games.draw.session import DrawSession
-from guts.games.family import Family
+from guts.games.draw.words import tell
+from guts.games.family import ActionLayout, Family, PageView
+from guts.games.outcomes import NOBODY_IN, SHOWDOWN, UNCONTESTED
+from guts.rankings.base import Category
 
-__all__ = ["FAMILY", "PRESETS", "new_session", "preset"]
+__all__ = ["FAMILY", "PRESETS", "TITLES", "layout", "new_session", "preset", "settlements"]
 
 _BASE = DrawRules()
 _JACKS = replace(_BASE, openers=Openers.JACKS)
@@ -95,8 +103,68 @@ PRESETS: dict[str, tuple[DrawRules, str]] = {
 """Name -> (rules, one-line description)."""
 
 
-FAMILY: Family[DrawRules, DrawSession] = Family("draw", DrawRules, PRESETS, DrawSession)
-"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""
+TITLES: dict[str, tuple[str, str | None]] = {
+    "five-card-draw": ("Five Card Draw", None),
+    "jacks-or-better": ("Jacks or Better", None),
+    "progressive-jackpots": ("Progressive openers", "jacks-or-better"),
+    "trips-to-win": ("Trips to win", "jacks-or-better"),
+    "draw-with-bug": ("The joker as a bug", "five-card-draw"),
+    "deuces-wild": ("Deuces wild", "jacks-or-better"),
+    "wild-widow": ("Wild Widow", None),
+    "diablo": ("Diablo", None),
+    "jacks-back": ("Jacks back (lowball if nobody opens)", "jacks-or-better"),
+    "all-for-one": ("All for One", None),
+    "32-card-poker": ("32-Card Poker", None),
+    "bosnian-32-card-poker": ("Bosnian draw", "32-card-poker"),
+    "seven-card-draw": ("Seven Card Draw", None),
+    "two-draws": ("Two draws", "five-card-draw"),
+    "draw-with-blinds": ("Blinds instead of an ante", "five-card-draw"),
+}
+"""Each preset's name in the lobby, and the preset it is a house-rule variation of."""
+
+
+def layout(rules: DrawRules) -> ActionLayout:
+    """Draw poker's actions for the research environments: taking a card up or down
+    (All for One), declaring a hand (Deuces Wild), betting, and a subset of the hand to
+    throw."""
+    words = ("take up", "take down", *(f"declare {c.value}" for c in Category))
+    hand = int(rules.hand_size)
+    return ActionLayout(words, hand, betting=True, discards=hand)
+
+
+def settlements(events: Iterable[Event]) -> list[str]:
+    """Thrown in (nobody opened), won with fewer than two live hands shown
+    (uncontested), or a showdown."""
+    found: list[str] = []
+    shown: set[int] = set()
+    for event in events:
+        if isinstance(event, Showed) and event.live:
+            shown.add(event.seat)
+        elif isinstance(event, DealEnded):
+            if event.result == "thrown-in":
+                found.append(NOBODY_IN)
+            else:
+                found.append(SHOWDOWN if len(shown) >= 2 else UNCONTESTED)
+            shown = set()
+    return found
+
+
+FAMILY: Family[DrawRules, DrawSession] = Family(
+    "draw",
+    DrawRules,
+    PRESETS,
+    DrawSession,
+    title="Draw poker",
+    description="a draw poker game: betting rounds, not declarations",
+    titles=TITLES,
+    bots=BOTS,
+    tell=tell,
+    layout=layout,
+    settlements=settlements,
+    page=PageView(face_down="hand-sizes", cards=5),
+    deal_to_phh=deal_to_phh,
+)
+"""This family (see :mod:`guts.games.family`), listed in :mod:`guts.catalog`."""
 
 preset = FAMILY.rules
 """The rules of a preset with options (name -> string) applied (OptionError names an

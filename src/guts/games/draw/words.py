@@ -30,6 +30,7 @@ from guts.games.draw.events import (
     SplitOpeners,
     WidowTurned,
 )
+from guts.games.words import by_kind, moved, stopped
 from guts.grammar import agree, is_you, who
 
 __all__ = ["tell"]
@@ -114,16 +115,19 @@ _TELLERS: dict[type[Event], _Teller] = {
     SessionEnded: lambda e, name: f"The session is over: {e.reason}",
 }
 
+_shared = by_kind({"draw-moved": moved, "draw-stopped": stopped}, {"draw-shuffled"})
+"""Chip moves and a stop as every family tells them; the deck's order untold."""
+
 
 def tell(event: Event, names: Sequence[str]) -> str | None:
-    """One line about a draw poker ``event``: "" if another event tells it, None if it is
-    not one of this family's story events (deck orders, chip moves); a seat named "You"
-    is told in the second person."""
+    """One line about a draw poker ``event``: "" if another event tells it (or nothing
+    does: the deck's order), None if it is not a draw poker event; a seat named "You" is
+    told in the second person."""
     if isinstance(event, DealStarted):
         return _deal(event, names)
     teller = _TELLERS.get(type(event))
     if teller is None:
-        return None
+        return _shared(event, names)
     seat = getattr(event, "seat", None)
     name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
     return teller(event, name)

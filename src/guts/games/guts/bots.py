@@ -58,6 +58,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from random import Random
 from typing import Any
 
@@ -65,12 +66,22 @@ import numpy as np
 from numpy.typing import NDArray
 
 from guts.cards import Card
+from guts.errors import OptionError
 from guts.games.base import Decision
+from guts.games.family import BotKind, random_bot
 from guts.games.guts.rules import EveryoneOut, Ghost, GhostTie, GutsRules, Payment, Qualifier
 from guts.games.guts.showdown import hi_lo_contests
+from guts.games.policy import Policy
 from guts.rankings.base import Category, Ranking
 
-__all__ = ["Quantiles", "Seen", "SensiblePolicy", "ThresholdPolicy", "threshold"]
+__all__ = [
+    "BOTS",
+    "Quantiles",
+    "Seen",
+    "SensiblePolicy",
+    "ThresholdPolicy",
+    "threshold",
+]
 
 IntArray = NDArray[np.int64]
 
@@ -859,3 +870,56 @@ def _pair_or_better(ranking: Ranking, hands: IntArray) -> NDArray[np.bool_]:
     if Category.PAIR not in order:
         return np.zeros(len(hands), dtype=bool)
     return np.asarray(ranking.category_batch(hands) <= order.index(Category.PAIR))
+
+
+# -- the family's bot kinds -------------------------------------------------------------------
+
+
+def _rules(kind: str, rules: Any) -> GutsRules:
+    if not isinstance(rules, GutsRules):
+        raise OptionError(f"{kind} Guts bots need the session's GutsRules, not {rules!r}")
+    return rules
+
+
+def _threshold(rules: Any, seats: int | None) -> Policy:
+    return ThresholdPolicy(_rules("threshold", rules))
+
+
+def _sensible(rules: Any, seats: int | None) -> Policy:
+    return SensiblePolicy(_rules("sensible", rules))
+
+
+def _equilibrium(rules: Any, seats: int | None) -> Policy:
+    """The solver's bot (:mod:`guts.solve.bot`), for ``seats`` players when known. The
+    solver sits above the engine and reads the catalog, so it is found by name when a
+    bot is built, not imported here."""
+    policy: Policy = import_module("guts.solve.bot").EquilibriumPolicy(
+        _rules("equilibrium", rules), seats
+    )
+    return policy
+
+
+def _solvable(rules: Any) -> str:
+    """Why ``guts solve`` cannot solve ``rules`` ('' if it can)."""
+    from guts.solve.model import out_of_reach
+
+    if not isinstance(rules, GutsRules):
+        return "not a Guts game"
+    return out_of_reach(rules)
+
+
+BOTS: dict[str, BotKind] = {
+    "random": random_bot,
+    "threshold": BotKind(
+        "stays in with a hand quantile of at least (L / (W + L)) ** (1 / m)", _threshold
+    ),
+    "sensible": BotKind("plays each variant's rules with a Monte Carlo estimate", _sensible),
+    "equilibrium": BotKind(
+        "plays the equilibrium that guts solve finds (solved once per number of players, "
+        "then cached)",
+        _equilibrium,
+        _solvable,
+        "rules guts solve can solve",
+    ),
+}
+"""The Guts family's bot kinds (:attr:`guts.games.family.Family.bots`)."""

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from guts.games.family import Family
+from guts.games.declaration.outcomes import declared_settlements
+from guts.games.family import ActionLayout, Family, PageView
+from guts.games.guts.bots import BOTS
+from guts.games.guts.chance import GutsChance
 from guts.games.guts.rules import (
     Declare,
     EveryoneOut,
@@ -18,8 +21,9 @@ from guts.games.guts.rules import (
     Payment,
 )
 from guts.games.guts.session import GutsSession
+from guts.games.guts.words import tell
 
-__all__ = ["FAMILY", "PRESETS", "new_session", "preset"]
+__all__ = ["FAMILY", "PRESETS", "TITLES", "layout", "new_session", "preset"]
 
 _BASE = GutsRules()
 _FOUR_TWO = replace(
@@ -108,8 +112,54 @@ PRESETS: dict[str, tuple[GutsRules, str]] = {
 """Preset name -> (rules, one-line description)."""
 
 
-FAMILY: Family[GutsRules, GutsSession] = Family("guts", GutsRules, PRESETS, GutsSession)
-"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""
+TITLES: dict[str, tuple[str, str | None]] = {
+    "two-card-guts": ("Two-Card Guts", None),
+    "three-card-guts": ("Three-Card Guts", None),
+    "simultaneous-guts": ("Declared at once", "two-card-guts"),
+    "ghost-guts": ("With a ghost hand", "two-card-guts"),
+    "single-loser-guts": ("Single loser", "two-card-guts"),
+    "two-plus-one": ("Two Plus One", None),
+    "two-plus-one-extra-ante": ("An extra ante", "two-plus-one"),
+    "four-two-two": ("Four-Two-Two", None),
+    "four-two-three": ("Four-Two-Three", None),
+    "hi-lo-guts": ("High-Low Guts", None),
+    "no-peek-guts": ("No peeking", "two-card-guts"),
+    "winner-takes-all-guts": ("Winner takes all", "two-card-guts"),
+    "batey-guts": ("The Batey", None),
+    "partial-hands-guts": ("Partial Hands", None),
+    "one-low-in-wild": ("One Low in Wild", None),
+    "two-low-in-wild": ("Two low cards wild", "one-low-in-wild"),
+    "capped-guts": ("A capped pot", "two-card-guts"),
+}
+"""Each preset's name in the lobby, and the preset it is a house-rule variation of."""
+
+
+def layout(rules: GutsRules) -> ActionLayout:
+    """Guts' actions for the research environments: in/out (high/low/both in Hi-Lo), and
+    under pass-left a face-down card to pass."""
+    passed = int(rules.down_cards) if rules.pass_left else 0
+    return ActionLayout(("in", "out", "high", "low", "both"), int(rules.cards + rules.draw_to_in),
+                        cards=passed)  # fmt: skip
+
+
+FAMILY: Family[GutsRules, GutsSession] = Family(
+    "guts",
+    GutsRules,
+    PRESETS,
+    GutsSession,
+    title="Guts",
+    description="a Guts game: each player declares in or out on a hand, and the losers "
+    "of the showdown pay",
+    titles=TITLES,
+    bots=BOTS,
+    tell=tell,
+    takes_table=True,
+    layout=layout,
+    settlements=declared_settlements,
+    page=PageView(face_down="hand", cards=2, out_hides=True),
+    chance=GutsChance(),
+)
+"""This family (see :mod:`guts.games.family`), listed in :mod:`guts.catalog`."""
 
 preset = FAMILY.rules
 """The rules of a preset with options (name -> string) applied (OptionError names an

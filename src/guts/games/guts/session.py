@@ -98,9 +98,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         costs less than the session's kept decisions)."""
         deal = self._deal
         if isinstance(deal, QuickDeal) and deal.round is None:
-            if self._over or deal.phase is not Phase.DECLARE:
-                return ()
-            return deal._asks[deal._turn]
+            return () if self._over else deal.pending()
         return super().pending()
 
     def act(self, seat: int, action: str) -> tuple[Event, ...]:
@@ -115,7 +113,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             and type(seat) is int
             and type(action) is str
         ):
-            asks = deal._asks[deal._turn]
+            asks = deal.pending()
             if asks and asks[0].seat == seat and action in asks[0].verbatim:
                 events = self._events  # as RecordedSession.act and _apply do it (the kept
                 start = len(events)  # decisions are never a quick deal's declaration)

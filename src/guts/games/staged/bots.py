@@ -28,12 +28,13 @@ from typing import Any, Protocol
 from guts.cards import Card, DeckKind, deck_cards, parse_cards
 from guts.errors import OptionError
 from guts.games.base import Decision
+from guts.games.family import BotKind
 from guts.games.staged.deal import MODES
 from guts.games.staged.rules import StagedRules
 from guts.games.staged.session import StagedSession
 from guts.rankings.base import Ranking
 
-__all__ = ["Bot", "RandomBot", "SensibleBot", "make_bot", "percentile", "play_session"]
+__all__ = ["BOTS", "Bot", "RandomBot", "SensibleBot", "make_bot", "percentile", "play_session"]
 
 
 class Bot(Protocol):
@@ -145,3 +146,12 @@ def play_session(
     session.play_out(lambda d: bots[d.seat].choose(session.view(d.seat), d), deals)
     if session.table.pot:
         session.stop("the deal limit left chips in the pot")
+
+
+BOTS: dict[str, BotKind] = {
+    "random": BotKind("any legal action, uniformly at random (every game)",
+                      lambda rules, seats: make_bot("random", rules)),
+    "sensible": BotKind("stays in with a hand that beats enough of the hands it could face",
+                        lambda rules, seats: make_bot("sensible", rules)),
+}  # fmt: skip
+"""The staged family's bot kinds (:attr:`guts.games.family.Family.bots`)."""

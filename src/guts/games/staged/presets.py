@@ -7,13 +7,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
-from guts.games.family import Family
+from guts.games.base import Event
+from guts.games.declaration.outcomes import declared_settlements
+from guts.games.family import ActionLayout, Family, PageView
+from guts.games.staged.bots import BOTS
+from guts.games.staged.chance import StagedChance
+from guts.games.staged.events import PointScored
 from guts.games.staged.rules import Declare, Game, LowPairs, Payment, StagedRules
 from guts.games.staged.session import StagedSession
+from guts.games.staged.words import tell
 
-__all__ = ["FAMILY", "PRESETS", "new_session", "preset"]
+__all__ = ["FAMILY", "PRESETS", "TITLES", "layout", "new_session", "preset", "settlements"]
 
 _357 = StagedRules()
 _NAPALM = StagedRules(game=Game.NAPALM)
@@ -68,8 +75,51 @@ PRESETS: dict[str, tuple[StagedRules, str]] = {
 """Preset name -> (rules, one-line description)."""
 
 
-FAMILY: Family[StagedRules, StagedSession] = Family("staged", StagedRules, PRESETS, StagedSession)
-"""This family: its presets, rules and sessions (see :mod:`guts.catalog`)."""
+TITLES: dict[str, tuple[str, str | None]] = {
+    "three-five-seven": ("Three Five Seven", None),
+    "crazy-three-five-seven": ("Crazy wilds", "three-five-seven"),
+    "three-five-seven-match-pot": ("Losers match the pot", "three-five-seven"),
+    "three-five-seven-simultaneous": ("Declared at once", "three-five-seven"),
+    "three-five-seven-dealers-choice": ("The dealer picks how to declare", "three-five-seven"),
+    "three-five-seven-two-legs": ("Two legs win", "three-five-seven"),
+    "napalm": ("Napalm (Whipsaw)", None),
+    "nuts": ("Nuts", None),
+    "nuts-pairs-bad": ("Pairs are bad", "nuts"),
+    "toh": ("Toh", None),
+}
+"""Each preset's name in the lobby, and the preset it is a house-rule variation of."""
+
+
+def layout(rules: StagedRules) -> ActionLayout:
+    """The staged games' actions for the research environments: in/out, and the dealer's
+    choice of declaring in turn or at once."""
+    hand = max(int(stage.size) for stage in rules.stages())
+    return ActionLayout(("in", "out", "in-turn", "simultaneous"), hand)
+
+
+def settlements(events: Iterable[Event]) -> list[str]:
+    """Each stage's settlement; a leg's pot, which follows its point, is not counted again."""
+    return declared_settlements(events, PointScored)
+
+
+FAMILY: Family[StagedRules, StagedSession] = Family(
+    "staged",
+    StagedRules,
+    PRESETS,
+    StagedSession,
+    title="Three Five Seven and its cousins",
+    description="a staged game (Three Five Seven, Napalm, Nuts, Toh): each stage adds cards "
+    "and declares again, and legs carry between deals",
+    titles=TITLES,
+    bots=BOTS,
+    tell=tell,
+    takes_table=True,
+    layout=layout,
+    settlements=settlements,
+    page=PageView(face_down="stage", cards=3),
+    chance=StagedChance(),
+)
+"""This family (see :mod:`guts.games.family`), listed in :mod:`guts.catalog`."""
 
 preset = FAMILY.rules
 """The rules of a preset with options (name -> string) applied (OptionError names an

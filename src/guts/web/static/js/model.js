@@ -1,6 +1,10 @@
 // What the table shows, read from the engine's view of the seat (the `game` of a
 // snapshot or an event frame). Each family's view names its parts its own way; these
-// readers only pick the fields out (no rule is worked out here).
+// readers only pick the fields out (no rule is worked out here). How a family's seats are
+// drawn comes from the server (`/api/families.js`: each family's PageView), so no family
+// is named here.
+
+import { FAMILIES } from "/api/families.js";
 
 function at(mapping, seat) {
   if (!mapping) return undefined;
@@ -34,12 +38,19 @@ function showings(view, earlier = false) {
   return shown;
 }
 
+/** Where each kind of view says how many cards a seat holds (null: it does not say). */
 const FACE_DOWN = {
-  guts(view) { return view.hand ? view.hand.length : 2; },
-  staged(view) { return view.stage ? view.stage.size : 3; },
-  draw(view, seat) { return at(view.hand_sizes, seat) ?? 5; },
-  bourre(view, seat) { return at(view.hand_sizes, seat) ?? 5; },
+  hand(view) { return view.hand ? view.hand.length : null; },
+  stage(view) { return view.stage ? view.stage.size : null; },
+  "hand-sizes"(view, seat) { return at(view.hand_sizes, seat) ?? null; },
 };
+
+const DEFAULT_PAGE = { face_down: "hand", cards: 2, out_hides: false };
+
+/** How the page draws the seats of `family` (its PageView). */
+export function pageOf(family) {
+  return FAMILIES[family] || DEFAULT_PAGE;
+}
 
 function status(view, seat) {
   if (view.game === "night") return view.night && view.night.chooser === seat ? "choosing the game" : "";
@@ -81,11 +92,12 @@ function seatCards(view, seat, shown, family) {
   if (seat === view.seat && view.hand) return { cards: view.hand, description: "" };
   if (!(view.dealt_in || []).includes(seat)) return { cards: [], description: "" };
   const gone = status(view, seat);
-  if (gone === "folded" || (gone === "out" && family === "guts")) {
+  const page = pageOf(family);
+  if (gone === "folded" || (gone === "out" && page.out_hides)) {
     return { cards: [], description: "" };
   }
   const up = at(view.face_up, seat) || [];
-  const count = (FACE_DOWN[family] || FACE_DOWN.guts)(view, seat);
+  const count = (FACE_DOWN[page.face_down] || FACE_DOWN.hand)(view, seat) ?? page.cards;
   const down = Math.max(0, count - up.length);
   return { cards: [...up, ...Array(down).fill(null)], description: "" };
 }

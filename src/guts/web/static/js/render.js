@@ -2,7 +2,7 @@
 // server sent) and redraws its part; none of them works out a rule.
 
 import { cardElement, cardText } from "./cards.js";
-import { centreOf, choosingGame, nightOf, openersText, seatsOf } from "./model.js";
+import { centreOf, choosingGame, nightOf, openersText, pageOf, seatsOf } from "./model.js";
 
 export function el(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
@@ -136,10 +136,24 @@ function renderLobbySeats(root, state) {
 }
 
 /** The middle of the table: pot, reserve, cards in the middle, trick, trump, stage. */
-export function renderCentre(root, state) {
+const FAMILY_MODULES = {};
+/** The module a family draws the middle of its table with (its PageView's ``module``), or
+ * null: none, or not loaded yet (``loaded`` is called once it is). */
+function familyModule(view, loaded) {
+  const name = pageOf(view.game).module;
+  if (!name) return null;
+  if (!(name in FAMILY_MODULES)) {
+    FAMILY_MODULES[name] = null;
+    import(`./${name}`).then((module) => { FAMILY_MODULES[name] = module; loaded(); });
+  }
+  return FAMILY_MODULES[name];
+}
+
+export function renderCentre(root, state, onCard = null) {
   root.replaceChildren();
   const view = state.game;
   if (!view) return;
+  const own = familyModule(view, () => renderCentre(root, state, onCard));
   const centre = centreOf(view);
   const night = nightOf(view);
   if (night) root.append(el("div", { class: "night", "data-playing": night.playing || "", text: night.line }));
@@ -161,6 +175,10 @@ export function renderCentre(root, state) {
   if (centre.cards.length) {
     root.append(el("div", { class: "community", "aria-label": "cards in the middle" },
       ...centre.cards.map((code) => cardElement(code, { small: true }))));
+  }
+  if (own) {
+    const playing = onCard && state.decision && !state.sent && !(state.table && state.table.paused);
+    own.renderCentre(root, view, playing ? (code) => onCard(code, "play") : null);
   }
   if (centre.trick.length) {
     const names = view.players || [];

@@ -386,7 +386,7 @@ async function narrateSoon() {
         events.forEach((event, index) => { if (said[index]) state.saidOf.set(event, said[index]); });
         renderLog($("log"), state.lines, state.follow.log);
         told();  // the outcome in the log's words (You for one's own seat)
-        renderCentre($("centre"), state);
+        renderCentre($("centre"), state, onCard);
       }
     } while (narrateAgain);
   } catch (error) {
@@ -547,7 +547,7 @@ function render() {
   renderTitle();
   renderJoin();
   renderSeats($("seats"), state);
-  renderCentre($("centre"), state);
+  renderCentre($("centre"), state, onCard);
   renderHand($("hand"), state, onCard);
   renderActions($("actions"), state, act);
   renderChat($("chat-lines"), state.chat, state.follow.chat);

@@ -1,0 +1,86 @@
+"""A deal of Fan Tan played by clicking in a real Chromium, two people at the table (one
+of them the host, the other on a phone): the rows are laid out by suit (Fan Tan's own page
+module, its PageView's ``module``), the seat's playable cards are lit in its hand and at
+the row ends they extend, either played by a click, the others say why not, a pass is a
+button, and the deal ends with the first player out taking the pot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from browser_helpers import PHONE, Person, Server, wait_until
+from play import no_hidden_card_in_frames, play, start
+
+
+def events_of(person: Person, kind: str) -> list[dict[str, Any]]:
+    return [
+        event
+        for frame in person.frames
+        if frame.get("type") == "event"
+        for event in frame["events"]
+        if event["kind"] == kind
+    ]
+
+
+def test_a_deal_of_fan_tan_played_by_clicking(chromium: Any, server: Server, shots: Path) -> None:
+    created = server.open_table("fan-tan", buy_in=100, auto_approve=True)
+    ann = Person(chromium, "Ann", shots)
+    bob = Person(chromium, "Bob", shots, viewport=PHONE)
+    ann.open(created["host_url"])
+    ann.join()
+    bob.open(created["join_url"])
+    bob.join()
+    start(ann)
+    people = [ann, bob]
+    lit: list[tuple[int, int, int]] = []
+    refused: list[str] = []
+    clicked: list[str] = []
+
+    def choose(person: Person, found: dict[str, Any]) -> bool:
+        page = person.page
+        if "pass" in found:
+            found["pass"].click()
+            clicked.append("pass")
+            return True
+        playable = page.locator("#hand button.card:not([disabled])")
+        if not playable.count():
+            return False
+        legal = person.value("state.game.legal") or []
+        in_rows = page.locator(".fantan-row button.card.fits")
+        in_rows.first.wait_for()
+        lit.append((playable.count(), in_rows.count(), len(legal)))
+        for card in page.locator("#hand button.card[disabled]").all():
+            refused.append(card.get_attribute("aria-label") or "")
+        if len(clicked) == 8:
+            person.shot("rows")
+        # every other card is played from the rows, where it is lit at the end it extends
+        chosen = in_rows.first if len(clicked) % 2 else playable.first
+        code = chosen.get_attribute("data-card") or ""
+        chosen.click()
+        clicked.append(code)
+        return True
+
+    play(people, choose, lambda: bool(events_of(ann, "fantan-result")), seconds=240)
+    # every card lit, in the hand and in the rows, was one the engine lets the seat play
+    assert lit and all(hand == rows == legal for hand, rows, legal in lit)
+    assert all("(" in label for label in refused), "a card that may not be played says why"
+    played = [e["card"] for e in events_of(ann, "fantan-played")]
+    assert played[0][0] == "7", "the first card played is a seven"
+    assert set(played) <= set(clicked)
+    result = events_of(bob, "fantan-result")[0]
+    winner = result["winner"]
+    wait_until(lambda: "out first and" in bob.page.inner_text("#log"), "the outcome told")
+    assert "the pot (" in bob.page.inner_text("#log")
+    rows = ann.value("state.game.rows")
+    drawn = ann.page.eval_on_selector_all(
+        ".fantan-row",
+        "rows => rows.map(r => [...r.querySelectorAll('[data-card]')].map(c => c.dataset.card))",
+    )
+    assert drawn == [rows[suit] for suit in ("clubs", "diamonds", "hearts", "spades")]
+    stacks = ann.value("state.game.stacks")
+    assert sum(stacks) == 200 and stacks[winner] > 100
+    for person in people:
+        no_hidden_card_in_frames(person)
+        assert not person.errors, person.errors
+        person.shot("end")
