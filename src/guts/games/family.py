@@ -1,7 +1,7 @@
 """A game family as one typed object: everything the rest of ``guts`` asks of a family.
 
 Each family package (``guts.games.guts``, ``staged``, ``draw``, ``bourre``) builds one
-:class:`Family` in its ``family`` module as ``FAMILY``, and :mod:`guts.catalog` lists it
+:class:`Family` in its ``presets`` module as ``FAMILY``, and :mod:`guts.catalog` lists it
 once. Everything outside a family's package reaches the family through this object, never
 by testing its name: the lobby, the server, bots, narration, the research environments,
 the simulator and the solver each read the field they need.
