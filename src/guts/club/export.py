@@ -30,8 +30,6 @@ MEMBER_COLUMNS = ("member_id", "name", "nights", "net", "first_night", "last_nig
                   "other_deals", "other_net")  # fmt: skip
 NIGHT_COLUMNS = ("member_id", "name", "table_id", "game", "date", "nickname", "net",
                  "running_net")  # fmt: skip
-GUTS_FAMILIES = ("guts", "staged")
-"""The families whose declarations are in or out (Guts and Three Five Seven)."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -52,16 +50,16 @@ def _write(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 def _member_row(stats: MemberStats) -> list[Any]:
     fams = stats.families
-    guts = [fams[f] for f in GUTS_FAMILIES if f in fams]
-    draw = fams.get("draw")
-    others = [f for name, f in fams.items() if name not in (*GUTS_FAMILIES, "draw")]
+    guts = [f for f in fams.values() if f.declares]
+    draws = [f for f in fams.values() if f.shows_down]
+    others = [f for f in fams.values() if not (f.declares or f.shows_down)]
     dates = [night.when.date().isoformat() for night in stats.nights]
     return [stats.member.id, stats.member.name, len(stats.nights), stats.net,
             dates[0] if dates else "", dates[-1] if dates else "",
             sum(f.deals for f in guts), sum(f.ins for f in guts),
             sum(f.declared for f in guts), max((f.biggest_pot for f in guts), default=0),
-            draw.deals if draw else 0, draw.showdowns if draw else 0,
-            draw.showdowns_won if draw else 0,
+            sum(f.deals for f in draws), sum(f.showdowns for f in draws),
+            sum(f.showdowns_won for f in draws),
             sum(f.deals for f in others), sum(f.net for f in others)]  # fmt: skip
 
 

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from guts.catalog import FAMILIES
 from guts.club.members import Member, SeatKey
 
 __all__ = [
-    "FAMILY_NAMES",
     "FamilyStats",
     "MemberNight",
     "MemberStats",
@@ -44,10 +44,9 @@ __all__ = [
     "summarize",
 ]
 
-FAMILY_NAMES = {"guts": "Guts", "staged": "Three Five Seven", "draw": "Draw poker",
-                "bourre": "Bourré"}  # fmt: skip
-"""The families' names as the page and the CSV show them."""
-DEAL_STARTS = ("deal-started", "draw-deal-started")
+SHOWDOWN_DEAL_START = "draw-deal-started"
+"""The start of a deal whose hands are drawn and shown down."""
+DEAL_STARTS = ("deal-started", SHOWDOWN_DEAL_START)
 MOVES = ("moved", "draw-moved")
 BANKING = ("buy-in", "cash-out")
 WINNING = ("win", "split")
@@ -100,10 +99,16 @@ class FamilyStats:
     biggest_pot: int = 0
     showdowns: int = 0
     showdowns_won: int = 0
+    declares: bool = False
+    """Its games are declared in or out (Guts, Three Five Seven): ``in`` counts mean something."""
+    shows_down: bool = False
+    """Its hands are drawn and shown down (draw poker): ``showdowns`` counts mean something."""
 
     @property
     def name(self) -> str:
-        return FAMILY_NAMES.get(self.family, self.family)
+        """The family's title as the lobby shows it (its name where none is registered)."""
+        found = FAMILIES.get(self.family)
+        return found.title if found is not None else self.family
 
     def add(self, other: FamilyStats) -> None:
         """Count ``other``'s deals too (another seat's, or another night's, of one member)."""
@@ -119,6 +124,8 @@ class FamilyStats:
         self.biggest_pot = max(self.biggest_pot, other.biggest_pot)
         self.showdowns += other.showdowns
         self.showdowns_won += other.showdowns_won
+        self.declares |= other.declares
+        self.shows_down |= other.shows_down
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> FamilyStats:
@@ -127,7 +134,8 @@ class FamilyStats:
                    int(data["declared"]), int(data["in"]),
                    {int(p): [int(d), int(i)] for p, d, i in data["by_position"]},
                    int(data["pots_won"]), int(data["biggest_pot"]), int(data["showdowns"]),
-                   int(data["showdowns_won"]))  # fmt: skip
+                   int(data["showdowns_won"]), bool(data.get("declares")),
+                   bool(data.get("shows_down")))  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """As JSON: the counts, and the positions as ``[position, declared, in]`` rows."""
@@ -135,7 +143,8 @@ class FamilyStats:
         return {"family": self.family, "name": self.name, "deals": self.deals, "net": self.net,
                 "declared": self.declared, "in": self.ins, "by_position": positions,
                 "pots_won": self.pots_won, "biggest_pot": self.biggest_pot,
-                "showdowns": self.showdowns, "showdowns_won": self.showdowns_won}  # fmt: skip
+                "showdowns": self.showdowns, "showdowns_won": self.showdowns_won,
+                "declares": self.declares, "shows_down": self.shows_down}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -325,7 +334,9 @@ def _start(stats: dict[str, MemberStats], family: str, event: Mapping[str, Any],
     for index, seat in enumerate(order):
         deal.positions[seat] = 0 if seat == dealer else index + 1
         if seat in of:
-            stats[of[seat]].family(family).deals += 1
+            counts = stats[of[seat]].family(family)
+            counts.deals += 1
+            counts.shows_down |= event.get("kind") == SHOWDOWN_DEAL_START
     return deal
 
 
@@ -350,6 +361,7 @@ def _declared(stats: dict[str, MemberStats], deal: _Deal, event: Mapping[str, An
         return
     counts = stats[of[seat]].family(deal.family)
     went_in = event.get("choice") == "in"
+    counts.declares = True
     counts.declared += 1
     counts.ins += went_in
     position = deal.positions.get(seat)

@@ -81,12 +81,13 @@ def show_club(server: ServerArg, club: ClubArg, secret: SecretOpt) -> None:
         table.add_column(column, justify="left" if column == "Member" else "right")
     for member in view["members"]:
         families = {f["family"]: f for f in member["families"]}
-        guts = [families[f] for f in ("guts", "staged") if f in families]
+        guts = [f for f in families.values() if f.get("declares")]
         declared, went = sum(f["declared"] for f in guts), sum(f["in"] for f in guts)
-        draw = families.get("draw")
+        draws = [f for f in families.values() if f.get("shows_down")]
+        shown, won = sum(f["showdowns"] for f in draws), sum(f["showdowns_won"] for f in draws)
         table.add_row(member["name"], str(len(member["nights"])), f"{member['net']:+d}",
                       f"{went}/{declared}" if declared else "-",
-                      f"{draw['showdowns_won']}/{draw['showdowns']}" if draw else "-")  # fmt: skip
+                      f"{won}/{shown}" if draws else "-")  # fmt: skip
     console.print(table)
 
 
