@@ -1,0 +1,89 @@
+"""The sampled real deals (guts.solve.sampled): the compiled sums equal the numpy ones,
+for every position and for one, with the halves the bracket needs; the lower estimate's
+standard error is taken over the deals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from guts.cards import parse_cards
+from guts.games.guts import preset
+from guts.solve.hands import HandClasses
+from guts.solve.model import model_of
+
+pytest.importorskip("numba", reason="the compiled sums need numba (pip install 'guts[solve]')")
+
+SIXTEEN = tuple(parse_cards("Js Jh Jd Jc Qs Qh Qd Qc Ks Kh Kd Kc As Ah Ad Ac"))
+
+
+@pytest.mark.parametrize("game", ["two-card-guts", "simultaneous-guts", "ghost-guts"])
+@pytest.mark.parametrize("only", [None, 2])
+def test_the_compiled_sums_equal_the_numpy_ones(game: str, only: int | None) -> None:
+    from guts.solve import sampled
+
+    rules = preset(game)
+    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
+    deal = sampled.SampledDeal(model_of(rules, 5), classes, deals=400, seed=3)
+    rng = np.random.default_rng(7)
+    strategy = deal.force([rng.random(s.shape) for s in deal.uniform()])
+    carry = rng.dirichlet(np.ones(5))
+    half = rng.integers(0, 2, len(deal.sample))
+    found = []
+    for kernel in (sampled._compiled(), None):
+        shape = (2, 5, 16, 2, len(deal.level))
+        sums, counts = np.zeros(shape), np.zeros((2, 5, len(deal.level)))
+        if kernel is None:
+            sampled._accumulate_numpy(deal, strategy, carry, deal.sample, half, sums, only)
+        else:
+            sampled._accumulate(deal, strategy, carry, deal.sample, half, sums, counts, only)
+        found.append(sums)
+    assert found[0].any()
+    np.testing.assert_allclose(found[0], found[1], atol=1e-12)
+
+
+@pytest.mark.parametrize("kernels", ["compiled", "numpy"])
+def test_the_lower_estimate_is_the_mean_of_what_each_deal_adds(
+    kernels: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lower estimate's standard error comes from one number per deal: those numbers'
+    mean is the lower estimate from the halves' sums (each half's best response, chosen
+    on the other half, less the strategy), on either path."""
+    from guts.solve import sampled
+
+    if kernels == "numpy":
+        monkeypatch.setenv("GUTS_KERNELS", "numpy")
+    rules = preset("two-card-guts")
+    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
+    deal = sampled.SampledDeal(model_of(rules, 4), classes, deals=50, seed=3)
+    rng = np.random.default_rng(8)
+    strategy = deal.force([rng.random(s.shape) for s in deal.uniform()])
+    carry = rng.dirichlet(np.ones(4))
+    found = sampled.sampled_nash_conv(deal, strategy, carry, deals=3000, seed=4, chunk=700)
+    # the halves' estimate, as _bracket took it before the per-deal sums
+    shape = (2, 4, 8, 2, len(deal.level))
+    sums, counts = np.zeros(shape), np.zeros((2, 4, len(deal.level)))
+    pack = sampled._Lookup(deal)
+    draw = np.random.default_rng(4)
+    done = 0
+    while done < 3000:
+        take = min(700, 3000 - done)
+        half = (np.arange(done, done + take) % 2).astype(np.int64)
+        sampled._accumulate(deal, strategy, deal.continuation(carry), pack.deal(draw, take, 4),
+                            half, sums, counts)  # fmt: skip
+        done += take
+    lower = 0.0
+    for pick, judge in ((0, 1), (1, 0)):
+        for p in range(4):
+            rows = deal.histories(p)
+            mean = [sums[h, p, :rows] / np.maximum(counts[h, p], 1.0) for h in (0, 1)]
+            chosen = mean[pick][:, 1] > mean[pick][:, 0]
+            valued = np.where(chosen, mean[judge][:, 1], mean[judge][:, 0])
+            mine = strategy[p] * mean[judge][:, 1] + (1 - strategy[p]) * mean[judge][:, 0]
+            free = np.ones(rows, dtype=bool)
+            free[0] = not deal.forced(p, 0)
+            lower += float(((valued - mine)[free] * counts[judge, p] / 1500).sum()) / 2
+    assert found.lower == pytest.approx(lower, abs=1e-12)
+    assert 0 < found.lower_error < 0.5 * abs(found.upper)
+    with pytest.raises(ValueError, match="other deals"):
+        sampled.sampled_nash_conv(deal, strategy, carry, deals=100, seed=3)
