@@ -87,3 +87,31 @@ def test_the_lower_estimate_is_the_mean_of_what_each_deal_adds(
     assert 0 < found.lower_error < 0.5 * abs(found.upper)
     with pytest.raises(ValueError, match="other deals"):
         sampled.sampled_nash_conv(deal, strategy, carry, deals=100, seed=3)
+
+
+def test_the_chance_of_the_earlier_declarations_is_taken_on_the_deals() -> None:
+    """The hint divides a value by the chance of the declarations before the seat; on a
+    sampled deal both are sums over the deals where the seat held its class, so their
+    ratio is the sampled game's expected value of the action there: the chance is the
+    mean over those deals of the earlier positions' chances, per deal and chance of the
+    class, and the values of a history divided by it add up to the position's value."""
+    from guts.solve.sampled import SampledDeal
+
+    rules = preset("two-card-guts")
+    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
+    deal = SampledDeal(model_of(rules, 4), classes, deals=2000, seed=6)
+    rng = np.random.default_rng(2)
+    strategy = deal.force([rng.random(s.shape) for s in deal.uniform()])
+    cls = int(deal.sample[0, 2])
+    weights = [1.0 - strategy[0][0], strategy[1][0]]  # out, then in: history 0b10
+    held = deal.sample[deal.sample[:, 2] == cls]
+    mean = np.mean(weights[0][held[:, 0]] * weights[1][held[:, 1]])
+    expected = mean * len(held) / (len(deal.sample) * deal.prior[cls])
+    assert deal.history_chance(cls, weights) == pytest.approx(expected)
+    # every history of position 2 together: the chances add up to the deals' share
+    total = 0.0
+    for history in range(4):
+        w = [strategy[q][history & ((1 << q) - 1)] for q in range(2)]
+        w = [x if history >> q & 1 else 1.0 - x for q, x in enumerate(w)]
+        total += deal.history_chance(cls, w)
+    assert total == pytest.approx(len(held) / (len(deal.sample) * deal.prior[cls]))
