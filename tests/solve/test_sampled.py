@@ -115,3 +115,25 @@ def test_the_chance_of_the_earlier_declarations_is_taken_on_the_deals() -> None:
         w = [x if history >> q & 1 else 1.0 - x for q, x in enumerate(w)]
         total += deal.history_chance(cls, w)
     assert total == pytest.approx(len(held) / (len(deal.sample) * deal.prior[cls]))
+
+
+def test_every_position_at_once_is_now_plus_the_next_pot_times_the_continuation() -> None:
+    """A sampled deal's values of every position come from one pass that keeps what is
+    won now and the next pot apart: they equal the direct sums at any continuation, and
+    each position's alone."""
+    from guts.solve import sampled
+
+    rules = preset("two-card-guts")
+    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
+    deal = sampled.SampledDeal(model_of(rules, 4), classes, deals=500, seed=3)
+    rng = np.random.default_rng(4)
+    strategy = deal.force([rng.random(s.shape) for s in deal.uniform()])
+    for _ in range(3):
+        values = rng.dirichlet(np.ones(4))
+        together = deal.counterfactual(strategy, values)
+        for p in range(4):
+            alone = deal.counterfactual(strategy, values, p)[p]
+            np.testing.assert_allclose(together[p], alone, atol=1e-12)
+    strategy[1][0] = 1 - strategy[1][0]  # another strategy: not the kept pass
+    found = deal.counterfactual(strategy, values)
+    np.testing.assert_allclose(found[1], deal.counterfactual(strategy, values, 1)[1], atol=1e-12)

@@ -46,13 +46,16 @@ def sampled_sums(
     weights: FloatArray,
     per_deal: FloatArray,
     with_weights: bool,
+    split: bool,
 ) -> None:
     """Add into ``sums[half, p, row, action, class]`` every position's value (or only
     position ``only``'s, when it is 0 or more) at every leaf of every deal of ``sample``;
     ``in_turn``: a position's row is the earlier positions' declarations (else 0);
     ``skip_nobody``: no leaf where nobody is in (the dealer is in then). With
     ``with_weights``, also add each value times ``weights[p, row, action, class]`` into
-    ``per_deal[d]`` (one number per deal, for a standard error over the deals).
+    ``per_deal[d]`` (one number per deal, for a standard error over the deals). With
+    ``split``, ``sums[0]`` gets what is won now and ``sums[1]`` the next pot (the values
+    at any continuation are then ``sums[0] + carry[p] * sums[1]``), the halves unused.
 
     The leaves are walked in binary order with the first position as the highest bit, so
     from one leaf to the next only the later positions change: what is known of the
@@ -112,19 +115,21 @@ def sampled_sums(
                     after[players - 1 - j] = after[players - j] * chance[players - 1 - j]
             for p in range(first, last):
                 others = product[players] if only >= 0 else before[p] * after[p + 1]
-                c = carry[p]
                 action = (ins >> p) & 1
+                k = 4  # out, while others are in
                 if action:
                     k = 0 if lv[p] == top_level else 2  # the best hand's role or a loser's
-                    gain = tables[k, n_in, top_level, shared]
-                    gain += c * tables[k + 1, n_in, top_level, shared]
-                elif n_in:
-                    gain = tables[4, n_in, top_level, shared]
-                    gain += c * tables[5, n_in, top_level, shared]
+                if action or n_in:
+                    now = tables[k, n_in, top_level, shared]
+                    then = tables[k + 1, n_in, top_level, shared]
                 else:
-                    gain = nobody[0] + c * nobody[1]
-                value = others * gain
+                    now, then = nobody
                 row = history[p] if in_turn else 0
+                if split:  # what is won now and the next pot, apart
+                    sums[0, p, row, action, cls[p]] += others * now
+                    sums[1, p, row, action, cls[p]] += others * then
+                    continue
+                value = others * (now + carry[p] * then)
                 sums[part, p, row, action, cls[p]] += value
                 if with_weights:
                     per_deal[d] += value * weights[p, row, action, cls[p]]

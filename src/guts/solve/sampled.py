@@ -147,7 +147,7 @@ def _per_deal(
             _padded(deal, strategy), np.ascontiguousarray(classes, dtype=np.int64),
             np.zeros(len(classes), dtype=np.int64), deal.model.in_turn,
             len(deal.leaves()) < 1 << n, deal.level.astype(np.int64), carry, deal.packed,
-            -1, sums, weights, per_deal, True,
+            -1, sums, weights, per_deal, True, False,
         )  # fmt: skip
         return per_deal
     per_deal = np.zeros(len(classes))
@@ -207,7 +207,7 @@ def _accumulate(
             _padded(deal, strategy), np.ascontiguousarray(classes, dtype=np.int64),
             half.astype(np.int64), deal.model.in_turn, len(deal.leaves()) < 1 << n,
             deal.level.astype(np.int64), carry, deal.packed, -1 if only is None else only,
-            sums, np.zeros((1, 1, 1, 1)), np.zeros(1), False,
+            sums, np.zeros((1, 1, 1, 1)), np.zeros(1), False, False,
         )  # fmt: skip
         return
     _accumulate_numpy(deal, strategy, carry, classes, half, sums, only)
@@ -328,6 +328,8 @@ class SampledDeal(Deal):
             raise ValueError("sampled deals cover plain match payment and declarations once")
         super().__init__(model, classes, exact=False)
         self.seed = seed
+        self._last: tuple[list[FloatArray], tuple[list[FloatArray], list[FloatArray]]] | None
+        self._last = None
         rng = np.random.default_rng(seed)
         self.sample = _Lookup(self).deal(rng, deals, model.players)
         size = len(self.level)
@@ -342,16 +344,45 @@ class SampledDeal(Deal):
         self, strategy: list[FloatArray], carry: FloatArray, position: int | None
     ) -> list[FloatArray]:
         n, size = self.players, len(self.level)
+        # per deal and class's chance, not per deal held: then a position's value (the
+        # classes weighted by their chance) is the mean over the deals, as the game's,
+        # and each information set's values are its mean's, scaled alike for both actions
+        expected = len(self.sample) * self.prior
+        kernel = _compiled()
+        if position is None and kernel is not None:  # every position: now and next apart
+            now, then = self._split(kernel, strategy)
+            return [(now[p] + carry[p] * then[p]) / expected for p in range(n)]
         rows = max(self.histories(p) for p in range(n))
         sums = np.zeros((2, n, rows, 2, size))
         counts = np.zeros((2, n, size))
         half = np.zeros(len(self.sample), dtype=np.int64)
         _accumulate(self, strategy, carry, self.sample, half, sums, counts, position)
-        # per deal and class's chance, not per deal held: then a position's value (the
-        # classes weighted by their chance) is the mean over the deals, as the game's,
-        # and each information set's values are its mean's, scaled alike for both actions
-        expected = len(self.sample) * self.prior
         return [sums[0, p, : self.histories(p)] / expected for p in range(n)]
+
+    def _split(
+        self, kernel: Callable[..., None], strategy: list[FloatArray]
+    ) -> tuple[list[FloatArray], list[FloatArray]]:
+        """Every position's sums of what is won now and of the next pot, apart (the values
+        are linear in the continuation): the fixed point, the expected next pot and the
+        whole-session values of one strategy all come from one pass over the deals."""
+        if self._last is not None and all(
+            np.array_equal(a, b) for a, b in zip(self._last[0], strategy, strict=True)
+        ):
+            return self._last[1]
+        n = self.players
+        sums = np.zeros((2, n, max(self.histories(p) for p in range(n)), 2, len(self.level)))
+        kernel(
+            _padded(self, strategy), self.sample, np.zeros(len(self.sample), dtype=np.int64),
+            self.model.in_turn, len(self.leaves()) < 1 << n, self.level.astype(np.int64),
+            np.zeros(n), self.packed, -1, sums, np.zeros((1, 1, 1, 1)), np.zeros(1), False,
+            True,
+        )  # fmt: skip
+        found = (
+            [sums[0, p, : self.histories(p)] for p in range(n)],
+            [sums[1, p, : self.histories(p)] for p in range(n)],
+        )
+        self._last = ([s.copy() for s in strategy], found)
+        return found
 
     def history_chance(self, cls: int, weights: list[FloatArray]) -> float:
         """The chance of the earlier positions' declarations (``weights``: each one's
