@@ -44,13 +44,14 @@ def solve_command(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     deals: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--deals",
             help="Four or more players, three-card: solve on this many sampled real deals "
-            "(card removal kept) rather than with hands independent.",
+            "(card removal kept); 0: hands independent (default: sampled for 4 to 8 "
+            "players declaring in turn with two cards, 100,000 to 200,000 deals).",
         ),
-    ] = 0,
+    ] = None,
     real_game: Annotated[
         int,
         typer.Option(
