@@ -10,7 +10,14 @@ sample's best response overstates the real one (an **upper** estimate), while ch
 with one half of the deals and valuing the choice on the other (and the other way round)
 values a real strategy without that bias (a **lower** estimate: no strategy beats the
 best response). The real NashConv lies between the two, up to the lower one's sampling
-error (``lower_error``, from the spread of the deals' contributions).
+error (``lower_error``): the lower estimate is a mean over the deals of what each adds to
+it (its values times the chosen action's indicator less the strategy's chance of that
+action), so its standard error is that of a mean of independent numbers.
+
+:class:`SampledDeal` solves on such deals (the *sampled game*: card removal between
+every pair of players kept); a solve measured by :func:`sampled_nash_conv` must be
+measured on other deals (another seed) than its own, or the measure would reward fitting
+them. With numba the sums over the deals are compiled (:mod:`guts.solve.compiled_sampled`).
 
 The payoffs are :class:`~guts.solve.cfr.Deal`'s tables by the strength levels of the hands
 in (the ghost, where there is one, from the whole pack as in the model). Not for a single
