@@ -48,8 +48,8 @@ def solve_command(
         typer.Option(
             "--deals",
             help="Four or more players, three-card: solve on this many sampled real deals "
-            "(card removal kept); 0: hands independent (default: sampled for 4 to 8 "
-            "players declaring in turn with two cards, 100,000 to 200,000 deals).",
+            "(card removal kept); 0: hands independent (default: 200,000 for 4 to 6 "
+            "players declaring in turn with two cards).",
         ),
     ] = None,
     real_game: Annotated[
