@@ -143,8 +143,9 @@ def test_four_players_in_turn_solve_on_sampled_deals_by_default(
     monkeypatch: pytest.MonkeyPatch, tmp_path: object
 ) -> None:
     """Beyond three players, in turn, the default solve is on sampled real deals (hands
-    drawn independently miss the real game by about 4e-3 of the pot); at once it stays on
-    independent hands (within the aim in the real game), and --deals 0 asks for them."""
+    drawn independently miss the real game by about 4e-3 of the pot); at once, four
+    players stay on independent hands (within the aim in the real game) and five sample;
+    --deals 0 asks for independent hands."""
     from guts.solve import solve, solving
 
     monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
@@ -154,6 +155,8 @@ def test_four_players_in_turn_solve_on_sampled_deals_by_default(
     assert found.to_json()["card_removal"] == "sampled (3000 deals)"  # type: ignore[union-attr]
     assert solve("two-card-guts", 4, iterations=3, cache=False, deals=0).deals == 0  # type: ignore[union-attr]
     assert solve("simultaneous-guts", 4, iterations=3, cache=False).deals == 0  # type: ignore[union-attr]
+    monkeypatch.setitem(solving.SAMPLED_DEALS, 5, 2000)
+    assert solve("simultaneous-guts", 5, iterations=3, cache=False).deals == 2000  # type: ignore[union-attr]
 
 
 def test_the_bot_and_the_hint_play_the_sampled_solve_for_four(

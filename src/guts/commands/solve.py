@@ -49,7 +49,7 @@ def solve_command(
             "--deals",
             help="Four or more players, three-card: solve on this many sampled real deals "
             "(card removal kept); 0: hands independent (default: 200,000 for 4 to 6 "
-            "players declaring in turn with two cards).",
+            "players in turn, 5 or 6 at once, with two cards).",
         ),
     ] = None,
     real_game: Annotated[

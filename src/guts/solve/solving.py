@@ -26,6 +26,7 @@ from guts.solve.removal import MOST_JOINT_CLASSES
 from guts.solve.solution import Solution, solve_in_or_out
 
 __all__ = [
+    "SAMPLED_AT_ONCE_FROM",
     "SAMPLED_DEALS",
     "AnySolution",
     "converged",
@@ -134,28 +135,32 @@ real game's exploitability each reaches). Seven and eight players stay on indepe
 hands: eight in turn are within the issue's aim for them (5e-3) without removal, and
 a sampled solve of 256 leaves a deal takes minutes."""
 
+SAMPLED_AT_ONCE_FROM = 5
+"""Declaring at once, the default samples from this many players on (four players on
+independent hands are within 1e-3 of the pot in the real game at once; six are not)."""
+
 
 def default_deals(rules: GutsRules, players: int) -> int:
     """How many sampled real deals a solve of ``rules`` for ``players`` is on when not
     told (0: exact sums or hands independent): :data:`SAMPLED_DEALS` for four to six
-    players declaring in turn in the plain in/out games of two-card hands (where hands
-    drawn independently miss the real game by about 4e-3 of the pot per player); 0 for
-    two and three players (card removal exact), declaring at once (independent hands
-    within 1e-3 in the real game), three-card hands and wild cards (over a thousand
-    classes: sampling needs far more deals), and the rules the sampled deal does not
-    settle (Hi-Lo, a pot cap, a single loser, the best hands paying when everyone is out,
-    the dealer's option, No Peek).
+    players declaring in turn, and five or six at once, in the plain in/out games of
+    two-card hands (where hands drawn independently miss the real game by 3e-3 to 4e-3
+    of the pot per player); 0 for two and three players (card removal exact), four at
+    once (independent hands within 1e-3 in the real game), three-card hands and wild
+    cards (over a thousand classes: sampling needs far more deals), and the rules the
+    sampled deal does not settle (Hi-Lo, a pot cap, a single loser, the best hands
+    paying when everyone is out, the dealer's option, No Peek).
 
     >>> from guts.games.guts import preset
     >>> default_deals(preset("two-card-guts"), 6), default_deals(preset("two-card-guts"), 3)
     (200000, 0)
-    >>> default_deals(preset("simultaneous-guts"), 6)
-    0
+    >>> default_deals(preset("simultaneous-guts"), 4), default_deals(preset("simultaneous-guts"), 6)
+    (0, 200000)
     """
     if players not in SAMPLED_DEALS or rules.hi_lo or pot_cap_chips(rules) is not None:
         return 0
     model = model_of(rules, players)
-    if not model.in_turn or rules.cards != 2:
+    if (not model.in_turn and players < SAMPLED_AT_ONCE_FROM) or rules.cards != 2:
         return 0
     if model.single_loser or model.best_pays or model.dealer_option or model.no_peek:
         return 0
