@@ -18,8 +18,8 @@ from guts.solve.bot import EquilibriumPolicy, advice
 
 
 @pytest.fixture(autouse=True)
-def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+def _cache(shared_solve_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(shared_solve_cache))
 
 
 def test_registered_for_guts_only_where_the_rules_can_be_solved() -> None:
