@@ -146,16 +146,17 @@ def test_four_players_in_turn_solve_on_sampled_deals_by_default(
     drawn independently miss the real game by about 4e-3 of the pot); at once, four
     players stay on independent hands (within the aim in the real game) and five sample;
     --deals 0 asks for independent hands."""
-    from guts.solve import solve, solving
+    from guts.solve import solve
 
     monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
-    monkeypatch.setitem(solving.SAMPLED_DEALS, 4, 3000)  # a small sample: the same path
+    solving = solve.__globals__  # the module solve() reads (doctests may import another)
+    monkeypatch.setitem(solving["SAMPLED_DEALS"], 4, 3000)  # a small sample: the same path
     found = solve("two-card-guts", 4, iterations=3, cache=False)
     assert found.deals == 3000  # type: ignore[union-attr]
     assert found.to_json()["card_removal"] == "sampled (3000 deals)"  # type: ignore[union-attr]
     assert solve("two-card-guts", 4, iterations=3, cache=False, deals=0).deals == 0  # type: ignore[union-attr]
     assert solve("simultaneous-guts", 4, iterations=3, cache=False).deals == 0  # type: ignore[union-attr]
-    monkeypatch.setitem(solving.SAMPLED_DEALS, 5, 2000)
+    monkeypatch.setitem(solving["SAMPLED_AT_ONCE"], 5, 2000)
     assert solve("simultaneous-guts", 5, iterations=3, cache=False).deals == 2000  # type: ignore[union-attr]
 
 
@@ -166,12 +167,11 @@ def test_the_bot_and_the_hint_play_the_sampled_solve_for_four(
     hint's EVs are the sampled game's values divided by the chance of the earlier
     declarations on the same deals (given the seat's hand), not by a product of priors."""
     from guts.games.guts import new_session
-    from guts.solve import solving
-    from guts.solve.bot import EquilibriumPolicy, advice
+    from guts.solve.bot import EquilibriumPolicy, advice, solve_rules
     from guts.solve.sampled import SampledDeal
 
     monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
-    monkeypatch.setitem(solving.SAMPLED_DEALS, 4, 20_000)
+    monkeypatch.setitem(solve_rules.__globals__["SAMPLED_DEALS"], 4, 20_000)
     session = new_session("two-card-guts", ["A", "B", "C", "D"], buy_in=30)
     solution = EquilibriumPolicy(session.rules).solution(4)
     assert isinstance(solution.deal, SampledDeal) and solution.deals == 20_000  # type: ignore[union-attr]

@@ -48,8 +48,8 @@ def solve_command(
         typer.Option(
             "--deals",
             help="Four or more players, three-card: solve on this many sampled real deals "
-            "(card removal kept); 0: hands independent (default: 200,000 for 4 to 6 "
-            "players in turn, 5 or 6 at once, with two cards).",
+            "(card removal kept); 0: hands independent (default with two cards: 800,000 "
+            "for 4 players in turn, 400,000 for 5 or 6, 200,000 for 5 or 6 at once).",
         ),
     ] = None,
     real_game: Annotated[

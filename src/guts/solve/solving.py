@@ -26,7 +26,7 @@ from guts.solve.removal import MOST_JOINT_CLASSES
 from guts.solve.solution import Solution, solve_in_or_out
 
 __all__ = [
-    "SAMPLED_AT_ONCE_FROM",
+    "SAMPLED_AT_ONCE",
     "SAMPLED_DEALS",
     "AnySolution",
     "converged",
@@ -129,44 +129,48 @@ def solve_rules(
     )  # fmt: skip
 
 
-SAMPLED_DEALS = {4: 200_000, 5: 200_000, 6: 200_000}
-"""How many real deals the default solve samples, by players (``docs/solve.md``: the
-real game's exploitability each reaches). Seven and eight players stay on independent
-hands: eight in turn are within the issue's aim for them (5e-3) without removal, and
-a sampled solve of 256 leaves a deal takes minutes."""
+SAMPLED_DEALS = {4: 800_000, 5: 400_000, 6: 400_000}
+"""How many real deals the default solve samples when declaring in turn, by players
+(``docs/solve.md``: the real game's exploitability each reaches; four players on 200,000
+deals are still 1.2e-3 to 1.4e-3 from it, on 800,000 2e-4 to 6e-4). Seven and eight
+players stay on independent hands: eight in turn are within the issue's aim for them
+(5e-3) without removal, and a sampled solve of 256 leaves a deal takes minutes."""
 
-SAMPLED_AT_ONCE_FROM = 5
-"""Declaring at once, the default samples from this many players on (four players on
-independent hands are within 1e-3 of the pot in the real game at once; six are not)."""
+SAMPLED_AT_ONCE = {5: 200_000, 6: 200_000}
+"""The same declaring at once, where fewer deals do (six players on 200,000 deals are
+within 1e-4 of the real game); four players at once stay on independent hands (within
+1e-3 of the pot in the real game)."""
 
 
 def default_deals(rules: GutsRules, players: int) -> int:
     """How many sampled real deals a solve of ``rules`` for ``players`` is on when not
     told (0: exact sums or hands independent): :data:`SAMPLED_DEALS` for four to six
-    players declaring in turn, and five or six at once, in the plain in/out games of
-    two-card hands (where hands drawn independently miss the real game by 3e-3 to 4e-3
-    of the pot per player); 0 for two and three players (card removal exact), four at
-    once (independent hands within 1e-3 in the real game), three-card hands and wild
-    cards (over a thousand classes: sampling needs far more deals), and the rules the
-    sampled deal does not settle (Hi-Lo, a pot cap, a single loser, the best hands
-    paying when everyone is out, the dealer's option, No Peek).
+    players declaring in turn, :data:`SAMPLED_AT_ONCE` for five or six at once, in the
+    plain in/out games of two-card hands (where hands drawn independently miss the real
+    game by 3e-3 to 4e-3 of the pot per player); 0 for two and three players (card
+    removal exact), four at once (independent hands within 1e-3 in the real game), seven
+    and eight, three-card hands and wild cards (over a thousand classes: sampling needs
+    far more deals), and the rules the sampled deal does not settle (Hi-Lo, a pot cap, a
+    single loser, the best hands paying when everyone is out, the dealer's option, No
+    Peek).
 
     >>> from guts.games.guts import preset
     >>> default_deals(preset("two-card-guts"), 6), default_deals(preset("two-card-guts"), 3)
-    (200000, 0)
+    (400000, 0)
     >>> default_deals(preset("simultaneous-guts"), 4), default_deals(preset("simultaneous-guts"), 6)
     (0, 200000)
     """
-    if players not in SAMPLED_DEALS or rules.hi_lo or pot_cap_chips(rules) is not None:
+    if rules.hi_lo or pot_cap_chips(rules) is not None or rules.cards != 2:
         return 0
     model = model_of(rules, players)
-    if (not model.in_turn and players < SAMPLED_AT_ONCE_FROM) or rules.cards != 2:
+    counts = SAMPLED_DEALS if model.in_turn else SAMPLED_AT_ONCE
+    if players not in counts:
         return 0
     if model.single_loser or model.best_pays or model.dealer_option or model.no_peek:
         return 0
     if len(HandClasses.of(rules.hand_ranking).count) > MOST_JOINT_CLASSES:
         return 0  # a wild card: every hand its own class, too few deals each
-    return SAMPLED_DEALS[players]
+    return counts[players]
 
 
 def default_tolerance(rules: GutsRules, players: int) -> float:
