@@ -76,9 +76,9 @@ def test_one_deal_per_next_pot_sums_to_the_plain_deal(
 
 def test_far_below_a_high_cap_the_game_is_the_plain_one() -> None:
     plain = solve("two-card-guts", 3).result.values
-    capped = solve("two-card-guts", 3, {"pot-cap": "3000"})
+    capped = solve("two-card-guts", 3, {"pot-cap": "96"})  # 32 antes: rarely reached
     assert isinstance(capped, ChainSolution)
-    assert (capped.pot, len(capped.states)) == (3, 11)  # 3, 6, ... 1536 and the cap
+    assert (capped.pot, len(capped.states)) == (3, 6)  # 3, 6, ... 48 and the cap
     assert np.allclose(capped.result.values, plain, atol=2e-3)
 
 
