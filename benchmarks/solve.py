@@ -178,6 +178,48 @@ def real_game(iterations: int) -> list[dict[str, Any]]:
     return rows
 
 
+def sampled(counts: tuple[int, ...], deals: int, real_deals: int) -> list[dict[str, Any]]:
+    """Four or more players: the independent-hands solve and the solve on ``deals``
+    sampled real deals (guts.solve.sampled.SampledDeal), each measured in the real game
+    on ``real_deals`` other real deals (the pooled best response's upper estimate, the
+    half-chosen, half-valued lower one and its standard error over the deals), with the
+    CPU seconds of each solve and measure."""
+    from guts.solve import solve
+    from guts.solve.sampled import sampled_nash_conv
+
+    rows = []
+    for game in ("two-card-guts", "simultaneous-guts"):
+        for players in counts:
+            row: dict[str, Any] = {"game": game, "players": players}
+            for label, sample in (("independent", 0), ("sampled", deals)):
+                cpu = time.process_time()
+                solution = solve(game, players, cache=False, deals=sample)
+                solved = time.process_time() - cpu
+                result = solution.result
+                cpu = time.process_time()
+                found = sampled_nash_conv(solution.deal, result.strategy, result.continuation,
+                                          deals=real_deals, seed=7)  # fmt: skip
+                lower, upper = found.per_player
+                row[label] = {
+                    "deals": sample, "iterations": result.iterations,
+                    "model": result.exploitability,
+                    "session": result.session_exploitability,
+                    "real_lower": lower, "real_upper": upper,
+                    "real_error": found.lower_error / players,
+                    "solve_cpu_seconds": round(solved, 1),
+                    "measure_cpu_seconds": round(time.process_time() - cpu, 1),
+                }  # fmt: skip
+                cell = row[label]
+                print(f"{game} {players}p {label} ({sample} deals): {cell['iterations']} "
+                      f"iterations, own game {cell['model']:.1e} (session "
+                      f"{cell['session']:.1e}), real game {lower:.1e} to {upper:.1e} "
+                      f"(s.e. {cell['real_error']:.1e}; {real_deals} deals), solve "
+                      f"{solved:.1f} s CPU, measure {cell['measure_cpu_seconds']} s",
+                      flush=True)  # fmt: skip
+            rows.append(row)
+    return rows
+
+
 def main() -> None:
     """Run the benchmark and print its table."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -189,6 +231,10 @@ def main() -> None:
     parser.add_argument("--no-removal", action="store_true", help="skip the real-deals check")
     parser.add_argument("--players", default="", help="player counts, comma-separated")
     parser.add_argument("--real", action="store_true", help="three players in the real game")
+    sampled_help = "player counts (4 to 8) solved on sampled real deals, in the real game"
+    parser.add_argument("--sampled", default="", help=sampled_help)
+    parser.add_argument("--sampled-deals", type=int, default=200_000)
+    parser.add_argument("--real-deals", type=int, default=400_000)
     args = parser.parse_args()
     counts = (2, 4) if args.quick else tuple(range(2, 9))
     if args.players:
@@ -236,6 +282,8 @@ def main() -> None:
                   f"exploitability {found['worst_exploitability']:.1e}, "
                   f"{found['cpu_seconds']:.1f} s CPU", flush=True)  # fmt: skip
     real = real_game(args.iterations) if args.real else []
+    sampled_counts = tuple(int(n) for n in args.sampled.split(",") if n)
+    measured = sampled(sampled_counts, args.sampled_deals, args.real_deals)
     checks = [] if args.no_removal else removal(20_000 if args.quick else args.deals)
     print("card removal (3+ players): model vs real deals, pot units")
     for row in checks:
@@ -243,7 +291,7 @@ def main() -> None:
               f"(standard error {row['standard_error']:.4f}, {row['deals']} deals)")  # fmt: skip
     with open(args.out, "w") as out:
         json.dump({"load": load, "runs": runs, "chains": chains, "removal": checks,
-                   "real_game": real}, out, indent=1)  # fmt: skip
+                   "real_game": real, "sampled": measured}, out, indent=1)  # fmt: skip
     print(f"written to {args.out}")
 
 

@@ -18,8 +18,8 @@ from guts.solve.bot import EquilibriumPolicy, advice
 
 
 @pytest.fixture(autouse=True)
-def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+def _cache(shared_solve_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(shared_solve_cache))
 
 
 def test_registered_for_guts_only_where_the_rules_can_be_solved() -> None:
@@ -50,8 +50,14 @@ def test_plays_the_strategy_of_its_position_history_and_hand() -> None:
     assert "go out" in told.lines(session.table.pot)[0]
 
 
-def _seat_nets(bots: str, players: int, sessions: int, seed: int) -> list[list[float]]:
-    spec = SimSpec.make("two-card-guts", players=players, bots=bots, seed=seed, max_deals=200)
+def _seat_nets(
+    bots: str, players: int, sessions: int, seed: int, fast: bool = False
+) -> list[list[float]]:
+    """Each seat's net per session (mean, 95% interval) in seeded sessions: on the engine,
+    or with ``fast`` on the vectorized path (guts.sim.vector, which plays the same
+    strategies; tests/sim hold it to the engine)."""
+    spec = SimSpec.make("two-card-guts", players=players, bots=bots, seed=seed, max_deals=200,
+                        fast=fast)  # fmt: skip
     data = report(spec, simulate(spec, sessions=sessions), {"sessions": sessions})
     return [[s["net_per_session"]["mean"], *s["net_per_session"]["ci95"]] for s in data["seats"]]
 
@@ -74,17 +80,31 @@ def test_against_itself_each_seat_wins_what_the_model_says() -> None:
 
 def test_three_seats_against_themselves_win_the_real_games_values() -> None:
     """Three equilibrium bots (the exact card-removal solve, whose values are the real
-    game's): each seat's net per session within its 95% interval of the model's."""
+    game's): each seat's net per session within its 95% interval of the model's, over
+    enough sessions (the vectorized path) that the interval is a tenth of a chip."""
+    predicted = _predicted(3)
+    nets = _seat_nets("equilibrium", 3, 40_000, seed=23, fast=True)
+    for (_mean, low, high), model in zip(nets, predicted, strict=True):
+        assert low <= model <= high
+        assert high - low < 0.1
+
+
+@pytest.mark.slow
+def test_three_seats_against_themselves_on_the_engine() -> None:
+    """The engine's sessions of the above (covered by
+    test_three_seats_against_themselves_win_the_real_games_values, on the vectorized
+    path that tests/sim holds to the engine)."""
     predicted = _predicted(3)
     nets = _seat_nets("equilibrium", 3, 600, seed=23)
     for (_mean, low, high), model in zip(nets, predicted, strict=True):
         assert low <= model <= high
 
 
-@pytest.mark.parametrize(("rival", "sessions"), [("threshold", 400), ("sensible", 120)])
-def test_no_worse_against_the_other_bots(rival: str, sessions: int) -> None:
+@pytest.mark.parametrize(("rival", "sessions", "fast"),
+                         [("threshold", 20_000, True), ("sensible", 120, False)])  # fmt: skip
+def test_no_worse_against_the_other_bots(rival: str, sessions: int, fast: bool) -> None:
     predicted = _predicted(3)[0]
-    high = _seat_nets(f"equilibrium,{rival},{rival}", 3, sessions, seed=8)[0][2]
+    high = _seat_nets(f"equilibrium,{rival},{rival}", 3, sessions, seed=8, fast=fast)[0][2]
     assert high > predicted  # its edge over its own seat's value is not negative
 
 

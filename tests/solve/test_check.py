@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,8 +13,8 @@ from guts.solve.check import dealt_values
 
 
 @pytest.fixture(autouse=True)
-def _cache(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+def _cache(shared_solve_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(shared_solve_cache))
 
 
 def test_two_players_with_exact_removal_match_real_deals() -> None:

@@ -13,8 +13,8 @@ from guts.prompts import checker, help_lines, hint_lines
 
 
 @pytest.fixture(autouse=True)
-def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+def _cache(shared_solve_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(shared_solve_cache))
 
 
 def _evs(line: str) -> tuple[float, float]:

@@ -134,7 +134,7 @@ def test_the_solved_small_pack_is_an_equilibrium_of_the_real_deal() -> None:
 
 
 def test_three_players_solve_with_the_whole_pack_and_match_real_deals(
-    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+    shared_solve_cache: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """guts solve for three players removes cards exactly: its exploitability is the real
     game's, and real deals from one shuffled pack, played by its strategy, are worth what
@@ -142,7 +142,7 @@ def test_three_players_solve_with_the_whole_pack_and_match_real_deals(
     from guts.solve import solve
     from guts.solve.check import dealt_values
 
-    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(shared_solve_cache))
     solution = solve("two-card-guts", 3)
     assert solution.exact and isinstance(solution.deal, DeckDeal)
     assert solution.result.exploitability <= 1e-4
@@ -152,14 +152,14 @@ def test_three_players_solve_with_the_whole_pack_and_match_real_deals(
 
 
 def test_the_bot_and_the_hint_play_the_real_game_strategy(
-    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+    shared_solve_cache: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Three seats: the equilibrium bot's solution removes cards exactly, and the hint's
     chance of the earlier declarations is the joint's (not a product of priors)."""
     from guts.games.guts import new_session
     from guts.solve.bot import EquilibriumPolicy, advice
 
-    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(shared_solve_cache))
     session = new_session("two-card-guts", ["A", "B", "C"], buy_in=30)
     solution = EquilibriumPolicy(session.rules).solution(3)
     assert solution.exact and isinstance(solution.deal, DeckDeal)  # type: ignore[union-attr]

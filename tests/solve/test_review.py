@@ -18,8 +18,8 @@ from tests.cli_helpers import run
 
 
 @pytest.fixture(autouse=True)
-def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+def _cache(shared_solve_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(shared_solve_cache))
 
 
 def _evs(line: str) -> tuple[float, float]:
@@ -111,7 +111,7 @@ def test_a_night_of_dealers_choice_is_judged_game_by_game(
 ) -> None:
     path = tmp_path / "night.jsonl"
     code, _, err = run(
-        capsys, "play", "dealers-choice", "-n", "4", "--watch", "--seed", "4", "--deals", "12",
+        capsys, "play", "dealers-choice", "-n", "3", "--watch", "--seed", "4", "--deals", "12",
         "--games", "two-card-guts,three-five-seven", "--history", str(path),
     )  # fmt: skip
     assert code == 0, err

@@ -44,13 +44,14 @@ def solve_command(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     deals: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--deals",
             help="Four or more players, three-card: solve on this many sampled real deals "
-            "(card removal kept) rather than with hands independent.",
+            "(card removal kept); 0: hands independent (default with two cards: 800,000 "
+            "for 4 players in turn, 400,000 for 5 or 6, 200,000 for 5 or 6 at once).",
         ),
-    ] = 0,
+    ] = None,
     real_game: Annotated[
         int,
         typer.Option(

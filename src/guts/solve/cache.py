@@ -18,7 +18,7 @@ from guts.solve.cfr import Result
 
 __all__ = ["MODEL_VERSION", "cache_dir", "cached", "key", "load", "store"]
 
-MODEL_VERSION = 3
+MODEL_VERSION = 4
 """Bumped whenever the model or the solver changes what a cached solution holds."""
 
 

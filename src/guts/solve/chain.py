@@ -45,6 +45,7 @@ from guts.solve.cache import cached
 from guts.solve.cfr import Deal, Result, solve_deal
 from guts.solve.hands import HandClasses
 from guts.solve.model import OUTCOMES, Model, Payoff, model_of, out_of_reach, pot_cap_chips
+from guts.solve.removal import deck_exact_fits
 from guts.solve.solution import Solution, deal_of
 
 __all__ = [
@@ -116,7 +117,7 @@ class ChainDeal(Deal):
         loops: dict[int, bool],
         total: float = 1.0,
     ) -> None:
-        super().__init__(model, classes, exact=exact)
+        super().__init__(model, classes, exact=exact and model.players == 2)
         fields = asdict(model)
         self.parts = {
             k: deal_of(_NextIs(**fields, multiple=k), classes, exact) for k in sorted(known)
@@ -140,6 +141,9 @@ class ChainDeal(Deal):
 
     def histories(self, position: int) -> int:
         return self.parts[0].histories(position)
+
+    def history_chance(self, cls: int, weights: list[FloatArray]) -> float:
+        return self.parts[0].history_chance(cls, weights)
 
     def history(self, position: int, ins: int) -> int:
         return self.parts[0].history(position, ins)
@@ -217,7 +221,7 @@ def solve_chain(
         return run() if solve_state is None else solve_state(pot, run)
 
     n = model.players
-    multiples = next_multiples(Deal(model, classes, exact=exact))
+    multiples = next_multiples(Deal(model, classes, exact=exact and n == 2))
     share = np.full(n, 1.0 / n)
     at_cap = ChainDeal(model, classes, exact, {k: (k - 1) * share for k in multiples},
                        dict.fromkeys(multiples, True))  # fmt: skip
@@ -312,7 +316,7 @@ def solve_chain_rules(
         raise GutsError(f"guts solve cannot solve these rules: {why}")
     model = model_of(replace(rules, pot_cap=None, pot_limit=None), players)
     classes = HandClasses.of(rules.hand_ranking)
-    exact = players == 2
+    exact = players == 2 or deck_exact_fits(model, classes)
 
     def solve_state(pot: int, run: Callable[[], Result]) -> Result:
         return cached(rules, players, iterations, tolerance, cache, run, part=f"pot {pot}")

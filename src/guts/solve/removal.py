@@ -26,7 +26,7 @@ players' (its chances by the best hand's strength, as for two players).
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, cached_property
 from math import comb
 
 import numpy as np
@@ -156,16 +156,29 @@ class DeckDeal(Deal):
         super().__init__(model, classes, exact=False)
         self.joint = joint_of(classes) if joint is None else joint
         self.cond = self.joint.sum(axis=2)  # P(one other's class | mine)
+
+    @cached_property
+    def three(self) -> tuple[FloatArray, FloatArray]:
+        """Three in: my gain and the next pot per triple of classes (mine first), times
+        the triple's chance (built on first use: a deal read from the cache and never
+        valued, as a pot cap's chain of pots for a bot, does without its tensors)."""
         self._grids()
-        joint = self.joint
-        self.three = (joint * self.three_gain, joint * self.three_next)
-        self.out_two = (
-            joint * self.out_two_gain[None, :, :],
-            joint * self.out_two_next[None, :, :],
+        return self.joint * self.three_gain, self.joint * self.three_next
+
+    @cached_property
+    def out_two(self) -> tuple[FloatArray, FloatArray]:
+        """The other two in: my gain (out) and the next pot per triple, times its chance."""
+        self._grids()
+        return (
+            self.joint * self.out_two_gain[None, :, :],
+            self.joint * self.out_two_next[None, :, :],
         )
 
     def _grids(self) -> None:
-        """Per pair and triple of classes (mine first): each role's gain and next pot."""
+        """Per pair and triple of classes (mine first): each role's gain and next pot
+        (once)."""
+        if hasattr(self, "three_gain"):
+            return
         lv = self.level
         x, y = lv[:, None], lv[None, :]
         # two in, mine and another's: win, tie or lose (the other's level is the best)
@@ -200,6 +213,7 @@ class DeckDeal(Deal):
         self, strategy: list[FloatArray], carry: FloatArray, position: int | None
     ) -> list[FloatArray]:
         size = len(self.level)
+        self._grids()
         cv = [np.zeros((self.histories(p), 2, size)) for p in range(3)]
         for ins in self.leaves():
             chances = [self._chance(strategy, j, ins) for j in range(3)]

@@ -10,7 +10,14 @@ sample's best response overstates the real one (an **upper** estimate), while ch
 with one half of the deals and valuing the choice on the other (and the other way round)
 values a real strategy without that bias (a **lower** estimate: no strategy beats the
 best response). The real NashConv lies between the two, up to the lower one's sampling
-error (``lower_error``, from the spread of the deals' contributions).
+error (``lower_error``): the lower estimate is a mean over the deals of what each adds to
+it (its values times the chosen action's indicator less the strategy's chance of that
+action), so its standard error is that of a mean of independent numbers.
+
+:class:`SampledDeal` solves on such deals (the *sampled game*: card removal between
+every pair of players kept); a solve measured by :func:`sampled_nash_conv` must be
+measured on other deals (another seed) than its own, or the measure would reward fitting
+them. With numba the sums over the deals are compiled (:mod:`guts.solve.compiled_sampled`).
 
 The payoffs are :class:`~guts.solve.cfr.Deal`'s tables by the strength levels of the hands
 in (the ghost, where there is one, from the whole pack as in the model). Not for a single
@@ -19,6 +26,8 @@ loser, the best hands paying when everyone is out, or the dealer's option.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,32 +68,99 @@ def sampled_nash_conv(
     continuation: FloatArray,
     *,
     deals: int = 200_000,
-    seed: int = 1,
+    seed: int = 2,
     chunk: int = 25_000,
 ) -> SampledNashConv:
     """The real game's NashConv of ``strategy`` with the next pots worth
     ``continuation`` (per position, as :meth:`Deal.counterfactual` takes them), from
-    ``deals`` real deals (see the module docstring)."""
+    ``deals`` real deals (see the module docstring). The default ``seed`` differs from
+    :class:`SampledDeal`'s, so that a sampled solve is measured on deals it never saw."""
     m = deal.model
     if m.single_loser or m.best_pays or m.dealer_option or m.no_peek:
         raise ValueError("sampled values cover plain match payment and declarations once")
+    if isinstance(deal, SampledDeal) and deal.seed == seed:
+        raise ValueError("measure a sampled solve on other deals than its own (another seed)")
     n, size = deal.players, len(deal.level)
     carry = deal.continuation(np.asarray(continuation, dtype=np.float64))
     rng = np.random.default_rng(seed)
-    # per half: sums of the values and of their squares per (position, history, action,
-    # class), and how many deals gave each position each class
-    shape = (2, n, max(deal.histories(p) for p in range(n)), 2, size)
-    sums, squares = np.zeros(shape), np.zeros(shape)
+    # per half: sums of the values per (position, history, action, class), and how many
+    # deals gave each position each class
+    sums = np.zeros((2, n, max(deal.histories(p) for p in range(n)), 2, size))
     counts = np.zeros((2, n, size))
     lookup = _Lookup(deal)
+    chunks: list[tuple[IntArray, IntArray]] = []
     done = 0
     while done < deals:
         take = min(chunk, deals - done)
         classes = lookup.deal(rng, take, n)  # (take, n)
         half = (np.arange(done, done + take) % 2).astype(np.int64)
-        _accumulate(deal, strategy, carry, classes, half, sums, squares, counts)
+        _accumulate(deal, strategy, carry, classes, half, sums, counts)
+        chunks.append((classes, half))
         done += take
-    return _bracket(deal, strategy, sums, squares, counts, deals)
+    upper, values = _upper(deal, strategy, sums, counts, deals)
+    lower, error = _lower(deal, strategy, carry, sums, counts, chunks)
+    return SampledNashConv(lower, upper, error, values, deals)
+
+
+def _lower(
+    deal: Deal,
+    strategy: list[FloatArray],
+    carry: FloatArray,
+    sums: FloatArray,
+    counts: FloatArray,
+    chunks: list[tuple[IntArray, IntArray]],
+) -> tuple[float, float]:
+    """The lower estimate and its standard error over the deals: each half's best
+    response (chosen on the other half's values) less the strategy, as a mean over the
+    half's deals of what each deal adds to it (its values times the chosen action's
+    indicator less the strategy's chance of that action)."""
+    n = deal.players
+    estimate = variance = 0.0
+    for judge in (0, 1):
+        pick = 1 - judge
+        weights = np.zeros(sums.shape[1:])  # (n, rows, 2, classes)
+        for p in range(n):
+            rows = deal.histories(p)
+            mean = sums[pick, p, :rows] / np.maximum(counts[pick, p][None, None, :], 1.0)
+            chosen = (mean[:, 1] > mean[:, 0]).astype(np.float64)
+            s = strategy[p]
+            weights[p, :rows, 1] = chosen - s
+            weights[p, :rows, 0] = (1.0 - chosen) - (1.0 - s)
+            if deal.forced(p, 0):
+                weights[p, 0] = 0.0
+        per_deal = np.concatenate(
+            [_per_deal(deal, strategy, carry, c[h == judge], weights) for c, h in chunks]
+        )
+        estimate += float(per_deal.mean()) / 2
+        variance += float(per_deal.var(ddof=1)) / len(per_deal) / 4
+    return estimate, float(np.sqrt(variance))
+
+
+def _per_deal(
+    deal: Deal,
+    strategy: list[FloatArray],
+    carry: FloatArray,
+    classes: IntArray,
+    weights: FloatArray,
+) -> FloatArray:
+    """Per deal: the sum over positions and leaves of each value times ``weights[p, row,
+    action, class]``."""
+    n = deal.players
+    kernel = _compiled()
+    if kernel is not None:
+        sums = np.zeros((1, *weights.shape))
+        per_deal = np.zeros(len(classes))
+        kernel(
+            _padded(deal, strategy), np.ascontiguousarray(classes, dtype=np.int64),
+            np.zeros(len(classes), dtype=np.int64), deal.model.in_turn,
+            len(deal.leaves()) < 1 << n, deal.level.astype(np.int64), carry, deal.packed,
+            -1, sums, weights, per_deal, True, False,
+        )  # fmt: skip
+        return per_deal
+    per_deal = np.zeros(len(classes))
+    for p, row, action, value in _leaf_values(deal, strategy, carry, classes, None):
+        per_deal += value * weights[p, row, action, classes[:, p]]
+    return per_deal
 
 
 class _Lookup:
@@ -121,18 +197,76 @@ def _accumulate(
     classes: IntArray,
     half: IntArray,
     sums: FloatArray,
-    squares: FloatArray | None,
     counts: FloatArray,
     only: int | None = None,
 ) -> None:
     """Add each position's (or only ``only``'s) value at every leaf of every deal into
-    ``sums`` (and its square into ``squares``) by half, position, history, action and
-    class; count the classes into ``counts``."""
+    ``sums`` by half, position, history, action and
+    class; count the classes into ``counts``. Compiled where numba is (the two paths
+    are held equal by the tests)."""
     n, size = deal.players, len(deal.level)
-    level = deal.level[classes]  # (deals, n)
     slot = half[:, None] * size + classes  # (deals, n): the half and the class, flat
     for p in range(n):
         counts[:, p] += np.bincount(slot[:, p], minlength=2 * size).reshape(2, size)
+    kernel = _compiled()
+    if kernel is not None:
+        kernel(
+            _padded(deal, strategy), np.ascontiguousarray(classes, dtype=np.int64),
+            half.astype(np.int64), deal.model.in_turn, len(deal.leaves()) < 1 << n,
+            deal.level.astype(np.int64), carry, deal.packed, -1 if only is None else only,
+            sums, np.zeros((1, 1, 1, 1)), np.zeros(1), False, False,
+        )  # fmt: skip
+        return
+    _accumulate_numpy(deal, strategy, carry, classes, half, sums, only)
+
+
+def _padded(deal: Deal, strategy: list[FloatArray]) -> FloatArray:
+    """``strategy`` as one array, every position's histories padded to the most."""
+    padded = np.zeros((deal.players, max(len(s) for s in strategy), len(deal.level)))
+    for p, s in enumerate(strategy):
+        padded[p, : len(s)] = s
+    return padded
+
+
+def _compiled() -> Callable[..., None] | None:
+    """The compiled sums, or None without numba (or with ``GUTS_KERNELS=numpy``)."""
+    if os.environ.get("GUTS_KERNELS", "").lower() == "numpy":
+        return None
+    try:
+        from guts.solve.compiled_sampled import sampled_sums
+    except ImportError:
+        return None
+    return sampled_sums
+
+
+def _accumulate_numpy(
+    deal: Deal,
+    strategy: list[FloatArray],
+    carry: FloatArray,
+    classes: IntArray,
+    half: IntArray,
+    sums: FloatArray,
+    only: int | None,
+) -> None:
+    """:func:`_accumulate`'s sums in numpy, leaf by leaf over every deal at once."""
+    size = len(deal.level)
+    slot = half[:, None] * size + classes
+    for p, row, action, value in _leaf_values(deal, strategy, carry, classes, only):
+        found = np.bincount(slot[:, p], weights=value, minlength=2 * size)
+        sums[:, p, row, action] += found.reshape(2, size)
+
+
+def _leaf_values(
+    deal: Deal,
+    strategy: list[FloatArray],
+    carry: FloatArray,
+    classes: IntArray,
+    only: int | None,
+) -> Iterator[tuple[int, int, int, FloatArray]]:
+    """For every leaf and position (or only ``only``): (position, its history, its
+    action, its value in each deal, the others' chances of declaring so included)."""
+    n = deal.players
+    level = deal.level[classes]  # (deals, n)
     for ins in deal.leaves():
         members = [j for j in range(n) if ins >> j & 1]
         count = len(members)
@@ -162,50 +296,30 @@ def _accumulate(
                 gain = out[0] + c * out[1]
             else:
                 gain = np.full(len(classes), deal.out_gain[0][0, 0] + c * deal.out_next[0][0, 0])
-            value = others * gain
-            row, action = deal.history(p, ins), ins >> p & 1
-            found = np.bincount(slot[:, p], weights=value, minlength=2 * size)
-            sums[:, p, row, action] += found.reshape(2, size)
-            if squares is not None:
-                found = np.bincount(slot[:, p], weights=value * value, minlength=2 * size)
-                squares[:, p, row, action] += found.reshape(2, size)
+            yield p, deal.history(p, ins), ins >> p & 1, others * gain
 
 
-def _bracket(
-    deal: Deal,
-    strategy: list[FloatArray],
-    sums: FloatArray,
-    squares: FloatArray,
-    counts: FloatArray,
-    deals: int,
-) -> SampledNashConv:
+def _upper(
+    deal: Deal, strategy: list[FloatArray], sums: FloatArray, counts: FloatArray, deals: int
+) -> tuple[float, FloatArray]:
+    """The upper estimate (the best response on the pooled deals less the strategy) and
+    each position's sampled value."""
     n = deal.players
     both = counts.sum(axis=0)  # (n, classes)
-    upper = lower = variance = 0.0
+    upper = 0.0
     values = np.zeros(n)
     for p in range(n):
         rows = deal.histories(p)
         s = strategy[p]
         weight = both[p] / deals  # the class's share of deals
         pooled = sums[:, p, :rows].sum(axis=0) / np.maximum(both[p], 1.0)  # (rows, 2, classes)
-        per_half = sums[:, p, :rows] / np.maximum(counts[:, p][:, None, None, :], 1.0)
         free = np.ones(rows, dtype=bool)
         free[0] = not deal.forced(p, 0)
         played = s * pooled[:, 1] + (1 - s) * pooled[:, 0]
         values[p] = float((played * weight).sum())
         gain = (np.maximum(pooled[:, 1], pooled[:, 0]) - played)[free]
         upper += float((gain * weight).sum())
-        for pick, judge in ((0, 1), (1, 0)):
-            chosen = per_half[pick][:, 1] > per_half[pick][:, 0]
-            valued = np.where(chosen, per_half[judge][:, 1], per_half[judge][:, 0])
-            mine = s * per_half[judge][:, 1] + (1 - s) * per_half[judge][:, 0]
-            share = counts[judge, p] / counts[judge].sum(axis=1)[p]
-            lower += float(((valued - mine)[free] * share).sum()) / 2
-        # the sampling variance of the values, each class's mean over its deals
-        mean_sq = squares[:, p, :rows].sum(axis=0) / np.maximum(both[p], 1.0)
-        spread = np.maximum(mean_sq - pooled**2, 0.0).sum(axis=1)  # (rows, classes)
-        variance += float((spread * weight**2 / np.maximum(both[p], 1.0)).sum())
-    return SampledNashConv(lower, upper, float(np.sqrt(variance)), values, deals)
+    return upper, values
 
 
 class SampledDeal(Deal):
@@ -220,6 +334,9 @@ class SampledDeal(Deal):
         if model.single_loser or model.best_pays or model.dealer_option or model.no_peek:
             raise ValueError("sampled deals cover plain match payment and declarations once")
         super().__init__(model, classes, exact=False)
+        self.seed = seed
+        self._last: tuple[list[FloatArray], tuple[list[FloatArray], list[FloatArray]]] | None
+        self._last = None
         rng = np.random.default_rng(seed)
         self.sample = _Lookup(self).deal(rng, deals, model.players)
         size = len(self.level)
@@ -234,13 +351,54 @@ class SampledDeal(Deal):
         self, strategy: list[FloatArray], carry: FloatArray, position: int | None
     ) -> list[FloatArray]:
         n, size = self.players, len(self.level)
-        rows = max(self.histories(p) for p in range(n))
-        sums = np.zeros((2, n, rows, 2, size))
-        counts = np.zeros((2, n, size))
-        half = np.zeros(len(self.sample), dtype=np.int64)
-        _accumulate(self, strategy, carry, self.sample, half, sums, None, counts, position)
         # per deal and class's chance, not per deal held: then a position's value (the
         # classes weighted by their chance) is the mean over the deals, as the game's,
         # and each information set's values are its mean's, scaled alike for both actions
         expected = len(self.sample) * self.prior
+        kernel = _compiled()
+        if position is None and kernel is not None:  # every position: now and next apart
+            now, then = self._split(kernel, strategy)
+            return [(now[p] + carry[p] * then[p]) / expected for p in range(n)]
+        rows = max(self.histories(p) for p in range(n))
+        sums = np.zeros((2, n, rows, 2, size))
+        counts = np.zeros((2, n, size))
+        half = np.zeros(len(self.sample), dtype=np.int64)
+        _accumulate(self, strategy, carry, self.sample, half, sums, counts, position)
         return [sums[0, p, : self.histories(p)] / expected for p in range(n)]
+
+    def _split(
+        self, kernel: Callable[..., None], strategy: list[FloatArray]
+    ) -> tuple[list[FloatArray], list[FloatArray]]:
+        """Every position's sums of what is won now and of the next pot, apart (the values
+        are linear in the continuation): the fixed point, the expected next pot and the
+        whole-session values of one strategy all come from one pass over the deals."""
+        if self._last is not None and all(
+            np.array_equal(a, b) for a, b in zip(self._last[0], strategy, strict=True)
+        ):
+            return self._last[1]
+        n = self.players
+        sums = np.zeros((2, n, max(self.histories(p) for p in range(n)), 2, len(self.level)))
+        kernel(
+            _padded(self, strategy), self.sample, np.zeros(len(self.sample), dtype=np.int64),
+            self.model.in_turn, len(self.leaves()) < 1 << n, self.level.astype(np.int64),
+            np.zeros(n), self.packed, -1, sums, np.zeros((1, 1, 1, 1)), np.zeros(1), False,
+            True,
+        )  # fmt: skip
+        found = (
+            [sums[0, p, : self.histories(p)] for p in range(n)],
+            [sums[1, p, : self.histories(p)] for p in range(n)],
+        )
+        self._last = ([s.copy() for s in strategy], found)
+        return found
+
+    def history_chance(self, cls: int, weights: list[FloatArray]) -> float:
+        """The chance of the earlier positions' declarations (``weights``: each one's
+        chance per class, positions 0 to ``len(weights) - 1``) given my class ``cls``,
+        on the sampled deals and scaled as the values are (per deal and chance of the
+        class), so that a value divided by it is the sampled game's expectation."""
+        position = len(weights)
+        held = self.sample[self.sample[:, position] == cls]
+        chance = np.ones(len(held))
+        for q, weight in enumerate(weights):
+            chance *= weight[held[:, q]]
+        return float(chance.sum() / (len(self.sample) * self.prior[cls]))

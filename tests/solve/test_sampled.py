@@ -1,0 +1,190 @@
+"""The sampled real deals (guts.solve.sampled): the compiled sums equal the numpy ones,
+for every position and for one, with the halves the bracket needs; the lower estimate's
+standard error is taken over the deals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from guts.cards import parse_cards
+from guts.games.guts import preset
+from guts.solve.hands import HandClasses
+from guts.solve.model import model_of
+
+pytest.importorskip("numba", reason="the compiled sums need numba (pip install 'guts[solve]')")
+
+SIXTEEN = tuple(parse_cards("Js Jh Jd Jc Qs Qh Qd Qc Ks Kh Kd Kc As Ah Ad Ac"))
+
+
+@pytest.mark.parametrize("game", ["two-card-guts", "simultaneous-guts", "ghost-guts"])
+@pytest.mark.parametrize("only", [None, 2])
+def test_the_compiled_sums_equal_the_numpy_ones(game: str, only: int | None) -> None:
+    from guts.solve import sampled
+
+    rules = preset(game)
+    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
+    deal = sampled.SampledDeal(model_of(rules, 5), classes, deals=400, seed=3)
+    rng = np.random.default_rng(7)
+    strategy = deal.force([rng.random(s.shape) for s in deal.uniform()])
+    carry = rng.dirichlet(np.ones(5))
+    half = rng.integers(0, 2, len(deal.sample))
+    found = []
+    for kernel in (sampled._compiled(), None):
+        shape = (2, 5, 16, 2, len(deal.level))
+        sums, counts = np.zeros(shape), np.zeros((2, 5, len(deal.level)))
+        if kernel is None:
+            sampled._accumulate_numpy(deal, strategy, carry, deal.sample, half, sums, only)
+        else:
+            sampled._accumulate(deal, strategy, carry, deal.sample, half, sums, counts, only)
+        found.append(sums)
+    assert found[0].any()
+    np.testing.assert_allclose(found[0], found[1], atol=1e-12)
+
+
+@pytest.mark.parametrize("kernels", ["compiled", "numpy"])
+def test_the_lower_estimate_is_the_mean_of_what_each_deal_adds(
+    kernels: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lower estimate's standard error comes from one number per deal: those numbers'
+    mean is the lower estimate from the halves' sums (each half's best response, chosen
+    on the other half, less the strategy), on either path."""
+    from guts.solve import sampled
+
+    if kernels == "numpy":
+        monkeypatch.setenv("GUTS_KERNELS", "numpy")
+    rules = preset("two-card-guts")
+    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
+    deal = sampled.SampledDeal(model_of(rules, 4), classes, deals=50, seed=3)
+    rng = np.random.default_rng(8)
+    strategy = deal.force([rng.random(s.shape) for s in deal.uniform()])
+    carry = rng.dirichlet(np.ones(4))
+    found = sampled.sampled_nash_conv(deal, strategy, carry, deals=3000, seed=4, chunk=700)
+    # the halves' estimate, as _bracket took it before the per-deal sums
+    shape = (2, 4, 8, 2, len(deal.level))
+    sums, counts = np.zeros(shape), np.zeros((2, 4, len(deal.level)))
+    pack = sampled._Lookup(deal)
+    draw = np.random.default_rng(4)
+    done = 0
+    while done < 3000:
+        take = min(700, 3000 - done)
+        half = (np.arange(done, done + take) % 2).astype(np.int64)
+        sampled._accumulate(deal, strategy, deal.continuation(carry), pack.deal(draw, take, 4),
+                            half, sums, counts)  # fmt: skip
+        done += take
+    lower = 0.0
+    for pick, judge in ((0, 1), (1, 0)):
+        for p in range(4):
+            rows = deal.histories(p)
+            mean = [sums[h, p, :rows] / np.maximum(counts[h, p], 1.0) for h in (0, 1)]
+            chosen = mean[pick][:, 1] > mean[pick][:, 0]
+            valued = np.where(chosen, mean[judge][:, 1], mean[judge][:, 0])
+            mine = strategy[p] * mean[judge][:, 1] + (1 - strategy[p]) * mean[judge][:, 0]
+            free = np.ones(rows, dtype=bool)
+            free[0] = not deal.forced(p, 0)
+            lower += float(((valued - mine)[free] * counts[judge, p] / 1500).sum()) / 2
+    assert found.lower == pytest.approx(lower, abs=1e-12)
+    assert 0 < found.lower_error < 0.5 * abs(found.upper)
+    with pytest.raises(ValueError, match="other deals"):
+        sampled.sampled_nash_conv(deal, strategy, carry, deals=100, seed=3)
+
+
+def test_the_chance_of_the_earlier_declarations_is_taken_on_the_deals() -> None:
+    """The hint divides a value by the chance of the declarations before the seat; on a
+    sampled deal both are sums over the deals where the seat held its class, so their
+    ratio is the sampled game's expected value of the action there: the chance is the
+    mean over those deals of the earlier positions' chances, per deal and chance of the
+    class, and the values of a history divided by it add up to the position's value."""
+    from guts.solve.sampled import SampledDeal
+
+    rules = preset("two-card-guts")
+    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
+    deal = SampledDeal(model_of(rules, 4), classes, deals=2000, seed=6)
+    rng = np.random.default_rng(2)
+    strategy = deal.force([rng.random(s.shape) for s in deal.uniform()])
+    cls = int(deal.sample[0, 2])
+    weights = [1.0 - strategy[0][0], strategy[1][0]]  # out, then in: history 0b10
+    held = deal.sample[deal.sample[:, 2] == cls]
+    mean = np.mean(weights[0][held[:, 0]] * weights[1][held[:, 1]])
+    expected = mean * len(held) / (len(deal.sample) * deal.prior[cls])
+    assert deal.history_chance(cls, weights) == pytest.approx(expected)
+    # every history of position 2 together: the chances add up to the deals' share
+    total = 0.0
+    for history in range(4):
+        w = [strategy[q][history & ((1 << q) - 1)] for q in range(2)]
+        w = [x if history >> q & 1 else 1.0 - x for q, x in enumerate(w)]
+        total += deal.history_chance(cls, w)
+    assert total == pytest.approx(len(held) / (len(deal.sample) * deal.prior[cls]))
+
+
+def test_every_position_at_once_is_now_plus_the_next_pot_times_the_continuation() -> None:
+    """A sampled deal's values of every position come from one pass that keeps what is
+    won now and the next pot apart: they equal the direct sums at any continuation, and
+    each position's alone."""
+    from guts.solve import sampled
+
+    rules = preset("two-card-guts")
+    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
+    deal = sampled.SampledDeal(model_of(rules, 4), classes, deals=500, seed=3)
+    rng = np.random.default_rng(4)
+    strategy = deal.force([rng.random(s.shape) for s in deal.uniform()])
+    for _ in range(3):
+        values = rng.dirichlet(np.ones(4))
+        together = deal.counterfactual(strategy, values)
+        for p in range(4):
+            alone = deal.counterfactual(strategy, values, p)[p]
+            np.testing.assert_allclose(together[p], alone, atol=1e-12)
+    strategy[1][0] = 1 - strategy[1][0]  # another strategy: not the kept pass
+    found = deal.counterfactual(strategy, values)
+    np.testing.assert_allclose(found[1], deal.counterfactual(strategy, values, 1)[1], atol=1e-12)
+
+
+def test_four_players_in_turn_solve_on_sampled_deals_by_default(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    """Beyond three players, in turn, the default solve is on sampled real deals (hands
+    drawn independently miss the real game by about 4e-3 of the pot); at once, four
+    players stay on independent hands (within the aim in the real game) and five sample;
+    --deals 0 asks for independent hands."""
+    from guts.solve import solve
+
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+    solving = solve.__globals__  # the module solve() reads (doctests may import another)
+    monkeypatch.setitem(solving["SAMPLED_DEALS"], 4, 3000)  # a small sample: the same path
+    found = solve("two-card-guts", 4, iterations=3, cache=False)
+    assert found.deals == 3000  # type: ignore[union-attr]
+    assert found.to_json()["card_removal"] == "sampled (3000 deals)"  # type: ignore[union-attr]
+    assert solve("two-card-guts", 4, iterations=3, cache=False, deals=0).deals == 0  # type: ignore[union-attr]
+    assert solve("simultaneous-guts", 4, iterations=3, cache=False).deals == 0  # type: ignore[union-attr]
+    monkeypatch.setitem(solving["SAMPLED_AT_ONCE"], 5, 2000)
+    assert solve("simultaneous-guts", 5, iterations=3, cache=False).deals == 2000  # type: ignore[union-attr]
+
+
+def test_the_bot_and_the_hint_play_the_sampled_solve_for_four(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    """Four seats, in turn: the equilibrium bot's solution is the sampled one, and the
+    hint's EVs are the sampled game's values divided by the chance of the earlier
+    declarations on the same deals (given the seat's hand), not by a product of priors."""
+    from guts.games.guts import new_session
+    from guts.solve.bot import EquilibriumPolicy, advice, solve_rules
+    from guts.solve.sampled import SampledDeal
+
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setitem(solve_rules.__globals__["SAMPLED_DEALS"], 4, 20_000)
+    session = new_session("two-card-guts", ["A", "B", "C", "D"], buy_in=30)
+    solution = EquilibriumPolicy(session.rules).solution(4)
+    assert isinstance(solution.deal, SampledDeal) and solution.deals == 20_000  # type: ignore[union-attr]
+    session.start_deal(session.stacked({1: "Ah Kd", 2: "9s 8d", 3: "Qs Qd", 0: "7h 2s"}))
+    session.act(1, "out")
+    session.act(2, "in")
+    told = advice(solution, session.view(3))
+    deal = solution.deal  # type: ignore[union-attr]
+    cls = solution.classes.class_of(parse_cards("Qs Qd"))  # type: ignore[union-attr]
+    strategy = solution.result.strategy
+    weights = [1.0 - strategy[0][0], strategy[1][0]]  # out, then in: history 0b10
+    reach = deal.history_chance(cls, weights)
+    assert reach != pytest.approx(float((weights[0] @ deal.prior) * (weights[1] @ deal.prior)))
+    cv = solution.counterfactual[2]  # type: ignore[union-attr]
+    assert told.ev_in == pytest.approx(cv[2, 1, cls] / reach)  # type: ignore[union-attr]
+    assert told.ev_out == pytest.approx(cv[2, 0, cls] / reach)  # type: ignore[union-attr]
