@@ -712,11 +712,11 @@ def hint_lines(decision: Decision, view: Mapping[str, Any], rules: object) -> li
     why = out_of_reach(rules, players)
     if why or not 2 <= players <= 8 or not (view.get("hand") or rules.no_peek):
         return []
-    from guts.solve import solve_rules
     from guts.solve.bot import advice
+    from guts.solve.solving import solve_for_play
 
     try:
-        found = advice(solve_rules(rules, players), view)
+        found = advice(solve_for_play(rules, players), view)
     except GutsError:
         return []
     return found.lines(int(view.get("pot") or 0))

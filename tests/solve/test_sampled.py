@@ -163,16 +163,21 @@ def test_four_players_in_turn_solve_on_sampled_deals_by_default(
 def test_the_bot_and_the_hint_play_the_sampled_solve_for_four(
     monkeypatch: pytest.MonkeyPatch, tmp_path: object
 ) -> None:
-    """Four seats, in turn: the equilibrium bot's solution is the sampled one, and the
-    hint's EVs are the sampled game's values divided by the chance of the earlier
-    declarations on the same deals (given the seat's hand), not by a product of priors."""
+    """Four seats, in turn, where a table may wait for the sampled solve: the equilibrium
+    bot's solution is the sampled one, and the hint's EVs are the sampled game's values
+    divided by the chance of the earlier declarations on the same deals (given the seat's
+    hand), not by a product of priors. By default (``TABLE_DEALS`` 0) the bot plays on
+    independent hands, solved in seconds."""
     from guts.games.guts import new_session
-    from guts.solve.bot import EquilibriumPolicy, advice, solve_rules
+    from guts.solve.bot import EquilibriumPolicy, advice, solve_for_play
     from guts.solve.sampled import SampledDeal
 
     monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
-    monkeypatch.setitem(solve_rules.__globals__["SAMPLED_DEALS"], 4, 20_000)
+    module = solve_for_play.__globals__  # the module the bot reads (doctests may import another)
+    monkeypatch.setitem(module["SAMPLED_DEALS"], 4, 20_000)
     session = new_session("two-card-guts", ["A", "B", "C", "D"], buy_in=30)
+    assert EquilibriumPolicy(session.rules).solution(4).deals == 0  # type: ignore[union-attr]
+    monkeypatch.setitem(module, "TABLE_DEALS", 20_000)
     solution = EquilibriumPolicy(session.rules).solution(4)
     assert isinstance(solution.deal, SampledDeal) and solution.deals == 20_000  # type: ignore[union-attr]
     session.start_deal(session.stacked({1: "Ah Kd", 2: "9s 8d", 3: "Qs Qd", 0: "7h 2s"}))

@@ -467,7 +467,7 @@ class FastGame:
         declaring at once; at table stakes the histories of each number of players dealt
         in, one solution each, from :meth:`_history_offsets`) and per hand (as the loop
         indexes hands) its solver class."""
-        from guts.solve import solve_rules
+        from guts.solve.solving import solve_for_play
 
         n, size = self.players, self.rules.cards
         offsets = self._history_offsets()
@@ -475,7 +475,7 @@ class FastGame:
         strategy = np.zeros((n, histories, 0))
         hand_classes = None
         for dealt, offset in offsets:
-            solution = solve_rules(self.rules, dealt)
+            solution = solve_for_play(self.rules, dealt)
             hand_classes = solution.classes
             if not strategy.shape[2]:
                 strategy = np.zeros((n, histories, len(hand_classes.count)))

@@ -1,6 +1,6 @@
 """The equilibrium bot (``--bots equilibrium``) and the advice behind the ``?`` hint.
 
-:class:`EquilibriumPolicy` plays a solved strategy (:func:`guts.solve.solve_rules`, one
+:class:`EquilibriumPolicy` plays a solved strategy (:func:`guts.solve.solving.solve_for_play`, one
 solution per number of players, kept on disk) from the seat's view alone: its position
 from the dealer's left, the public declarations before it (in turn) and its hand's class
 (with a pot cap or limit, the pot too) give the chance of staying in, and it draws its
@@ -24,7 +24,7 @@ from guts.games.guts.rules import GutsRules
 from guts.solve.hilo_solution import HiLoAdvice, HiLoSolution
 from guts.solve.model import out_of_reach
 from guts.solve.solution import Solution
-from guts.solve.solving import AnySolution, solve_rules
+from guts.solve.solving import AnySolution, solve_for_play
 
 __all__ = ["Advice", "EquilibriumPolicy", "HiLoAdvice", "advice"]
 
@@ -72,7 +72,7 @@ class EquilibriumPolicy:
     def solution(self, players: int) -> AnySolution:
         """The solved deal for ``players`` (solved, or read from the cache, once)."""
         if players not in self._solutions:
-            self._solutions[players] = solve_rules(self.rules, players)
+            self._solutions[players] = solve_for_play(self.rules, players)
         return self._solutions[players]
 
     def choose(self, view: Mapping[str, Any], decision: Decision, rng: Random) -> str:

@@ -148,11 +148,11 @@ class _Coach:
         self._solved: dict[tuple[str, int], Any] = {}
 
     def solution(self, rules: GutsRules, players: int) -> Any:
-        from guts.solve.solving import solve_rules
+        from guts.solve.solving import solve_for_play
 
         key = (repr(sorted(rules.to_options().items())), players)
         if key not in self._solved:
-            self._solved[key] = solve_rules(rules, players)
+            self._solved[key] = solve_for_play(rules, players)
         return self._solved[key]
 
 

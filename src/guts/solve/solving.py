@@ -28,6 +28,7 @@ from guts.solve.solution import Solution, solve_in_or_out
 __all__ = [
     "SAMPLED_AT_ONCE",
     "SAMPLED_DEALS",
+    "TABLE_DEALS",
     "AnySolution",
     "converged",
     "default_deals",
@@ -35,6 +36,7 @@ __all__ = [
     "default_tolerance",
     "rules_of",
     "solve",
+    "solve_for_play",
     "solve_rules",
 ]
 
@@ -133,6 +135,22 @@ SAMPLED_AT_ONCE = {5: 200_000, 6: 200_000}
 """The same declaring at once, where fewer deals do (six players on 200,000 deals are
 within 1e-4 of the real game); four players at once stay on independent hands (within
 1e-3 of the pot in the real game)."""
+
+
+TABLE_DEALS = 0
+"""The most sampled real deals a solve for play (a bot, a hint, a review) is on: a sampled
+solve of four to six players takes one to four minutes of CPU the first time, which no
+table or night's review may wait for, so by default they play on hands drawn independently
+(3e-3 to 4e-3 of the pot per player from the real game, ``docs/solve.md``) and ``guts
+solve`` alone samples."""
+
+
+def solve_for_play(rules: GutsRules, players: int) -> AnySolution:
+    """The solution a bot, a hint or a review plays by: :func:`solve_rules`'s default, on
+    independent hands where that default would sample more deals than
+    :data:`TABLE_DEALS`."""
+    deals = default_deals(rules, players)
+    return solve_rules(rules, players, deals=deals if deals <= TABLE_DEALS else 0)
 
 
 def default_deals(rules: GutsRules, players: int) -> int:
