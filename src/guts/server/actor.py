@@ -36,7 +36,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 import orjson
 from mypy_extensions import mypyc_attr
@@ -65,6 +65,7 @@ from guts.server.commands import (
     StartCommand,
     StopCommand,
 )
+from guts.server.lease import LeaseLost
 from guts.server.names import skeleton
 from guts.server.presets import TableGame, check_bots
 from guts.server.protocol import (
@@ -97,7 +98,7 @@ from guts.server.protocol import (
 from guts.server.state import Logged, Seat, TableSession, TableState
 from guts.server.storage import ActionRow, Storage, StoredTable, TableRow
 
-__all__ = ["Client", "Settings", "TableActor", "digest"]
+__all__ = ["Client", "Remote", "Settings", "TableActor", "digest"]
 
 log = logging.getLogger("guts.server")
 
@@ -123,6 +124,9 @@ UNTELLABLE = ProtocolError(
 """What a client is told of a command whose events or views would not encode as JSON
 (a number beyond 64 bits): it is rolled back, never committed."""
 """What a client is told of an unexpected error in its command (the log has the rest)."""
+MOVED = ProtocolError("internal", "this table moved to another server: nothing was changed; "
+                                  "reconnect")  # fmt: skip
+"""What a client is told of a command refused because this node lost the table's lease."""
 
 
 def digest(secret: str) -> str:
@@ -201,6 +205,17 @@ class _Close:
 _Item = _Inbound | _Query | _Attach | _Detach | _Auto | _Close
 
 
+class Remote(Protocol):
+    """Where the commands of a table go when another node owns it
+    (:class:`guts.server.relay.Link`): its clients' messages, comings and goings."""
+
+    def post(self, message: Message, client: Client) -> None: ...
+
+    def attach(self, client: Client) -> None: ...
+
+    def detach(self, client: Client) -> None: ...
+
+
 class TableActor:
     """The owner of one table: its engine session, its seats and its clients."""
 
@@ -228,6 +243,14 @@ class TableActor:
         """Why the table paused itself ('' when it did not, or the host resumed it)."""
         self.clocks: dict[int, _Clock] = {}
         """The running action clock of each game seat a person must decide for."""
+        self.fence: Callable[[Any], None] | None = None
+        """The lease this node holds the table under (several nodes share the database):
+        run in every commit's transaction, it refuses the commit once the lease is lost."""
+        self.remote: Remote | None = None
+        """Where the clients' messages go when another node owns the table (this actor is
+        then a copy read from the database, never started)."""
+        self.on_lost: Callable[[TableActor], None] | None = None
+        """Called once when a commit finds the lease lost (the node lets the table go)."""
 
     # -- the outside world's handles ------------------------------------------------------
 
@@ -296,6 +319,9 @@ class TableActor:
 
     def post(self, message: Message, client: Client | None) -> None:
         """Queue a client's message (the answer, if any, goes to the client)."""
+        if self.remote is not None and client is not None:
+            self.remote.post(message, client)
+            return
         self._inbox.put_nowait(_Inbound(message, client))
 
     async def call(self, message: Message, client: Client | None = None) -> None:
@@ -305,15 +331,24 @@ class TableActor:
         await reply
 
     async def query(self, ask: Callable[[], T]) -> T:
-        """``ask()`` run by the actor between two commands (a consistent picture)."""
+        """``ask()`` run by the actor between two commands (a consistent picture); at once
+        by an actor that is not started (a copy of a table another node owns)."""
+        if self._task is None:
+            return ask()
         reply: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._inbox.put_nowait(_Query(ask, reply))
         return await reply
 
     def attach(self, client: Client) -> None:
+        if self.remote is not None:
+            self.remote.attach(client)
+            return
         self._inbox.put_nowait(_Attach(client))
 
     def detach(self, client: Client) -> None:
+        if self.remote is not None:
+            self.remote.detach(client)
+            return
         self._inbox.put_nowait(_Detach(client))
 
     # -- the loop -----------------------------------------------------------------------
@@ -931,7 +966,11 @@ class TableActor:
                 action,
                 seats=[state.row_of(s).row() for s in dict.fromkeys(changed)],
                 status=state.status if state.status != status else None,
+                fence=self.fence,
             )
+        except LeaseLost:
+            self._lose()
+            raise MOVED from None
         except Exception:
             log.exception("table %s: command %d was not committed; reloading", self.id, seq,
                           extra={"event": "error", "table": self.id, "seq": seq})  # fmt: skip
@@ -942,6 +981,16 @@ class TableActor:
         entry = state.committed(seq, command, mark)
         self._sync_clocks(command.seat if isinstance(command, ActCommand) else None)
         return self._tell(entry, command, lobby=bool(changed), acting=acting)
+
+    def _lose(self) -> None:
+        """Stop acting for the table: another node took its lease (this one was paused or
+        cut off). Every commit it tries from now on is refused by the fence."""
+        log.warning("table %s: the lease is lost; another node owns it", self.id,
+                    extra={"event": "lease-lost", "table": self.id})  # fmt: skip
+        self.stalled = "another node owns the table"
+        lost, self.on_lost = self.on_lost, None
+        if lost is not None:
+            lost(self)
 
     # -- telling -----------------------------------------------------------------------------
 
