@@ -92,6 +92,23 @@ def serve_command(
             help="Hours after which a table with no person seated, idle, expires (0: never).",
         ),
     ] = 24.0,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            envvar="GUTS_REDIS_URL",
+            help="A Redis URL: run as one node of several sharing the --database "
+            "(PostgreSQL) and this Redis (else GUTS_REDIS_URL; none: a single node).",
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            "--lease-seconds",
+            help="With --redis: how long a node's hold on a table lasts unless renewed "
+            "(a dead node's tables are taken over after about this).",
+        ),
+    ] = 5.0,
 ) -> None:
     """Run the online table server: migrate the database, rebuild the open tables, serve;
     with --table, open a table against bots at once and print the link to play at (run
@@ -125,13 +142,18 @@ def serve_command(
     )  # fmt: skip
     body = None if table is None else _table_body(table, bots, bot, option or [], buy_in)
     url = database_url(database)
+    if redis is not None and make_url(url).get_backend_name() != "postgresql":
+        raise OptionError("--redis needs a PostgreSQL --database shared by the nodes "
+                          "(postgresql://...), not SQLite")  # fmt: skip
+    if lease_seconds <= 0.3:
+        raise OptionError("--lease-seconds must be more than 0.3")
     kept, where = KeptTables(), make_url(url).render_as_string(hide_password=True)
     game = "" if body is None else str(body["preset"])
     last = None if body is None or new_table else kept.get(where, game)
     serve(host, port, url, public_url=public_url, table=body, last_table=last,
           opened=lambda table_id, secret: kept.keep(where, game, table_id, secret),
           settings=Settings(bot_delay=bot_delay, deal_delay=deal_delay), limits=limits,
-          header_timeout=header_timeout)  # fmt: skip
+          header_timeout=header_timeout, redis=redis, lease_s=lease_seconds)  # fmt: skip
 
 
 def _listed(text: str) -> tuple[str, ...]:

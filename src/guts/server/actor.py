@@ -162,11 +162,18 @@ class Client:
     def __init__(self) -> None:
         self.seat_id: int | None = None
         self.ready = False
+        self.closing = 1000
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` for the client."""
         self.outbox.put_nowait(message)
+
+    def hang_up(self, code: int = 1012) -> None:
+        """Close the connection after what waits, with ``code`` (1012: the table moved to
+        another node, or lost frames on the way: reconnect and resume)."""
+        self.closing = code
+        self.outbox.put_nowait(None)
 
 
 @dataclass

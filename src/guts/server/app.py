@@ -627,18 +627,24 @@ def create_app(
     public_url: str | None = None,
     announce: Callable[[Storage], None] | None = None,
     limits: Limits | None = None,
+    redis: str | None = None,
+    lease_s: float = 5.0,
 ) -> Starlette:
     """The server's ASGI app on ``database`` (see
     :func:`guts.server.storage.database_url`): migrated and with its open tables rebuilt
     at startup; ``public_url`` is the base of the links it hands out (the request's own
     base when None); ``announce`` is called once the server is ready; ``limits`` what
-    one client address may hold and do, and the hosts served (:class:`Limits`)."""
+    one client address may hold and do, and the hosts served (:class:`Limits`); with
+    ``redis`` (a Redis URL), the server is one node of several sharing the database and
+    that Redis, holding its tables by leases of ``lease_s`` seconds (:mod:`guts.server.nodes`)."""
     limits = limits or Limits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         storage = await Storage.open(database)
         tables = Tables(storage, settings)
+        if redis is not None:
+            await _join_nodes(tables, redis, lease_s)
         if limits.table_idle_s:  # never rebuilt again: expired before the start
             await tables.expire(limits.table_idle_s)
         broken = await tables.open_all()
@@ -677,6 +683,15 @@ def create_app(
     return app
 
 
+async def _join_nodes(tables: Tables, redis: str, lease_s: float) -> None:
+    """Run ``tables`` as one node of several (their ``close`` leaves the others)."""
+    from guts.server.nodes import Node
+
+    node = Node(tables, redis, lease_s)
+    tables.node = node
+    await node.start()
+
+
 async def _sweep(tables: Tables, idle_s: float) -> None:
     """Expire the idle tables with no person seated (:meth:`Tables.expire`) every quarter
     of ``idle_s`` (an hour at most), until cancelled; never when ``idle_s`` is 0."""
@@ -702,6 +717,8 @@ def serve(
     opened: Callable[[str, str], None] | None = None,
     limits: Limits | None = None,
     header_timeout: float = HEADER_TIMEOUT,
+    redis: str | None = None,
+    lease_s: float = 5.0,
 ) -> None:
     """Run the server until interrupted: migrate, rebuild the open tables, print the
     URL to open, log one JSON line per request, connection and error on stderr (every
@@ -710,7 +727,8 @@ def serve(
     its host link: the table ``last_table`` (its id and host secret) instead, if the
     server has it and its night is not over; ``opened`` is told the id and host secret
     of a table it opens. ``limits``: see :class:`Limits`; ``header_timeout``: the
-    seconds a client has to send a request's headers."""
+    seconds a client has to send a request's headers; ``redis``, ``lease_s``: see
+    :func:`create_app`."""
     import uvicorn
 
     from guts.server.slow_clients import header_deadline
@@ -769,7 +787,7 @@ def serve(
                   f"Friends join with: {link}", flush=True)  # fmt: skip
 
     app = create_app(database, settings=settings, public_url=public_url, announce=announce,
-                     limits=limits)  # fmt: skip
+                     limits=limits, redis=redis, lease_s=lease_s)  # fmt: skip
     gc.set_threshold(*GC_THRESHOLDS)
     # no per-message compression: the frames are small, and deflating each costs more
     # of the server's time than it saves on a game night's links

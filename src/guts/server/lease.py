@@ -68,8 +68,7 @@ _RENEW = sa.text(
     "WHERE owner = :owner AND table_id = ANY(:tables) RETURNING table_id, generation"
 )
 _RELEASE = sa.text(
-    "UPDATE leases SET expires_at = '-infinity' WHERE owner = :owner "
-    "AND table_id = ANY(:tables)"
+    "UPDATE leases SET expires_at = '-infinity' WHERE owner = :owner AND table_id = ANY(:tables)"
 )
 _FREE = sa.text(
     "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id "
@@ -77,6 +76,9 @@ _FREE = sa.text(
     "ORDER BY t.created_at, t.id LIMIT :limit"
 )
 _OWNER = sa.text("SELECT owner FROM leases WHERE table_id = :table AND expires_at >= now()")
+_OWNERS = sa.text(
+    "SELECT table_id, owner FROM leases WHERE table_id = ANY(:tables) AND expires_at >= now()"
+)
 
 
 class Leases:
@@ -138,5 +140,14 @@ class Leases:
         def read(connection: Connection) -> str | None:
             found = connection.execute(_OWNER, {"table": table_id}).scalar()
             return None if found is None else str(found)
+
+        return await self.storage.run(read)
+
+    async def owners(self, table_ids: Sequence[str]) -> dict[str, str]:
+        """The node holding each of ``table_ids`` now (those held)."""
+
+        def read(connection: Connection) -> dict[str, str]:
+            rows = connection.execute(_OWNERS, {"tables": list(table_ids)})
+            return {row.table_id: row.owner for row in rows}
 
         return await self.storage.run(read)

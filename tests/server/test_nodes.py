@@ -1,0 +1,185 @@
+"""Several nodes: two real ``guts serve --redis`` processes on one PostgreSQL database and
+one Redis. A table is owned by one node; a player connected to the other still plays,
+through the relay, and sees only what their seat may see; when the owner is killed the
+other node takes the table over from the record, and the players resume and finish."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from nodes_helpers import NodeServer, Player, find_redis
+from server_helpers import WAIT
+
+from guts.server.storage import Storage
+
+LEASE_S = 1.5
+
+
+@pytest.fixture
+def redis_url() -> str:
+    return find_redis()
+
+
+def always_in(decision: dict[str, Any]) -> str:
+    return "in"
+
+
+def nodes(postgres_url: str, redis_url: str, tmp_path: Path) -> list[NodeServer]:
+    started = []
+    for name in ("a", "b"):
+        node = NodeServer(postgres_url, tmp_path / f"node-{name}.log", redis_url, LEASE_S)
+        node.start()
+        started.append(node)
+    return started
+
+
+def open_table(node: NodeServer) -> tuple[str, str]:
+    body = {"preset": "two-card-guts", "options": {}, "buy_in": 50, "bots": 0,
+            "auto_approve": True}  # fmt: skip
+    created = node.post("/api/tables", body)
+    return created["table_id"], created["host_secret"]
+
+
+def cards_seen(player: Player) -> set[int]:
+    """The seats whose face-down cards ``player`` was dealt a sight of."""
+    return {event["seat"] for event in player.events
+            if event["kind"] == "cards-dealt" and not event.get("face_up")}  # fmt: skip
+
+
+def check_alone(player: Player) -> None:
+    """The player saw the cards of their own seat only (until the showdown shows them)."""
+    assert player.seat is not None
+    assert cards_seen(player) == {player.seat}, cards_seen(player)
+    assert not any(event["kind"] == "shuffled" for event in player.events)
+
+
+def check_exactly_once(player: Player) -> None:
+    """No event frame was delivered twice, and none out of order."""
+    assert player.seqs == sorted(set(player.seqs)), player.seqs
+
+
+def test_a_player_on_each_node_plays_a_deal(
+    postgres_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    a, b = nodes(postgres_url, redis_url, tmp_path)
+    players: list[Player] = []
+    try:
+        table_id, secret = open_table(a)  # node A owns it: it opened it
+        pat = Player([a], table_id, "Pat", always_in)
+        sam = Player([b], table_id, "Sam", always_in)  # relayed by node B to A
+        players += [pat, sam]
+        summary = b.get(f"/api/tables/{table_id}")  # B answers from the record
+        assert [seat["nickname"] for seat in summary["seats"]] == ["Pat", "Sam"]
+        sam.send({"type": "start", "secret": secret})
+        threads = [player.start(deals=2) for player in players]
+        for thread in threads:
+            thread.join(WAIT)
+        for player in players:
+            assert player.error is None, (player.nickname, player.error, player.frames[-4:])
+            assert player.done.is_set()
+            check_alone(player)
+            check_exactly_once(player)
+            assert player.reconnects == 0
+        assert pat.seat != sam.seat
+        assert a.get("/healthz")["tables"] == 1 and b.get("/healthz")["tables"] == 0
+    finally:
+        for player in players:
+            player.close()
+        for node in (a, b):
+            node.stop()
+
+
+def test_the_other_node_takes_over_a_killed_owner_s_table(
+    postgres_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """Node A owns the table, Pat plays on A and Sam on B. A is killed (SIGKILL) in the
+    middle of the night; B takes the table over from the record within a few seconds,
+    Pat reconnects (to B) and both resume and finish their deals. Every action a player
+    was told was accepted is in the record once, and the record replays."""
+    a, b = nodes(postgres_url, redis_url, tmp_path)
+    players: list[Player] = []
+    try:
+        table_id, secret = open_table(a)
+        pat = Player([a, b], table_id, "Pat", always_in)
+        sam = Player([b], table_id, "Sam", always_in)
+        players += [pat, sam]
+        sam.send({"type": "start", "secret": secret})
+        for thread in [player.start(deals=1) for player in players]:
+            thread.join(WAIT)
+        assert all(player.error is None for player in players)
+        a.kill()  # the owner dies between two deals, or in the middle of the next
+        threads = [player.start(deals=4) for player in players]
+        for thread in threads:
+            thread.join(WAIT)
+        for player in players:
+            assert player.error is None, (player.nickname, player.error, player.frames[-4:])
+            assert player.done.is_set()
+            check_alone(player)
+            check_exactly_once(player)
+        assert pat.reconnects >= 1 and sam.reconnects >= 1
+        assert b.get("/healthz")["tables"] == 1
+        check_record(postgres_url, table_id, players)
+    finally:
+        for player in players:
+            player.close()
+        for node in (a, b):
+            node.stop()
+
+
+def check_record(database: str, table_id: str, players: list[Player]) -> None:
+    """The record holds every action a player was told was accepted, at the sequence
+    number they were told, each player's actions once each (by their client numbers),
+    and replays (its chips add up)."""
+    import asyncio
+
+    from guts.server.state import TableState
+
+    async def read() -> Any:
+        storage = await Storage.open(database)
+        try:
+            return await storage.load(table_id)
+        finally:
+            await storage.close()
+
+    stored = asyncio.run(read())
+    assert stored is not None
+    assert [action.seq for action in stored.actions] == list(range(1, len(stored.actions) + 1))
+    state = TableState.replay(stored)
+    state.check()
+    acts = [action.payload for action in stored.actions if action.kind == "act"]
+    for seat_id in {act["seat_id"] for act in acts if act.get("client_seq")}:
+        numbers = [act["client_seq"] for act in acts
+                   if act["seat_id"] == seat_id and act.get("client_seq")]  # fmt: skip
+        assert numbers == sorted(set(numbers)), numbers  # none applied twice
+    by_seq = {action.seq: action.payload for action in stored.actions}
+    for player in players:
+        assert player.acked
+        for client_seq, seq in player.acked.items():
+            stored_act = by_seq[seq]
+            assert (stored_act["seat_id"], stored_act["client_seq"]) == (player.seat_id, client_seq)
+
+
+def test_serve_with_redis_refuses_sqlite(tmp_path: Path, redis_url: str) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "guts", "serve", "--database", f"sqlite:///{tmp_path}/g.db",
+         "--redis", redis_url],
+        capture_output=True, text=True, timeout=WAIT,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert "PostgreSQL" in done.stdout + done.stderr
+
+
+def test_a_node_answers_no_such_table(postgres_url: str, redis_url: str, tmp_path: Path) -> None:
+    a, b = nodes(postgres_url, redis_url, tmp_path)
+    try:
+        answer = httpx.get(f"{b.url}/api/tables/nothing-here", timeout=WAIT)
+        assert answer.status_code == 404
+    finally:
+        a.stop()
+        b.stop()
