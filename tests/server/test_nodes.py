@@ -5,6 +5,7 @@ other node takes the table over from the record, and the players resume and fini
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -156,7 +157,7 @@ def check_record(database: str, table_id: str, players: list[Player]) -> None:
         assert numbers == sorted(set(numbers)), numbers  # none applied twice
     by_seq = {action.seq: action.payload for action in stored.actions}
     for player in players:
-        assert player.acked
+        assert player.acked  # each player acted, and was told so
         for client_seq, seq in player.acked.items():
             stored_act = by_seq[seq]
             assert (stored_act["seat_id"], stored_act["client_seq"]) == (player.seat_id, client_seq)
@@ -180,6 +181,53 @@ def test_a_node_answers_no_such_table(postgres_url: str, redis_url: str, tmp_pat
     try:
         answer = httpx.get(f"{b.url}/api/tables/nothing-here", timeout=WAIT)
         assert answer.status_code == 404
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_paused_owner_stops_acting_once_another_node_took_its_table(
+    postgres_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """A table of bots plays by itself on node A. A is paused (SIGSTOP) longer than its
+    lease: B takes the table over and plays it on. A wakes (SIGCONT): its next commit is
+    refused by the fence, it lets the table go, and the record stays one line of
+    commands that replays (no command of A's after B's takeover)."""
+    import signal
+    import time
+
+    a, b = nodes(postgres_url, redis_url, tmp_path)
+    try:
+        body = {"preset": "two-card-guts", "options": {}, "buy_in": 50, "bots": 3,
+                "bot": "random", "auto_approve": True, "start": True}  # fmt: skip
+        created = a.post("/api/tables", body)
+        table_id, secret = created["table_id"], created["host_secret"]
+        assert a.process is not None
+        a.process.send_signal(signal.SIGSTOP)
+        try:
+            deadline = time.monotonic() + WAIT
+            while b.get("/healthz")["tables"] != 1:
+                assert time.monotonic() < deadline, "B never took the table over"
+                time.sleep(0.2)
+        finally:
+            a.process.send_signal(signal.SIGCONT)
+        deadline = time.monotonic() + WAIT
+        while a.get("/healthz")["tables"] != 0:
+            assert time.monotonic() < deadline, "A never let the table go"
+            time.sleep(0.2)
+        taken_at = b.get(f"/api/tables/{table_id}")["seq"]
+        with b.socket(table_id) as host:  # B acts for the table: the host pauses it
+            host.send(json.dumps({"type": "resume"}))
+            host.send(json.dumps({"type": "pause", "paused": True, "secret": secret}))
+            while True:
+                frame = json.loads(host.recv(timeout=WAIT))
+                assert frame["type"] != "error", frame
+                if frame["type"] == "snapshot" and frame["table"]["paused"]:
+                    assert frame["seq"] > taken_at
+                    break
+        check_record(postgres_url, table_id, [])
+        log = (tmp_path / "node-a.log").read_text()
+        assert "another node owns it" in log
     finally:
         a.stop()
         b.stop()

@@ -325,11 +325,15 @@ async def table_history(request: Request) -> Response:
 async def health(request: Request) -> Response:
     """``GET /healthz``: the server is up; how many tables it holds, whether every open
     table loaded at startup, and how many would not replay (left closed; the log names
-    them): never a table's id, which is its link."""
+    them): never a table's id, which is its link. One node of several also says its id."""
     tables = _tables(request)
     broken: list[str] = request.app.state.broken
-    return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION, "tables": len(tables.actors),
-                         "loaded": not broken, "broken": len(broken)})  # fmt: skip
+    answer: dict[str, Any] = {"ok": True, "protocol": PROTOCOL_VERSION,
+                              "tables": len(tables.actors),
+                              "loaded": not broken, "broken": len(broken)}  # fmt: skip
+    if tables.node is not None:  # one node of several: which (the tables are its own)
+        answer["node"] = tables.node.id
+    return JSONResponse(answer)
 
 
 class _TableSocket:
@@ -705,6 +709,17 @@ async def _sweep(tables: Tables, idle_s: float) -> None:
             log.exception("the expiry of idle tables failed", extra={"event": "error"})
 
 
+def _shared_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` that other processes may bind too (the kernel
+    spreads the connections among them)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    shared = socket.socket(family, socket.SOCK_STREAM)
+    shared.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    shared.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    shared.bind((host, port))
+    return shared
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -719,6 +734,7 @@ def serve(
     header_timeout: float = HEADER_TIMEOUT,
     redis: str | None = None,
     lease_s: float = 5.0,
+    reuse_port: bool = False,
 ) -> None:
     """Run the server until interrupted: migrate, rebuild the open tables, print the
     URL to open, log one JSON line per request, connection and error on stderr (every
@@ -728,7 +744,8 @@ def serve(
     server has it and its night is not over; ``opened`` is told the id and host secret
     of a table it opens. ``limits``: see :class:`Limits`; ``header_timeout``: the
     seconds a client has to send a request's headers; ``redis``, ``lease_s``: see
-    :func:`create_app`."""
+    :func:`create_app`; ``reuse_port``: share the port with other processes
+    (``SO_REUSEPORT``: ``guts serve --workers``)."""
     import uvicorn
 
     from guts.server.slow_clients import header_deadline
@@ -800,7 +817,7 @@ def serve(
     # names (uvicorn's own default would believe 127.0.0.1's header)
     server = Announcing(config)
     try:
-        server.run()
+        server.run(sockets=[_shared_socket(host, port)] if reuse_port else None)
     except Exception:
         log.exception("the server failed", extra={"event": "error"})
         raise SystemExit(1) from None
