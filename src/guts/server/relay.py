@@ -254,7 +254,8 @@ class Relay:
 
     async def _read(self) -> None:
         """Read this node's channel until cancelled; after losing Redis, hang up every
-        linked client (frames may be lost) and subscribe again."""
+        linked client (frames may be lost), detach the other nodes' clients, and
+        subscribe again."""
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
@@ -269,6 +270,7 @@ class Relay:
                             extra={"event": "relay-lost"})  # fmt: skip
                 for cid in list(self.linked):
                     self._hang_up(cid)
+                self.forget(self.origins())  # their nodes hang them up too: they come back
                 await asyncio.sleep(RETRY_S)
             finally:
                 with contextlib.suppress(Exception):
