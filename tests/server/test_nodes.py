@@ -6,6 +6,7 @@ other node takes the table over from the record, and the players resume and fini
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,12 @@ def always_in(decision: dict[str, Any]) -> str:
     return "in"
 
 
-def nodes(postgres_url: str, redis_url: str, tmp_path: Path) -> list[NodeServer]:
+def nodes(
+    postgres_url: str, redis_url: str, tmp_path: Path, lease_s: float = LEASE_S
+) -> list[NodeServer]:
     started = []
     for name in ("a", "b"):
-        node = NodeServer(postgres_url, tmp_path / f"node-{name}.log", redis_url, LEASE_S)
+        node = NodeServer(postgres_url, tmp_path / f"node-{name}.log", redis_url, lease_s)
         node.start()
         started.append(node)
     return started
@@ -194,7 +197,6 @@ def test_a_paused_owner_stops_acting_once_another_node_took_its_table(
     refused by the fence, it lets the table go, and the record stays one line of
     commands that replays (no command of A's after B's takeover)."""
     import signal
-    import time
 
     a, b = nodes(postgres_url, redis_url, tmp_path)
     try:
@@ -228,6 +230,41 @@ def test_a_paused_owner_stops_acting_once_another_node_took_its_table(
         check_record(postgres_url, table_id, [])
         log = (tmp_path / "node-a.log").read_text()
         assert "another node owns it" in log
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_node_stopped_cleanly_gives_its_tables_up_at_once(
+    postgres_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """SIGTERM: the node closes its tables and releases their leases, so that the other
+    node need not wait for them to expire (15 seconds here: longer than a clean stop takes);
+    it takes the table at its next heartbeat."""
+    import asyncio
+
+    from guts.server.lease import Leases
+
+    a, b = nodes(postgres_url, redis_url, tmp_path, lease_s=15.0)
+    try:
+        table_id, _ = open_table(a)
+        node_a = a.get("/healthz")["node"]
+
+        async def owner() -> str | None:
+            storage = await Storage.open(postgres_url)
+            try:
+                return await Leases(storage, "a-test", LEASE_S).owner_of(table_id)
+            finally:
+                await storage.close()
+
+        assert asyncio.run(owner()) == node_a
+        a.stop_cleanly()
+        assert asyncio.run(owner()) in (None, b.get("/healthz")["node"])  # released, not held
+        deadline = time.monotonic() + WAIT
+        while b.get("/healthz")["tables"] != 1:
+            assert time.monotonic() < deadline, "B never took the table"
+            time.sleep(0.1)
+        assert asyncio.run(owner()) == b.get("/healthz")["node"]
     finally:
         a.stop()
         b.stop()

@@ -368,6 +368,8 @@ class TableActor:
             try:
                 await self._handle(item)
             except Exception as error:  # never let one command kill the table
+                if error is MOVED:  # a step of its own, fenced off: logged already
+                    continue
                 log.exception("table %s: unexpected error", self.id,
                               extra={"event": "error", "table": self.id})  # fmt: skip
                 if isinstance(item, _Auto) and not await self._hold(error):
