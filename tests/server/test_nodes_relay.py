@@ -135,3 +135,51 @@ def test_a_client_of_an_owner_nobody_hears_is_hung_up(redis_url: str, tmp_path: 
             await storage.close()
 
     asyncio.run(run())
+
+
+def test_a_relay_that_loses_redis_hangs_its_clients_up_and_comes_back(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Redis cuts the relay's connections (as a restart of Redis would): every linked
+    client is hung up (frames may have been lost), and once subscribed again the relay
+    links new clients as before."""
+    import redis as redis_py
+
+    async def run() -> None:
+        storage = await Storage.open(f"sqlite:///{tmp_path / 'g.db'}")
+        tables = Tables(storage, Settings(bot_delay=0, deal_delay=0))
+        actor, _ = await tables.create("two-card-guts", {}, 50, auto_approve=True)
+        owner, other = await two_relays(redis_url, tables)
+        try:
+            watcher = Watcher()
+            link = other.link(actor.id, owner.node)
+            link.attach(watcher)
+            link.post(Resume(type="resume"), watcher)
+            await watcher.next_of("snapshot")
+            admin = redis_py.Redis.from_url(redis_url)
+            mine = [client["id"] for client in admin.client_list()
+                    if client.get("name") == f"guts-node-{other.node}"]  # fmt: skip
+            assert mine
+            for client_id in mine:
+                admin.client_kill_filter(_id=client_id)
+            admin.close()
+            await asyncio.wait_for(watcher.hung_up.wait(), 20)
+            again = Watcher()
+            for _ in range(200):  # subscribed again: a new client is linked and served
+                if other._listening.is_set():
+                    link.attach(again)
+                    link.post(Resume(type="resume"), again)
+                    try:
+                        await asyncio.wait_for(again.next_of("snapshot"), 1)
+                        break
+                    except TimeoutError:
+                        link.detach(again)
+                await asyncio.sleep(0.1)
+            assert again.frames and again.frames[-1]["type"] == "snapshot"
+        finally:
+            await owner.close()
+            await other.close()
+            await tables.close()
+            await storage.close()
+
+    asyncio.run(run())

@@ -41,6 +41,9 @@ log = logging.getLogger("guts.server")
 
 RETRY_S = 0.5
 """Seconds before the relay subscribes again after losing Redis."""
+HEALTH_S = 5.0
+"""Seconds of silence after which the relay pings Redis (a connection that died without
+a word is found out)."""
 
 
 def channel(node: str) -> str:
@@ -123,7 +126,8 @@ class Relay:
 
     def __init__(self, url: str, node: str, find: Callable[[str], TableActor | None]) -> None:
         self.url, self.node, self.find = url, node, find
-        self.redis: Redis = Redis.from_url(url)
+        self.redis: Redis = Redis.from_url(url, health_check_interval=HEALTH_S,
+                                           client_name=f"guts-node-{node}")  # fmt: skip
         self.linked: dict[str, _Linked] = {}
         """This node's clients of tables owned elsewhere, by relay id."""
         self.cids: dict[Client, str] = {}
@@ -262,7 +266,7 @@ class Relay:
                 await pubsub.subscribe(channel(self.node))
                 self._listening.set()
                 while True:
-                    got = await pubsub.get_message(timeout=None)
+                    got = await pubsub.get_message(timeout=HEALTH_S)  # then a ping
                     if got is not None:
                         self._take(got["data"])
             except (RedisError, OSError):
