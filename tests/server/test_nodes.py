@@ -68,7 +68,7 @@ def check_exactly_once(player: Player) -> None:
 def test_a_player_on_each_node_plays_a_deal(
     postgres_url: str, redis_url: str, tmp_path: Path
 ) -> None:
-    a, b = nodes(postgres_url, redis_url, tmp_path)
+    a, b = nodes(postgres_url, redis_url, tmp_path, lease_s=10.0)  # no takeover here
     players: list[Player] = []
     try:
         table_id, secret = open_table(a)  # node A owns it: it opened it

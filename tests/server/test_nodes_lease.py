@@ -14,13 +14,24 @@ from guts.server.lease import Fence, Leases
 from guts.server.protocol import AddBot, ProtocolError
 from guts.server.storage import Storage, TableRow
 
-TTL = 0.4
-"""Seconds a lease lasts in these tests (a node renews well before)."""
+TTL = 60.0
+"""Seconds a lease lasts in these tests: longer than any of them (a lease runs out when
+a test says so, :func:`lapse`, or in the race, where it is short)."""
 
 
 def new_row(secret: str) -> TableRow:
     return TableRow(secrets.token_hex(8), "two-card-guts", {}, {"buy_in": 50}, True,
                     digest(secret))  # fmt: skip
+
+
+async def lapse(storage: Storage, table_id: str) -> None:
+    """Let ``table_id``'s lease run out, as the time of a paused owner would."""
+    import sqlalchemy as sa
+
+    await storage.run(lambda connection: connection.execute(
+        sa.text("UPDATE leases SET expires_at = now() - interval '1 second' "
+                "WHERE table_id = :table"), {"table": table_id}
+    ))  # fmt: skip
 
 
 def add_bot(secret: str) -> AddBot:
@@ -58,7 +69,7 @@ def test_a_stale_owner_cannot_commit_after_a_takeover(postgres_url: str) -> None
         secret = "host-secret"
         row = new_row(secret)
         await one.create_table(row)
-        a, b = Leases(one, "node-a", TTL), Leases(two, "node-b", TTL)
+        a, b = Leases(one, "node-a", 60), Leases(two, "node-b", 60)
         fence_a = await a.acquire(row.id)
         assert fence_a == Fence(row.id, "node-a", 1)
         owner_a = TableActor(row, one)
@@ -69,7 +80,7 @@ def test_a_stale_owner_cannot_commit_after_a_takeover(postgres_url: str) -> None
         try:
             await owner_a.call(add_bot(secret))
             assert await b.acquire(row.id) is None  # held: B may not take it
-            await asyncio.sleep(TTL * 2)  # A is paused: it renews nothing
+            await lapse(one, row.id)  # A is paused past its lease: it renews nothing
             fence_b = await b.acquire(row.id)
             assert fence_b == Fence(row.id, "node-b", 2)
             stored = await two.load(row.id)
@@ -158,6 +169,32 @@ def test_leases_need_postgresql(sqlite_url: str) -> None:
         try:
             with pytest.raises(GutsError, match="PostgreSQL"):
                 Leases(storage, "node-a", TTL)
+        finally:
+            await storage.close()
+
+    asyncio.run(run())
+
+
+def test_a_table_that_expired_is_not_renewed(postgres_url: str) -> None:
+    """Any node may expire an idle table; its owner's next heartbeat then finds the lease
+    not renewed, and lets the table go like a lost one."""
+    import sqlalchemy as sa
+
+    from guts.server.storage import EXPIRED, TABLES
+
+    async def run() -> None:
+        storage = await Storage.open(postgres_url)
+        try:
+            kept, expired = new_row("s"), new_row("s")
+            for row in (kept, expired):
+                await storage.create_table(row)
+            leases = Leases(storage, "node-a", TTL)
+            fences = [await leases.acquire(row.id) for row in (kept, expired)]
+            assert None not in fences
+            await storage.run(lambda connection: connection.execute(
+                sa.update(TABLES).where(TABLES.c.id == expired.id).values(status=EXPIRED)
+            ))  # fmt: skip
+            assert await leases.renew([f for f in fences if f is not None]) == {kept.id}
         finally:
             await storage.close()
 

@@ -64,8 +64,9 @@ _ACQUIRE = sa.text(
     "WHERE l.expires_at < now() RETURNING generation"
 )
 _RENEW = sa.text(
-    "UPDATE leases SET expires_at = now() + make_interval(secs => :ttl), heartbeat = now() "
-    "WHERE owner = :owner AND table_id = ANY(:tables) RETURNING table_id, generation"
+    "UPDATE leases AS l SET expires_at = now() + make_interval(secs => :ttl), "
+    "heartbeat = now() FROM tables AS t WHERE t.id = l.table_id AND t.status <> 'expired' "
+    "AND l.owner = :owner AND l.table_id = ANY(:tables) RETURNING l.table_id, l.generation"
 )
 _RELEASE = sa.text(
     "UPDATE leases SET expires_at = '-infinity' WHERE owner = :owner AND table_id = ANY(:tables)"
@@ -105,7 +106,8 @@ class Leases:
 
     async def renew(self, fences: Sequence[Fence]) -> set[str]:
         """Extend the leases of ``fences``: the ids of the tables still held at the fence's
-        generation (the others were lost: stop acting for them)."""
+        generation (the others were lost, or their table expired, as any node may find
+        it: stop acting for them)."""
         if not fences:
             return set()
         wanted = {fence.table_id: fence.generation for fence in fences}

@@ -6,7 +6,8 @@ and relays the clients of the others' tables to them (:mod:`guts.server.relay`).
 heartbeat, every third of the lease time:
 
 - renews its leases; a table whose lease it lost (it was paused or cut off longer than
-  the lease: another node has it now) is let go: its clients are hung up, to reconnect;
+  the lease: another node has it now) is let go: its clients are hung up, to reconnect
+  (a table that expired, which any node may find, is let go too);
 - says in Redis that it runs, and detaches the clients of nodes that stopped saying so;
 - hangs up its linked clients of a table whose owner changed (they reconnect and
   resume, at the new owner or here);
@@ -109,7 +110,7 @@ class Node:
         self.relay.drop_table(table_id)
         if actor is None:
             return
-        log.warning("table %s let go: another node owns it", table_id,
+        log.warning("table %s let go: another node owns it (or it expired)", table_id,
                     extra={"event": "let-go", "table": table_id})  # fmt: skip
         for client in list(actor.clients):
             client.hang_up()
