@@ -104,7 +104,7 @@ class Tables:
             owner = await node.leases.owner_of(table_id)
             if owner is not None:
                 copy = TableActor(stored.table, self.storage, self.settings)
-                copy.load(stored)
+                await asyncio.to_thread(copy.load, stored)  # a long record: off the loop
                 copy.remote = node.relay.link(table_id, owner)
                 return copy
         raise GutsError(f"table {table_id}: its lease changes hands too fast to open it")
