@@ -3,12 +3,16 @@ none), ``guts serve --redis`` nodes in subprocesses, and players at real websock
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
 import select
+import shutil
+import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -16,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serve_helpers import free_port
 from server_helpers import WAIT, Server
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -24,19 +29,52 @@ REDIS_CANDIDATE = "redis://127.0.0.1:6379/0"
 
 
 def find_redis() -> str:
-    """``GUTS_TEST_REDIS_URL``, else a Redis on 127.0.0.1:6379; the tests that need one
-    skip, saying why, when none answers."""
-    import redis
-
-    url = os.environ.get("GUTS_TEST_REDIS_URL") or REDIS_CANDIDATE
+    """``GUTS_TEST_REDIS_URL``, else a Redis on 127.0.0.1:6379, else one started here
+    with ``redis-server`` (for the rest of the run); the tests that need one skip,
+    saying why, when none can be had."""
     try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=3)
-        client.ping()
-        client.close()
-    except redis.RedisError as error:
-        pytest.skip(f"the several-nodes tests need Redis: {url} does not answer ({error}); "
-                    "set GUTS_TEST_REDIS_URL or run redis-server")  # fmt: skip
-    return url
+        import redis
+    except ImportError:
+        pytest.skip("the several-nodes tests need redis-py (the server extra)")
+    given = os.environ.get("GUTS_TEST_REDIS_URL")
+    problems = []
+    for url in [given] if given else [REDIS_CANDIDATE, *_STARTED]:
+        try:
+            client = redis.Redis.from_url(url, socket_connect_timeout=3)
+            client.ping()
+            client.close()
+            return url
+        except redis.RedisError as error:
+            problems.append(f"{url}: {error}")
+    if not given and not _STARTED and shutil.which("redis-server"):
+        _STARTED.append(_start_redis())
+        return find_redis()
+    pytest.skip(f"the several-nodes tests need Redis: none answers ({'; '.join(problems)}); "
+                "set GUTS_TEST_REDIS_URL, run one on 127.0.0.1:6379 or install "
+                "redis-server")  # fmt: skip
+
+
+_STARTED: list[str] = []
+"""The URL of the Redis this run started, if it did."""
+
+
+def _start_redis() -> str:
+    """A ``redis-server`` of this run's own on a free port (stopped when the run ends)."""
+    port = free_port()
+    folder = tempfile.mkdtemp(prefix="guts-redis-")
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", folder],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    atexit.register(process.terminate)
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.05)
+    return f"redis://127.0.0.1:{port}/0"
 
 
 class NodeServer(Server):
