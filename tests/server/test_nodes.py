@@ -268,3 +268,19 @@ def test_a_node_stopped_cleanly_gives_its_tables_up_at_once(
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_node_without_its_redis_says_so_and_stops(postgres_url: str, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from serve_helpers import free_port
+
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    done = subprocess.run(
+        [sys.executable, "-m", "guts", "serve", "--port", str(free_port()),
+         "--database", postgres_url, "--redis", nowhere],
+        capture_output=True, text=True, timeout=WAIT,
+    )  # fmt: skip
+    assert done.returncode == 3
+    assert f"Redis does not answer at {nowhere}" in done.stderr

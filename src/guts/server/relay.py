@@ -27,11 +27,13 @@ import logging
 import secrets
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from guts.errors import GutsError
 from guts.server.actor import Client, Message, TableActor
 from guts.server.protocol import ProtocolError, read_message
 
@@ -138,8 +140,13 @@ class Relay:
         self._listening = asyncio.Event()
 
     async def start(self) -> None:
-        """Connect (RedisError if Redis does not answer) and start reading and publishing."""
-        await self.redis.ping()
+        """Connect (GutsError if Redis does not answer) and start reading and publishing."""
+        try:
+            await self.redis.ping()
+        except (RedisError, OSError) as error:
+            where = urlsplit(self.url)
+            shown = f"{where.scheme}://{where.hostname}:{where.port or 6379}{where.path}"
+            raise GutsError(f"Redis does not answer at {shown} ({error})") from None
         self._tasks = [asyncio.create_task(self._read(), name="relay reader"),
                        asyncio.create_task(self._write(), name="relay publisher")]  # fmt: skip
         await self._listening.wait()
