@@ -199,3 +199,33 @@ def test_a_table_that_expired_is_not_renewed(postgres_url: str) -> None:
             await storage.close()
 
     asyncio.run(run())
+
+
+def test_a_table_let_go_refuses_what_comes_after_its_close(sqlite_url: str) -> None:
+    """A node lets a table go while a route still holds its actor (opening it, adding its
+    bots): the commands after the close are refused at once, never left waiting."""
+
+    async def run() -> None:
+        storage = await Storage.open(sqlite_url)
+        try:
+            row = new_row("s")
+            await storage.create_table(row)
+            actor = TableActor(row, storage)
+            actor.start()
+            before = asyncio.ensure_future(actor.call(add_bot("s")))
+            await asyncio.sleep(0)  # in the inbox before the close: done
+            closing = asyncio.ensure_future(actor.close())
+            await asyncio.sleep(0)  # the close is queued
+            late = asyncio.ensure_future(actor.call(add_bot("s")))  # after it: refused
+            await asyncio.wait_for(closing, 10)
+            await asyncio.wait_for(before, 10)
+            with pytest.raises(ProtocolError, match="closed here"):
+                await asyncio.wait_for(late, 10)
+            with pytest.raises(ProtocolError, match="closed here"):
+                await asyncio.wait_for(actor.call(add_bot("s")), 10)
+            stored = await storage.load(row.id)
+            assert stored is not None and len(stored.actions) == 1
+        finally:
+            await storage.close()
+
+    asyncio.run(run())

@@ -127,6 +127,9 @@ UNTELLABLE = ProtocolError(
 MOVED = ProtocolError("internal", "this table moved to another server: nothing was changed; "
                                   "reconnect")  # fmt: skip
 """What a client is told of a command refused because this node lost the table's lease."""
+CLOSED = ProtocolError("internal", "the table closed here (it moved to another server, or "
+                                   "the server stops): nothing was changed; reconnect")  # fmt: skip
+"""What a command that comes after the table's actor stopped is told."""
 
 
 def digest(secret: str) -> str:
@@ -256,6 +259,8 @@ class TableActor:
         self.remote: Remote | None = None
         """Where the clients' messages go when another node owns the table (this actor is
         then a copy read from the database, never started)."""
+        self.closed = False
+        """True once the actor stopped (:meth:`close`): it takes no command any more."""
         self.on_lost: Callable[[TableActor], None] | None = None
         """Called once when a commit finds the lease lost (the node lets the table go)."""
 
@@ -329,10 +334,15 @@ class TableActor:
         if self.remote is not None and client is not None:
             self.remote.post(message, client)
             return
+        if self.closed:
+            _refuse(_Inbound(message, client), CLOSED)
+            return
         self._inbox.put_nowait(_Inbound(message, client))
 
     async def call(self, message: Message, client: Client | None = None) -> None:
         """Apply ``message`` and wait for it: ProtocolError if it is refused."""
+        if self.closed:
+            raise CLOSED
         reply: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._inbox.put_nowait(_Inbound(message, client, reply))
         await reply
@@ -364,6 +374,11 @@ class TableActor:
         while True:
             item = await self._inbox.get()
             if isinstance(item, _Close):
+                self.closed = True
+                while not self._inbox.empty():  # queued after the close: refused
+                    left = self._inbox.get_nowait()
+                    if isinstance(left, _Inbound | _Query):
+                        _refuse(left, CLOSED)
                 return
             try:
                 await self._handle(item)

@@ -64,10 +64,14 @@ _ACQUIRE = sa.text(
     "WHERE l.expires_at < now() RETURNING generation"
 )
 _RENEW = sa.text(
-    "UPDATE leases AS l SET expires_at = now() + make_interval(secs => :ttl), "
-    "heartbeat = now() FROM tables AS t WHERE t.id = l.table_id AND t.status <> 'expired' "
-    "AND l.owner = :owner AND l.table_id = ANY(:tables) RETURNING l.table_id, l.generation"
+    "WITH mine AS (SELECT l.table_id FROM leases AS l JOIN tables AS t ON t.id = l.table_id "
+    "WHERE l.owner = :owner AND l.table_id = ANY(:tables) AND t.status <> 'expired' "
+    "ORDER BY l.table_id FOR UPDATE OF l) "
+    "UPDATE leases SET expires_at = now() + make_interval(secs => :ttl), heartbeat = now() "
+    "WHERE table_id IN (SELECT table_id FROM mine) RETURNING table_id, generation"
 )
+"""Renew a node's leases, locking their rows in the order of the table ids, as the
+commits' fences do (:func:`guts.server.storage._commit`): the two never deadlock."""
 _RELEASE = sa.text(
     "UPDATE leases SET expires_at = '-infinity' WHERE owner = :owner AND table_id = ANY(:tables)"
 )

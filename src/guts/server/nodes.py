@@ -135,9 +135,11 @@ class Node:
 
     async def beat(self) -> None:
         """One heartbeat (see the module's text)."""
-        held = await self.leases.renew(list(self.fences.values()))
-        for table_id in [t for t in self.fences if t not in held]:
-            self.let_go(table_id)
+        asked = dict(self.fences)  # a table taken meanwhile is not in this renewal
+        held = await self.leases.renew(list(asked.values()))
+        for table_id, fence in asked.items():
+            if table_id not in held and self.fences.get(table_id) is fence:
+                self.let_go(table_id)
         gone = await self.relay.alive(self.lease_s)
         if gone:
             self.relay.forget(gone)

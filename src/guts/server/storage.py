@@ -531,7 +531,7 @@ class Storage:
 def _commit(batch: Sequence[_Append], connection: Connection) -> None:
     """Write ``batch``'s commands with the seats and statuses they change."""
     now = _now()
-    for one in batch:
+    for one in sorted(batch, key=lambda one: one.table_id):  # the leases' lock order
         if one.fence is not None:
             one.fence(connection)
     if connection.dialect.name == "sqlite":
