@@ -76,6 +76,7 @@ def test_a_player_on_each_node_plays_a_deal(
         sam = Player([b], table_id, "Sam", always_in)  # relayed by node B to A
         players += [pat, sam]
         summary = b.get(f"/api/tables/{table_id}")  # B answers from the record
+        assert httpx.get(f"{b.url}/api/tables/nothing-here", timeout=WAIT).status_code == 404
         assert [seat["nickname"] for seat in summary["seats"]] == ["Pat", "Sam"]
         sam.send({"type": "start", "secret": secret})
         threads = [player.start(deals=2) for player in players]
@@ -177,16 +178,6 @@ def test_serve_with_redis_refuses_sqlite(tmp_path: Path, redis_url: str) -> None
     )  # fmt: skip
     assert done.returncode != 0
     assert "PostgreSQL" in done.stdout + done.stderr
-
-
-def test_a_node_answers_no_such_table(postgres_url: str, redis_url: str, tmp_path: Path) -> None:
-    a, b = nodes(postgres_url, redis_url, tmp_path)
-    try:
-        answer = httpx.get(f"{b.url}/api/tables/nothing-here", timeout=WAIT)
-        assert answer.status_code == 404
-    finally:
-        a.stop()
-        b.stop()
 
 
 def test_a_paused_owner_stops_acting_once_another_node_took_its_table(
