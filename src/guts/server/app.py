@@ -40,6 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from guts.errors import GutsError
 from guts.server.actor import Client, Settings, TableActor
 from guts.server.after import after_routes
+from guts.server.clubs import club_routes
 from guts.server.limits import (
     AddressBook,
     BodyTooLarge,
@@ -674,6 +675,7 @@ def create_app(
             Route("/api/tables/{table_id}/ledger", table_ledger, methods=["GET"]),
             Route("/api/tables/{table_id}/history", table_history, methods=["GET"]),
             *after_routes(),  # a seat's replays of finished deals and its review
+            *club_routes(),  # a host's club: members, their claims and stats (guts.club)
             *page_routes(),  # the lobby, the table page and their files (guts.web)
             Route("/healthz", health, methods=["GET"]),
             WebSocketRoute("/ws/{table_id}", _TableSocket()),

@@ -124,6 +124,66 @@ LEASES = sa.Table(
 """Which node owns each table when several share the database (:mod:`guts.server.lease`)."""
 
 
+# -- clubs (guts.club; read and written by guts.server.club_store) ------------------------
+CLUBS = sa.Table(
+    "clubs",
+    METADATA,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("secret_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("failures", sa.Integer(), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+CLUB_TABLES = sa.Table(
+    "club_tables",
+    METADATA,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("club_id", sa.String(32), sa.ForeignKey("clubs.id"), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_club_tables_club", "club_id"),
+)
+CLUB_MEMBERS = sa.Table(
+    "club_members",
+    METADATA,
+    sa.Column("club_id", sa.String(32), sa.ForeignKey("clubs.id"), primary_key=True),
+    sa.Column("member_id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("since", sa.DateTime(timezone=True), nullable=True),
+)
+CLUB_DEVICES = sa.Table(
+    "club_devices",
+    METADATA,
+    sa.Column("club_id", sa.String(32), sa.ForeignKey("clubs.id"), primary_key=True),
+    sa.Column("device_hash", sa.String(64), primary_key=True),
+    sa.Column("member_id", sa.String(32), nullable=False),
+)
+CLUB_SEATS = sa.Table(
+    "club_seats",
+    METADATA,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat_id", sa.Integer(), primary_key=True, autoincrement=False),
+    sa.Column("club_id", sa.String(32), sa.ForeignKey("clubs.id"), nullable=False),
+    sa.Column("member_id", sa.String(32), nullable=False),
+    sa.Index("ix_club_seats_club", "club_id"),
+)
+CLUB_CODES = sa.Table(
+    "club_codes",
+    METADATA,
+    sa.Column("code_hash", sa.String(64), primary_key=True),
+    sa.Column("club_id", sa.String(32), sa.ForeignKey("clubs.id"), nullable=False),
+    sa.Column("member_id", sa.String(32), nullable=False),
+    sa.Column("expires", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_club_codes_club", "club_id"),
+)
+CLUB_NIGHTS = sa.Table(
+    "club_nights",
+    METADATA,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("summary", sa.JSON(), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
 class StorageConflict(GutsError):
     """A command whose ``(table_id, seq)`` is already taken: another writer got there
     first, so the writer's picture of the table is stale."""
