@@ -1,8 +1,8 @@
 """Table leases: which node owns each table, since which generation, and until when
 (the servers of several nodes share one database; see ``guts.server.lease``).
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003_leases
+Revises: 0002_clubs
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision: str | None = "0001"
+revision = "0003_leases"
+down_revision: str | None = "0002_clubs"
 branch_labels: str | None = None
 depends_on: str | None = None
 
