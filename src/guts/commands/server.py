@@ -92,6 +92,34 @@ def serve_command(
             help="Hours after which a table with no person seated, idle, expires (0: never).",
         ),
     ] = 24.0,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            envvar="GUTS_REDIS_URL",
+            help="A Redis URL: run as one node of several sharing the --database "
+            "(PostgreSQL) and this Redis (else GUTS_REDIS_URL; none: a single node).",
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            "--lease-seconds",
+            help="With --redis: how long a node's hold on a table lasts unless renewed "
+            "(a dead node's tables are taken over after about this).",
+        ),
+    ] = 5.0,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            help="With --redis: run this many local nodes behind the one --port "
+            "(SO_REUSEPORT), starting again any that dies.",
+        ),
+    ] = 1,
+    reuse_port: Annotated[
+        bool, typer.Option("--reuse-port", hidden=True, help="A worker of --workers.")
+    ] = False,
 ) -> None:
     """Run the online table server: migrate the database, rebuild the open tables, serve;
     with --table, open a table against bots at once and print the link to play at (run
@@ -125,13 +153,37 @@ def serve_command(
     )  # fmt: skip
     body = None if table is None else _table_body(table, bots, bot, option or [], buy_in)
     url = database_url(database)
+    if redis is not None and make_url(url).get_backend_name() != "postgresql":
+        raise OptionError("--redis needs a PostgreSQL --database shared by the nodes "
+                          "(postgresql://...), not SQLite")  # fmt: skip
+    if lease_seconds <= 0.3:
+        raise OptionError("--lease-seconds must be more than 0.3")
+    if workers < 1:
+        raise OptionError("--workers must be 1 or more")
+    if workers > 1:
+        if redis is None:
+            raise OptionError("--workers needs --redis: each worker is a node of several")
+        if port == 0:
+            raise OptionError("--workers needs a --port other than 0 (they share it)")
+        import sys
+
+        from guts.server.workers import run_workers
+
+        raise typer.Exit(run_workers(workers, sys.argv[1:]))
+    import os
+
+    from guts.server.workers import WORKER
+
+    if os.environ.get(WORKER, "0") != "0":
+        body = None  # --table is the first worker's to open
     kept, where = KeptTables(), make_url(url).render_as_string(hide_password=True)
     game = "" if body is None else str(body["preset"])
     last = None if body is None or new_table else kept.get(where, game)
     serve(host, port, url, public_url=public_url, table=body, last_table=last,
           opened=lambda table_id, secret: kept.keep(where, game, table_id, secret),
           settings=Settings(bot_delay=bot_delay, deal_delay=deal_delay), limits=limits,
-          header_timeout=header_timeout)  # fmt: skip
+          header_timeout=header_timeout, redis=redis, lease_s=lease_seconds,
+          reuse_port=reuse_port)  # fmt: skip
 
 
 def _listed(text: str) -> tuple[str, ...]:

@@ -36,7 +36,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 import orjson
 from mypy_extensions import mypyc_attr
@@ -65,6 +65,7 @@ from guts.server.commands import (
     StartCommand,
     StopCommand,
 )
+from guts.server.lease import LeaseLost
 from guts.server.names import skeleton
 from guts.server.presets import TableGame, check_bots
 from guts.server.protocol import (
@@ -97,7 +98,7 @@ from guts.server.protocol import (
 from guts.server.state import Logged, Seat, TableSession, TableState
 from guts.server.storage import ActionRow, Storage, StoredTable, TableRow
 
-__all__ = ["Client", "Settings", "TableActor", "digest"]
+__all__ = ["Client", "Remote", "Settings", "TableActor", "digest"]
 
 log = logging.getLogger("guts.server")
 
@@ -123,6 +124,12 @@ UNTELLABLE = ProtocolError(
 """What a client is told of a command whose events or views would not encode as JSON
 (a number beyond 64 bits): it is rolled back, never committed."""
 """What a client is told of an unexpected error in its command (the log has the rest)."""
+MOVED = ProtocolError("internal", "this table moved to another server: nothing was changed; "
+                                  "reconnect")  # fmt: skip
+"""What a client is told of a command refused because this node lost the table's lease."""
+CLOSED = ProtocolError("internal", "the table closed here (it moved to another server, or "
+                                   "the server stops): nothing was changed; reconnect")  # fmt: skip
+"""What a command that comes after the table's actor stopped is told."""
 
 
 def digest(secret: str) -> str:
@@ -158,11 +165,18 @@ class Client:
     def __init__(self) -> None:
         self.seat_id: int | None = None
         self.ready = False
+        self.closing = 1000
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` for the client."""
         self.outbox.put_nowait(message)
+
+    def hang_up(self, code: int = 1012) -> None:
+        """Close the connection after what waits, with ``code`` (1012: the table moved to
+        another node, or lost frames on the way: reconnect and resume)."""
+        self.closing = code
+        self.outbox.put_nowait(None)
 
 
 @dataclass
@@ -201,6 +215,17 @@ class _Close:
 _Item = _Inbound | _Query | _Attach | _Detach | _Auto | _Close
 
 
+class Remote(Protocol):
+    """Where the commands of a table go when another node owns it
+    (:class:`guts.server.relay.Link`): its clients' messages, comings and goings."""
+
+    def post(self, message: Message, client: Client) -> None: ...
+
+    def attach(self, client: Client) -> None: ...
+
+    def detach(self, client: Client) -> None: ...
+
+
 class TableActor:
     """The owner of one table: its engine session, its seats and its clients."""
 
@@ -228,6 +253,16 @@ class TableActor:
         """Why the table paused itself ('' when it did not, or the host resumed it)."""
         self.clocks: dict[int, _Clock] = {}
         """The running action clock of each game seat a person must decide for."""
+        self.fence: Callable[[Any], None] | None = None
+        """The lease this node holds the table under (several nodes share the database):
+        run in every commit's transaction, it refuses the commit once the lease is lost."""
+        self.remote: Remote | None = None
+        """Where the clients' messages go when another node owns the table (this actor is
+        then a copy read from the database, never started)."""
+        self.closed = False
+        """True once the actor stopped (:meth:`close`): it takes no command any more."""
+        self.on_lost: Callable[[TableActor], None] | None = None
+        """Called once when a commit finds the lease lost (the node lets the table go)."""
 
     # -- the outside world's handles ------------------------------------------------------
 
@@ -296,24 +331,41 @@ class TableActor:
 
     def post(self, message: Message, client: Client | None) -> None:
         """Queue a client's message (the answer, if any, goes to the client)."""
+        if self.remote is not None and client is not None:
+            self.remote.post(message, client)
+            return
+        if self.closed:
+            _refuse(_Inbound(message, client), CLOSED)
+            return
         self._inbox.put_nowait(_Inbound(message, client))
 
     async def call(self, message: Message, client: Client | None = None) -> None:
         """Apply ``message`` and wait for it: ProtocolError if it is refused."""
+        if self.closed:
+            raise CLOSED
         reply: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._inbox.put_nowait(_Inbound(message, client, reply))
         await reply
 
     async def query(self, ask: Callable[[], T]) -> T:
-        """``ask()`` run by the actor between two commands (a consistent picture)."""
+        """``ask()`` run by the actor between two commands (a consistent picture); at once
+        by an actor that is not started (a copy of a table another node owns)."""
+        if self._task is None:
+            return ask()
         reply: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._inbox.put_nowait(_Query(ask, reply))
         return await reply
 
     def attach(self, client: Client) -> None:
+        if self.remote is not None:
+            self.remote.attach(client)
+            return
         self._inbox.put_nowait(_Attach(client))
 
     def detach(self, client: Client) -> None:
+        if self.remote is not None:
+            self.remote.detach(client)
+            return
         self._inbox.put_nowait(_Detach(client))
 
     # -- the loop -----------------------------------------------------------------------
@@ -322,10 +374,17 @@ class TableActor:
         while True:
             item = await self._inbox.get()
             if isinstance(item, _Close):
+                self.closed = True
+                while not self._inbox.empty():  # queued after the close: refused
+                    left = self._inbox.get_nowait()
+                    if isinstance(left, _Inbound | _Query):
+                        _refuse(left, CLOSED)
                 return
             try:
                 await self._handle(item)
             except Exception as error:  # never let one command kill the table
+                if error is MOVED:  # a step of its own, fenced off: logged already
+                    continue
                 log.exception("table %s: unexpected error", self.id,
                               extra={"event": "error", "table": self.id})  # fmt: skip
                 if isinstance(item, _Auto) and not await self._hold(error):
@@ -931,7 +990,11 @@ class TableActor:
                 action,
                 seats=[state.row_of(s).row() for s in dict.fromkeys(changed)],
                 status=state.status if state.status != status else None,
+                fence=self.fence,
             )
+        except LeaseLost:
+            self._lose()
+            raise MOVED from None
         except Exception:
             log.exception("table %s: command %d was not committed; reloading", self.id, seq,
                           extra={"event": "error", "table": self.id, "seq": seq})  # fmt: skip
@@ -942,6 +1005,16 @@ class TableActor:
         entry = state.committed(seq, command, mark)
         self._sync_clocks(command.seat if isinstance(command, ActCommand) else None)
         return self._tell(entry, command, lobby=bool(changed), acting=acting)
+
+    def _lose(self) -> None:
+        """Stop acting for the table: another node took its lease (this one was paused or
+        cut off). Every commit it tries from now on is refused by the fence."""
+        log.warning("table %s: the lease is lost; another node owns it", self.id,
+                    extra={"event": "lease-lost", "table": self.id})  # fmt: skip
+        self.stalled = "another node owns the table"
+        lost, self.on_lost = self.on_lost, None
+        if lost is not None:
+            lost(self)
 
     # -- telling -----------------------------------------------------------------------------
 

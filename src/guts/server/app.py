@@ -326,11 +326,15 @@ async def table_history(request: Request) -> Response:
 async def health(request: Request) -> Response:
     """``GET /healthz``: the server is up; how many tables it holds, whether every open
     table loaded at startup, and how many would not replay (left closed; the log names
-    them): never a table's id, which is its link."""
+    them): never a table's id, which is its link. One node of several also says its id."""
     tables = _tables(request)
     broken: list[str] = request.app.state.broken
-    return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION, "tables": len(tables.actors),
-                         "loaded": not broken, "broken": len(broken)})  # fmt: skip
+    answer: dict[str, Any] = {"ok": True, "protocol": PROTOCOL_VERSION,
+                              "tables": len(tables.actors),
+                              "loaded": not broken, "broken": len(broken)}  # fmt: skip
+    if tables.node is not None:  # one node of several: which (the tables are its own)
+        answer["node"] = tables.node.id
+    return JSONResponse(answer)
 
 
 class _TableSocket:
@@ -628,18 +632,24 @@ def create_app(
     public_url: str | None = None,
     announce: Callable[[Storage], None] | None = None,
     limits: Limits | None = None,
+    redis: str | None = None,
+    lease_s: float = 5.0,
 ) -> Starlette:
     """The server's ASGI app on ``database`` (see
     :func:`guts.server.storage.database_url`): migrated and with its open tables rebuilt
     at startup; ``public_url`` is the base of the links it hands out (the request's own
     base when None); ``announce`` is called once the server is ready; ``limits`` what
-    one client address may hold and do, and the hosts served (:class:`Limits`)."""
+    one client address may hold and do, and the hosts served (:class:`Limits`); with
+    ``redis`` (a Redis URL), the server is one node of several sharing the database and
+    that Redis, holding its tables by leases of ``lease_s`` seconds (:mod:`guts.server.nodes`)."""
     limits = limits or Limits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         storage = await Storage.open(database)
         tables = Tables(storage, settings)
+        if redis is not None:
+            await _join_nodes(tables, redis, lease_s)
         if limits.table_idle_s:  # never rebuilt again: expired before the start
             await tables.expire(limits.table_idle_s)
         broken = await tables.open_all()
@@ -679,6 +689,15 @@ def create_app(
     return app
 
 
+async def _join_nodes(tables: Tables, redis: str, lease_s: float) -> None:
+    """Run ``tables`` as one node of several (their ``close`` leaves the others)."""
+    from guts.server.nodes import Node
+
+    node = Node(tables, redis, lease_s)
+    tables.node = node
+    await node.start()
+
+
 async def _sweep(tables: Tables, idle_s: float) -> None:
     """Expire the idle tables with no person seated (:meth:`Tables.expire`) every quarter
     of ``idle_s`` (an hour at most), until cancelled; never when ``idle_s`` is 0."""
@@ -690,6 +709,17 @@ async def _sweep(tables: Tables, idle_s: float) -> None:
             await tables.expire(idle_s)
         except Exception:
             log.exception("the expiry of idle tables failed", extra={"event": "error"})
+
+
+def _shared_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` that other processes may bind too (the kernel
+    spreads the connections among them)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    shared = socket.socket(family, socket.SOCK_STREAM)
+    shared.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    shared.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    shared.bind((host, port))
+    return shared
 
 
 def serve(
@@ -704,6 +734,9 @@ def serve(
     opened: Callable[[str, str], None] | None = None,
     limits: Limits | None = None,
     header_timeout: float = HEADER_TIMEOUT,
+    redis: str | None = None,
+    lease_s: float = 5.0,
+    reuse_port: bool = False,
 ) -> None:
     """Run the server until interrupted: migrate, rebuild the open tables, print the
     URL to open, log one JSON line per request, connection and error on stderr (every
@@ -712,7 +745,9 @@ def serve(
     its host link: the table ``last_table`` (its id and host secret) instead, if the
     server has it and its night is not over; ``opened`` is told the id and host secret
     of a table it opens. ``limits``: see :class:`Limits`; ``header_timeout``: the
-    seconds a client has to send a request's headers."""
+    seconds a client has to send a request's headers; ``redis``, ``lease_s``: see
+    :func:`create_app`; ``reuse_port``: share the port with other processes
+    (``SO_REUSEPORT``: ``guts serve --workers``)."""
     import uvicorn
 
     from guts.server.slow_clients import header_deadline
@@ -771,7 +806,7 @@ def serve(
                   f"Friends join with: {link}", flush=True)  # fmt: skip
 
     app = create_app(database, settings=settings, public_url=public_url, announce=announce,
-                     limits=limits)  # fmt: skip
+                     limits=limits, redis=redis, lease_s=lease_s)  # fmt: skip
     gc.set_threshold(*GC_THRESHOLDS)
     # no per-message compression: the frames are small, and deflating each costs more
     # of the server's time than it saves on a game night's links
@@ -784,7 +819,7 @@ def serve(
     # names (uvicorn's own default would believe 127.0.0.1's header)
     server = Announcing(config)
     try:
-        server.run()
+        server.run(sockets=[_shared_socket(host, port)] if reuse_port else None)
     except Exception:
         log.exception("the server failed", extra={"event": "error"})
         raise SystemExit(1) from None

@@ -111,6 +111,18 @@ ACTIONS = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+LEASES = sa.Table(
+    "leases",
+    METADATA,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("owner", sa.String(64), nullable=False),
+    sa.Column("generation", sa.Integer(), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("heartbeat", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_leases_owner", "owner"),
+)
+"""Which node owns each table when several share the database (:mod:`guts.server.lease`)."""
+
 
 # -- clubs (guts.club; read and written by guts.server.club_store) ------------------------
 CLUBS = sa.Table(
@@ -312,6 +324,7 @@ class _Append:
     seats: tuple[SeatRow, ...]
     status: str | None
     done: asyncio.Future[None]
+    fence: Callable[[Connection], None] | None = None
 
 
 class _Database:
@@ -434,16 +447,19 @@ class Storage:
         *,
         seats: Iterable[SeatRow] = (),
         status: str | None = None,
+        fence: Callable[[Connection], None] | None = None,
     ) -> None:
         """Commit ``action`` with the seats it adds or changes and the table's new
         ``status``, all or nothing; StorageConflict if its sequence number is taken.
+        ``fence`` runs first in the same transaction, and refuses the command by raising
+        (the writer's lease on the table: :class:`guts.server.lease.Fence`).
 
         Commands that wait together are committed together (a group commit: one
         transaction for all the tables' commands that arrived while the last one was
         being written); if that transaction fails, each command is tried alone, so each
         gets its own answer and none is lost with another's."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append(_Append(table_id, action, tuple(seats), status, done))
+        self._waiting.append(_Append(table_id, action, tuple(seats), status, done, fence))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write())
         await done
@@ -575,6 +591,9 @@ class Storage:
 def _commit(batch: Sequence[_Append], connection: Connection) -> None:
     """Write ``batch``'s commands with the seats and statuses they change."""
     now = _now()
+    for one in sorted(batch, key=lambda one: one.table_id):  # the leases' lock order
+        if one.fence is not None:
+            one.fence(connection)
     if connection.dialect.name == "sqlite":
         _insert_rows(batch, connection, now)
     else:

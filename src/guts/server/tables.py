@@ -11,10 +11,14 @@ import logging
 import secrets
 from collections.abc import Awaitable, Iterable, Mapping
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from guts.errors import GutsError
 from guts.server.actor import Settings, TableActor, digest
-from guts.server.storage import EXPIRED, Storage, TableRow
+from guts.server.storage import EXPIRED, Storage, StoredTable, TableRow
+
+if TYPE_CHECKING:
+    from guts.server.nodes import Node
 
 __all__ = ["Tables", "new_table_id"]
 
@@ -38,9 +42,15 @@ class Tables:
         self.settings = settings or Settings()
         self.actors: dict[str, TableActor] = {}
         self._loading = asyncio.Lock()
+        self.node: Node | None = None
+        """This server as one node of several (``--redis``): the tables it runs are those
+        whose lease it holds; the others are copies that relay to their owner."""
 
     async def open_all(self) -> list[str]:
-        """Rebuild every open table; the ids that would not replay (left out, logged)."""
+        """Rebuild every open table (as one node of several: those nobody holds); the ids
+        that would not replay (left out, logged)."""
+        if self.node is not None:
+            return await self.node.take_free()
         broken = []
         for table_id in await self.storage.table_ids():
             try:
@@ -62,12 +72,42 @@ class Tables:
             stored = await self.storage.load(table_id)
             if stored is None or stored.table.status == EXPIRED:
                 return None
-            actor = TableActor(stored.table, self.storage, self.settings)
-            actor.load(stored)
-            actor.state.check()
-            self.actors[table_id] = actor
-            actor.start()
-            return actor
+            if self.node is not None:
+                return await self._owned(stored, self.node)
+            return self._run(stored)
+
+    def _run(self, stored: StoredTable) -> TableActor:
+        """Rebuild ``stored``'s actor and start it."""
+        actor = TableActor(stored.table, self.storage, self.settings)
+        actor.load(stored)
+        actor.state.check()
+        self.actors[stored.table.id] = actor
+        actor.start()
+        return actor
+
+    async def _owned(self, stored: StoredTable, node: Node) -> TableActor:
+        """``stored``'s actor, run here if nobody holds its lease (taken with the next
+        generation); else a copy of it, never started, that relays to its owner."""
+        table_id = stored.table.id
+        for _ in range(3):  # a lease may expire or be taken between two looks
+            fence = await node.acquire(table_id)
+            if fence is not None:
+                stored = await self.storage.load(table_id) or stored  # newest, under the lease
+                try:
+                    actor = self._run(stored)
+                except Exception:
+                    node.fences.pop(table_id, None)
+                    await node.leases.release([table_id])
+                    raise
+                node.own(actor, fence)
+                return actor
+            owner = await node.leases.owner_of(table_id)
+            if owner is not None:
+                copy = TableActor(stored.table, self.storage, self.settings)
+                await asyncio.to_thread(copy.load, stored)  # a long record: off the loop
+                copy.remote = node.relay.link(table_id, owner)
+                return copy
+        raise GutsError(f"table {table_id}: its lease changes hands too fast to open it")
 
     async def create(
         self,
@@ -85,6 +125,11 @@ class Tables:
         row = TableRow(new_table_id(), preset, options, stakes, auto_approve, digest(secret))
         await self.storage.create_table(row)
         actor = TableActor(row, self.storage, self.settings)
+        if self.node is not None:
+            fence = await self.node.acquire(row.id)
+            if fence is None:
+                raise GutsError(f"table {row.id}: another node holds the new table's lease")
+            self.node.own(actor, fence)
         self.actors[row.id] = actor
         actor.start()
         return actor, secret
@@ -102,9 +147,14 @@ class Tables:
         return expired
 
     async def close(self) -> None:
-        """Stop every actor (after the commands already queued)."""
+        """Stop every actor (after the commands already queued); as a node, give up the
+        leases after, so another node takes the tables over at once."""
+        if self.node is not None:
+            await self.node.quiet()
         await _gather(actor.close() for actor in self.actors.values())
         self.actors.clear()
+        if self.node is not None:
+            await self.node.close()
 
 
 async def _gather(waits: Iterable[Awaitable[None]]) -> None:
