@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -18,10 +19,13 @@ if TYPE_CHECKING:
 __all__ = ["register_all"]
 
 
-def register_all(app: typer.Typer) -> None:
-    """Add the commands of every module of this package that has a ``register``."""
-    for found in sorted(pkgutil.iter_modules(__path__), key=lambda module: module.name):
-        module = importlib.import_module(f"{__name__}.{found.name}")
+def register_all(app: typer.Typer, first: Sequence[str] = ()) -> None:
+    """Add the commands of every module of this package that has a ``register``: the
+    modules named in ``first`` in that order, then the others by name (``guts --help``
+    lists commands in the order they were added)."""
+    rest = sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name not in first)
+    for name in [*first, *rest]:
+        module = importlib.import_module(f"{__name__}.{name}")
         register = getattr(module, "register", None)
         if register is not None:
             register(app)
