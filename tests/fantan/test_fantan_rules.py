@@ -110,6 +110,7 @@ def test_one_who_cannot_play_puts_one_chip_in_the_pot_and_the_turn_passes_left()
     events = session.act(0, "pass")
     assert session.table.stacks[0] == 48 and session.table.pot == 5
     assert any(isinstance(e, Passed) and e.seat == 0 and e.paid == 1 for e in events)
+    assert paid_to(session, "pass") == {0: 1} and paid_to(session, "penalty") == {}
     assert session.pending()[0].seat == 1
     assert set(session.pending()[0].actions) == {"7c", "7h"}
 
@@ -122,7 +123,7 @@ def test_the_first_out_wins_the_others_pay_a_chip_per_card_and_the_winner_takes_
     result = next(e for e in session.events if isinstance(e, FanTanResult))
     assert result.winner == 0
     assert dict(result.cards) == {1: 1, 2: 1, 3: 1}
-    assert paid_to(session, "penalty") == {1: 1, 2: 1, 3: 1}
+    assert paid_to(session, "cards-left") == {1: 1, 2: 1, 3: 1}
     assert session.table.stacks == [49 + 7, 48, 48, 48]  # 4 antes + 3 cards
     assert session.table.pot == 0
 
@@ -180,3 +181,19 @@ def test_a_pass_decision_is_a_choice_of_one_word() -> None:
     session = table(SWAPPED)
     assert isinstance(session.pending()[0].options, Choose)
     assert session.view(0)["legal"] == []
+
+
+def test_a_pass_and_the_cards_left_are_told_once_in_the_games_words() -> None:
+    from guts.games.fantan.words import tell
+
+    names = ["You", "Bob", "Cy", "Di"]
+    session = table(SWAPPED)
+    session.act(0, "pass")
+    lines = [tell(e, names) for e in session.events]
+    told = [line for line in lines if line and "pass" in line]
+    assert told == ["You pass and pay 1 into the pot"]
+    session = table(SUITED)
+    first_legal(session)
+    lines = [line for line in (tell(e, names) for e in session.events) if line]
+    assert not [line for line in lines if "cards-left" in line or "penalty" in line]
+    assert sum("pays 1" in line for line in lines) == 1  # the outcome line alone

@@ -198,7 +198,7 @@ class FanTanDeal:
         fitting = self.legal_cards(seat)
         if fitting:
             self.open_passes.append(OpenPass(seat, frozenset(fitting)))
-        paid = self.table.pay(seat, POT, self.rules.pass_chips, Reason.PENALTY, "passed")
+        paid = self.table.pay(seat, POT, self.rules.pass_chips, Reason.PASS, "passed")
         self.passes[seat] += 1
         self.passes_in_a_row += 1
         self.emit(Passed(seat=seat, paid=paid))
@@ -265,7 +265,7 @@ class FanTanDeal:
         words = []
         for seat, count in counts:
             paid = table.pay(
-                seat, POT, count * self.rules.card_chips, Reason.PENALTY, f"{count} cards left"
+                seat, POT, count * self.rules.card_chips, Reason.CARDS_LEFT, f"{count} cards left"
             )
             if paid:
                 name = [self._name(seat)]
