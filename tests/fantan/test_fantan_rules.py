@@ -16,7 +16,7 @@ from fantan_helpers import SUITED, first_legal, paid_to, play, suit, table
 
 from guts.cards import Deck, DeckKind
 from guts.errors import IllegalAction
-from guts.games.decision import Choose, PlayCard
+from guts.games.decision import PlayCard
 from guts.games.fantan import new_session
 from guts.games.fantan.events import CardPlaced, FanTanResult, Passed
 
@@ -177,10 +177,26 @@ def test_two_to_eight_players() -> None:
     assert list(session.deal.dealt.values()) == [7, 7, 7, 7, 6, 6, 6, 6]
 
 
-def test_a_pass_decision_is_a_choice_of_one_word() -> None:
+def test_a_pass_decision_plays_no_card_and_says_pass() -> None:
     session = table(SWAPPED)
-    assert isinstance(session.pending()[0].options, Choose)
+    options = session.pending()[0].options
+    assert isinstance(options, PlayCard)
+    assert options.allowed == () and options.words == ("pass",)
+    assert dict(options.why_not).keys() == set(options.hand)  # every card greyed, with why
+    assert session.pending()[0].actions == ("pass",)
     assert session.view(0)["legal"] == []
+
+
+def test_a_card_or_a_pass_is_one_play_decision_whose_cards_are_the_hands() -> None:
+    session = table(SUITED, options={"false-pass": "pot"})
+    play(session, [(0, "7h"), (1, "7c"), (2, "7d"), (3, "7s")])
+    decision = session.pending()[0]
+    assert isinstance(decision.options, PlayCard)
+    assert decision.options.allowed == ("6h", "8h") and decision.options.words == ("pass",)
+    assert decision.to_dict()["options"]["words"] == ["pass"]
+    assert decision.canonical("PASS") == "pass" and decision.canonical("play 8h") == "8h"
+    with pytest.raises(IllegalAction, match="does not fit"):
+        decision.canonical("Kh")
 
 
 def test_a_pass_and_the_cards_left_are_told_once_in_the_games_words() -> None:
