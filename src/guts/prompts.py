@@ -156,7 +156,8 @@ def decision_from_dict(data: Mapping[str, Any]) -> Decision:
             return Decision(seat, discard, "", simultaneous)
         if kind == "play":
             why_not = tuple((str(k), str(v)) for k, v in dict(options.get("why_not", {})).items())
-            play = PlayCard(tuple(options["hand"]), tuple(options["allowed"]), why_not)
+            words = tuple(str(word) for word in options.get("words", ()))
+            play = PlayCard(tuple(options["hand"]), tuple(options["allowed"]), why_not, words)
             return Decision(seat, play, "", simultaneous)
     except (KeyError, TypeError, ValueError) as error:
         raise IllegalAction(f"not a decision: {error}") from None
@@ -583,10 +584,41 @@ def _read_play(options: PlayCard, text: str, check: Check) -> str:
     hand = tuple(parse_card(code) for code in options.hand)
     allowed = tuple(parse_card(code) for code in options.allowed)
     if not _tokens(text):
-        if len(allowed) == 1:
-            return check(allowed[0].ascii)
-        raise IllegalAction(f"nothing typed: {_one_of(allowed)}")
+        if len(allowed) + len(options.words) == 1:
+            return check(allowed[0].ascii if allowed else options.words[0])
+        raise IllegalAction(f"nothing typed: {_play_choices(options)}")
+    word = _play_word(options, text)
+    if word is not None:
+        return check(word)
+    if not allowed:
+        raise IllegalAction(f"{_shown(text)} is not a choice here: {_play_choices(options)}")
     return check(_pick_card(text, hand, allowed))
+
+
+def _play_word(options: PlayCard, text: str) -> str | None:
+    """The word of a play (``pass``) that ``text`` says in full or begins, where the
+    beginning names no card (a rank, a suit or a number reads as a card)."""
+    said = _norm(text.replace("-", " "))
+    if said.isdigit() or said in _RANK_NAMES or said in _SUIT_NAMES:
+        return None
+    starts = [word for word in options.words if _norm(word.replace("-", " ")).startswith(said)]
+    exact = [word for word in starts if _norm(word.replace("-", " ")) == said]
+    return (exact or starts)[0] if len(exact or starts) == 1 else None
+
+
+def _word_key(word: str) -> str:
+    """The shortest form of a play's word shown: its first letter, unless that reads as a
+    card's rank or suit."""
+    key = word[:1].lower()
+    return word if key in _RANK_NAMES or key in _SUIT_NAMES or key.isdigit() else key
+
+
+def _play_choices(options: PlayCard) -> str:
+    """A play's choices in words: ``play one of 7♥ 8♣, or pass``."""
+    cards = [parse_card(code) for code in options.allowed]
+    if not options.words:
+        return _one_of(cards)
+    return _or([_one_of(cards), *options.words] if cards else list(options.words))
 
 
 # -- what is being decided, in words ---------------------------------------------------------
@@ -602,7 +634,7 @@ def summary(decision: Decision, committed: int | None = None) -> str:
         return _or(_bet_parts(options, committed))
     if isinstance(options, Discard):
         return summary_of_draw(options)
-    return _one_of([parse_card(code) for code in options.allowed])
+    return _play_choices(options)
 
 
 def summary_of_draw(options: Discard) -> str:
@@ -655,7 +687,10 @@ def short_forms(decision: Decision, committed: int | None = None) -> str:
         return ", ".join(forms)
     if isinstance(options, Discard):
         return f"cards or positions 1-{len(options.hand)}, or pat"
-    return f"a card or its number {_numbers(len(options.allowed))}"
+    keys = [_word_key(word) for word in options.words]
+    if not options.allowed:
+        return _or(keys)
+    return _or([f"a card or its number {_numbers(len(options.allowed))}", *keys])
 
 
 def _numbers(count: int) -> str:
@@ -785,7 +820,9 @@ def _play_help(options: PlayCard) -> list[str]:
         f"Type the card (Qs, 10h or Th), the number beside it (1 to {len(options.allowed)}:"
         " only cards you may play are numbered), or a rank or suit alone when one playable"
         " card has it.",
-    ]
+    ] if options.allowed else []
+    lines += [f"{word} (or {_word_key(word)}): {word} instead of playing a card."
+              for word in options.words]  # fmt: skip
     reasons: dict[str, list[str]] = {}
     for code, why in options.why_not:
         if code not in options.allowed:

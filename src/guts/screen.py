@@ -163,8 +163,8 @@ def status_segments(
     view: Mapping[str, Any], seat: int | None, rules: object = None
 ) -> list[Text]:
     """The seat's situation in short segments: the deal, the pot, trump, wild cards, the
-    table's cards, the chips of each player (and who has folded), legs or points, tricks,
-    the trick so far."""
+    table's cards, what the family lays out for everyone (rows or piles), the chips of
+    each player (and who has folded), legs or points, tricks, the trick so far."""
     names = [str(n) for n in view.get("players", [])]
     segments: list[Text] = []
     if isinstance(view.get("deal"), int) and view["deal"]:
@@ -188,6 +188,7 @@ def status_segments(
     community = _cards(view.get("community"))
     if community:
         segments.append(Text("table ").append_text(hand_text(community)))
+    segments += _laid_out(view, rules)
     for other, cards in _by_seat(view.get("face_up")).items():
         if other != seat and _cards(cards) and other < len(names):
             segments.append(Text(f"{names[other]} shows ").append_text(hand_text(_cards(cards))))
@@ -210,6 +211,46 @@ def status_segments(
                 played.append("," if index else "")
                 played.append(f" {names[item[0]]} ").append_text(card_text(str(item[1])))
         segments.append(played)
+    return segments
+
+
+def laid_out_key(view: Mapping[str, Any], rules: object = None) -> str:
+    """The key of ``view`` that maps rows or piles to the cards the view's family lays out
+    for everyone (its :class:`~guts.games.family.ActionLayout`'s ``laid_out``); "" for a
+    family that lays out none, or a view that names no family."""
+    from guts.catalog import FAMILIES
+
+    family = FAMILIES.get(str(view.get("game")))
+    if family is None or family.layout is None:
+        return ""
+    try:
+        if rules is None:  # a client holds the view alone: the rules from its options
+            options = view.get("rules")
+            preset = next(iter(family.presets))
+            rules = family.rules(preset, dict(options) if isinstance(options, Mapping) else {})
+        return family.layout(rules).laid_out
+    except (GutsError, AttributeError, TypeError, ValueError):
+        return ""
+
+
+def _laid_out(view: Mapping[str, Any], rules: object) -> list[Text]:
+    """One segment per row or pile laid out for everyone (``♣ 6♣ 7♣ 8♣``; a suit's
+    symbol names its row), the first after the key (``rows:``); none while all are
+    empty."""
+    key = laid_out_key(view, rules)
+    rows = view.get(key) if key else None
+    if not isinstance(rows, Mapping):
+        return []
+    segments = []
+    for name, cards in rows.items():
+        codes = _cards(cards)
+        if codes:
+            symbol = _suit_symbol(name)
+            label = Text(f"{name} ") if symbol is None else Text(f"{symbol} ", style=(
+                RED if symbol in "♥♦" else BLACK))  # fmt: skip
+            segments.append(label.append_text(hand_text(codes)))
+    if segments:
+        segments[0] = Text(f"{key.replace('_', ' ')}: ").append_text(segments[0])
     return segments
 
 

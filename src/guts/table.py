@@ -81,6 +81,8 @@ class Reason(StrEnum):
     PAY_WINNER = "pay-winner"  # a loser pays a winner directly (Three Five Seven)
     BOURRE = "bourre"  # a player who took no trick matches the pot
     PENALTY = "penalty"  # a renege or other misplay
+    PASS = "pass"  # a player who passes puts chips in (a pass's price, not a fine)
+    CARDS_LEFT = "cards-left"  # a loser pays for each card still held when another goes out
     WIN = "win"
     SPLIT = "split"
     REFUND = "refund"

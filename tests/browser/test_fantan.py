@@ -84,3 +84,42 @@ def test_a_deal_of_fan_tan_played_by_clicking(chromium: Any, server: Server, sho
         no_hidden_card_in_frames(person)
         assert not person.errors, person.errors
         person.shot("end")
+
+
+def test_a_pass_beside_cards_that_fit_is_a_button_and_the_cards_stay_lit_in_the_hand(
+    chromium: Any, server: Server, shots: Path
+) -> None:
+    created = server.open_table("fan-tan-false-pass", buy_in=100, auto_approve=True)
+    ann = Person(chromium, "Ann", shots)
+    bob = Person(chromium, "Bob", shots)
+    ann.open(created["host_url"])
+    ann.join()
+    bob.open(created["join_url"])
+    bob.join()
+    start(ann)
+    beside: list[tuple[int, int]] = []
+    passed: list[int] = []
+
+    def choose(person: Person, found: dict[str, Any]) -> bool:
+        page = person.page
+        playable = page.locator("#hand button.card:not([disabled])")
+        legal = person.value("state.game.legal") or []
+        if "pass" in found and legal:
+            beside.append((playable.count(), len(legal)))
+            if len(passed) < 2:  # a false pass now and then, then cards
+                passed.append(1)
+                found["pass"].click()
+                return True
+        if "pass" in found and not legal:
+            found["pass"].click()
+            return True
+        if not playable.count():
+            return False
+        playable.first.click()
+        return True
+
+    play([ann, bob], choose, lambda: bool(events_of(ann, "fantan-result")), seconds=240)
+    assert beside and all(lit == legal for lit, legal in beside)  # cards lit by the hand
+    assert passed and events_of(ann, "fantan-passed")
+    for person in (ann, bob):
+        assert not person.errors, person.errors

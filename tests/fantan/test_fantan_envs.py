@@ -79,3 +79,23 @@ def test_the_rows_are_encoded_with_the_tables_cards() -> None:
     rows = table.episode.session.public_view(events=False)["rows"]
     laid = sorted(card_index(code) for row in rows.values() for code in row)
     assert laid and sorted(np.flatnonzero(on_table)) == laid
+
+
+def test_a_card_offered_beside_a_pass_is_numbered_by_its_place_in_the_hand() -> None:
+    from fantan_helpers import SUITED, play, table
+
+    from guts.envs.encoding import Layout
+
+    session = table(SUITED, options={"false-pass": "pot"})
+    play(session, [(0, "7h"), (1, "7c"), (2, "7d"), (3, "7s")])
+    decision = session.pending()[0]
+    assert decision.actions == ("6h", "8h", "pass")
+    layout = Layout.for_rules("fantan", session.rules, 4)
+    legal = layout.legal(decision)
+    hand = list(decision.options.hand)  # type: ignore[union-attr]
+    start = layout.names.index("card 0")
+    assert legal == {
+        layout.names.index("pass"): "pass",
+        start + hand.index("6h"): "6h",
+        start + hand.index("8h"): "8h",
+    }

@@ -104,7 +104,8 @@ def test_pass_and_card_chips() -> None:
     assert session.table.stacks[0] == 47
     session = table(SUITED, options={"card-chips": "3"})
     first_legal(session)
-    assert paid_to(session, "penalty") == {1: 3, 2: 3, 3: 3}
+    assert paid_to(session, "cards-left") == {1: 3, 2: 3, 3: 3}
+    assert paid_to(session, "penalty") == {}  # paying for cards held is no fine
 
 
 def test_a_false_pass_is_taken_and_fined_to_the_pot_when_the_card_comes_out() -> None:

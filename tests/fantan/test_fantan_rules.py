@@ -16,7 +16,7 @@ from fantan_helpers import SUITED, first_legal, paid_to, play, suit, table
 
 from guts.cards import Deck, DeckKind
 from guts.errors import IllegalAction
-from guts.games.decision import Choose, PlayCard
+from guts.games.decision import PlayCard
 from guts.games.fantan import new_session
 from guts.games.fantan.events import CardPlaced, FanTanResult, Passed
 
@@ -110,6 +110,7 @@ def test_one_who_cannot_play_puts_one_chip_in_the_pot_and_the_turn_passes_left()
     events = session.act(0, "pass")
     assert session.table.stacks[0] == 48 and session.table.pot == 5
     assert any(isinstance(e, Passed) and e.seat == 0 and e.paid == 1 for e in events)
+    assert paid_to(session, "pass") == {0: 1} and paid_to(session, "penalty") == {}
     assert session.pending()[0].seat == 1
     assert set(session.pending()[0].actions) == {"7c", "7h"}
 
@@ -122,7 +123,7 @@ def test_the_first_out_wins_the_others_pay_a_chip_per_card_and_the_winner_takes_
     result = next(e for e in session.events if isinstance(e, FanTanResult))
     assert result.winner == 0
     assert dict(result.cards) == {1: 1, 2: 1, 3: 1}
-    assert paid_to(session, "penalty") == {1: 1, 2: 1, 3: 1}
+    assert paid_to(session, "cards-left") == {1: 1, 2: 1, 3: 1}
     assert session.table.stacks == [49 + 7, 48, 48, 48]  # 4 antes + 3 cards
     assert session.table.pot == 0
 
@@ -176,7 +177,39 @@ def test_two_to_eight_players() -> None:
     assert list(session.deal.dealt.values()) == [7, 7, 7, 7, 6, 6, 6, 6]
 
 
-def test_a_pass_decision_is_a_choice_of_one_word() -> None:
+def test_a_pass_decision_plays_no_card_and_says_pass() -> None:
     session = table(SWAPPED)
-    assert isinstance(session.pending()[0].options, Choose)
+    options = session.pending()[0].options
+    assert isinstance(options, PlayCard)
+    assert options.allowed == () and options.words == ("pass",)
+    assert dict(options.why_not).keys() == set(options.hand)  # every card greyed, with why
+    assert session.pending()[0].actions == ("pass",)
     assert session.view(0)["legal"] == []
+
+
+def test_a_card_or_a_pass_is_one_play_decision_whose_cards_are_the_hands() -> None:
+    session = table(SUITED, options={"false-pass": "pot"})
+    play(session, [(0, "7h"), (1, "7c"), (2, "7d"), (3, "7s")])
+    decision = session.pending()[0]
+    assert isinstance(decision.options, PlayCard)
+    assert decision.options.allowed == ("6h", "8h") and decision.options.words == ("pass",)
+    assert decision.to_dict()["options"]["words"] == ["pass"]
+    assert decision.canonical("PASS") == "pass" and decision.canonical("play 8h") == "8h"
+    with pytest.raises(IllegalAction, match="does not fit"):
+        decision.canonical("Kh")
+
+
+def test_a_pass_and_the_cards_left_are_told_once_in_the_games_words() -> None:
+    from guts.games.fantan.words import tell
+
+    names = ["You", "Bob", "Cy", "Di"]
+    session = table(SWAPPED)
+    session.act(0, "pass")
+    lines = [tell(e, names) for e in session.events]
+    told = [line for line in lines if line and "pass" in line]
+    assert told == ["You pass and pay 1 into the pot"]
+    session = table(SUITED)
+    first_legal(session)
+    lines = [line for line in (tell(e, names) for e in session.events) if line]
+    assert not [line for line in lines if "cards-left" in line or "penalty" in line]
+    assert sum("pays 1" in line for line in lines) == 1  # the outcome line alone

@@ -363,3 +363,77 @@ def test_cards_are_red_and_black_on_a_colour_terminal_only() -> None:
     assert "\x1b[1m7♥" in no_colour and not re.search(r"\x1b\[[0-9;]*3[0-9]m", no_colour)
     plain = render([Text(""), line])  # not a terminal
     assert "\x1b" not in plain and "You are dealt 7♥ K♠ 10♦" in plain
+
+
+FITS = "it does not fit"
+OR_PASS = Decision(0, PlayCard(("2c", "8h", "Ah", "6h"), ("8h", "6h"),
+                               (("2c", FITS), ("Ah", FITS)), ("pass",)))  # fmt: skip
+ONLY_PASS = Decision(0, PlayCard(("2c", "Ah"), (), (("2c", FITS), ("Ah", FITS)), ("pass",)))
+
+
+def test_a_play_with_a_word_numbers_the_hands_playable_cards_and_offers_the_word() -> None:
+    view = {"players": ["You", "Ann"], "stacks": [98, 99], "pot": 7, "deal": 1}
+    text = render(decision_panel(OR_PASS, view))
+    assert "your hand: (2♣) 1:8♥ (A♥) 2:6♥" in text
+    assert "Play one of 8♥ 6♥ or pass  (a card or its number 1-2 or p; h for help)" in text
+    assert [read_answer(OR_PASS, t) for t in ("2", "8h", "p", "PASS", "play 6h")] == [
+        "6h", "8h", "pass", "pass", "6h"]  # fmt: skip
+    with pytest.raises(IllegalAction, match="does not fit"):
+        read_answer(OR_PASS, "Ah")
+    assert any(line.startswith("pass (or p)") for line in help_lines(OR_PASS, view={}))
+    only = render(decision_panel(ONLY_PASS, view))
+    assert "your hand: (2♣) (A♥)" in only and "Pass  (p; h for help)" in only
+    assert read_answer(ONLY_PASS, "") == "pass" and read_answer(ONLY_PASS, "p") == "pass"
+    with pytest.raises(IllegalAction, match="not a choice here"):
+        read_answer(ONLY_PASS, "1")
+
+
+def test_a_play_with_words_goes_through_the_servers_json_unchanged() -> None:
+    for decision in (OR_PASS, ONLY_PASS, TRICK):
+        data = json.loads(json.dumps(decision.to_dict()))
+        assert decision_from_dict(data) == decision
+    assert "words" not in TRICK.to_dict()["options"]  # a play without words reads as before
+
+
+def _laying_out_games() -> list[str]:
+    """One preset of each family that lays cards out for everyone (ActionLayout.laid_out)."""
+    from guts.catalog import FAMILIES
+
+    found = []
+    for family in FAMILIES.values():
+        preset = next(iter(family.presets))
+        if family.layout is not None and family.layout(family.rules(preset)).laid_out:
+            found.append(preset)
+    return found
+
+
+@pytest.mark.parametrize("preset", _laying_out_games())
+def test_the_status_line_shows_what_a_family_lays_out_for_everyone(preset: str) -> None:
+    from guts.screen import laid_out_key
+
+    session = find_game(preset).new_session(["You", "Ann", "Bob"], buy_in=100,
+                                            rng=random.Random(3))  # fmt: skip
+    session.start_deal()
+    chooser = random.Random(5)
+    view = session.view(0)
+    key = laid_out_key(view, session.rules)
+    assert key and laid_out_key(view) == key  # from the view alone, as a client has it
+    for _ in range(40):
+        view = session.view(0)
+        if sum(len(cards) for cards in view[key].values()) >= 3:
+            break
+        decision = session.pending()[0]
+        session.act(decision.seat, chooser.choice(decision.actions))
+    rows = {name: cards for name, cards in view[key].items() if cards}
+    assert rows
+    for rules in (session.rules, None):
+        plain = [segment.plain for segment in status_segments(view, 0, rules)]
+        laid = [card_text(code).plain for cards in rows.values() for code in cards]
+        shown = [text for text in plain if any(card in text for card in laid)]
+        assert len(shown) == len(rows) and shown[0].startswith(f"{key}: ")
+        for text, cards in zip(shown, rows.values(), strict=True):
+            assert text.endswith(hand_text(cards).plain)
+    panel = render(decision_panel(session.pending()[0], view, rules=session.rules))
+    assert f"{key}: " in panel
+    bare = {k: v for k, v in view.items() if k != "game"}  # no family named: nothing laid out
+    assert not any(s.plain.startswith(f"{key}: ") for s in status_segments(bare, 0))

@@ -223,11 +223,16 @@ class Layout:
     def _play(self, options: PlayCard) -> dict[int, str]:
         if len(options.hand) > self.cards:
             raise GutsError(f"a hand of {len(options.hand)} cards: the encoding has {self.cards}")
-        return {
+        legal = {
             self._card_start + i: code
             for i, code in enumerate(options.hand)
             if code in options.allowed
         }
+        for word in options.words:  # said instead of a card (a pass): the layout's words
+            if word not in self.words:
+                raise GutsError(f"the {self.family} encoding has no action {word!r}")
+            legal[self.words.index(word)] = word
+        return legal
 
 
 def _bet_sizes(low: int, high: int) -> tuple[int | None, int | None, int | None]:

@@ -8,7 +8,8 @@ JSON a server sends (:meth:`Decision.to_dict`). The kinds:
 - :class:`Choose`: one word of a list (in/out, high/low, play/fold, take up/down ...);
 - :class:`Wager`: a betting decision, with the exact bounds of a bet or raise;
 - :class:`Discard`: a draw: which cards of the hand may be thrown, how many;
-- :class:`PlayCard`: a card to play to a trick, and why the others may not be played.
+- :class:`PlayCard`: a card to play to a trick or a row, and why the others may not be
+  played, with any words that may be said instead (``pass``).
 
 >>> decision = Decision.choose(0, ("in", "out"), "declare in or out")
 >>> decision.actions, decision.canonical("  IN ")
@@ -403,22 +404,35 @@ def _five_up_to_three(pat: str, hand: tuple[str, ...]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class PlayCard:
-    """Play one card of ``hand`` to a trick: ``allowed`` are those :meth:`canonical`
-    accepts; ``why_not`` says, for each card of the hand the rules forbid, why (where a
-    renege is allowed and punished later, a forbidden card may still be allowed)."""
+    """Play one card of ``hand`` to a trick or a row: ``allowed`` are those
+    :meth:`canonical` accepts; ``why_not`` says, for each card of the hand the rules
+    forbid, why (where a renege is allowed and punished later, a forbidden card may still
+    be allowed); ``words`` are what may be said instead of a card (``pass``), so a card or
+    a word is one decision whose cards stay cards of the hand.
+
+    >>> play = PlayCard(("7h", "2c"), ("7h",), (("2c", "it does not fit"),), ("pass",))
+    >>> play.actions(), play.canonical(" PASS"), play.canonical("play 7h"), play.describe()
+    (('7h', 'pass'), 'pass', '7h', '7h or pass')
+    """
 
     hand: tuple[str, ...]
     allowed: tuple[str, ...]
     why_not: tuple[tuple[str, str], ...] = ()
+    words: tuple[str, ...] = ()
     kind = "play"
 
     def actions(self) -> tuple[str, ...]:
-        """Every card that may be played."""
-        return self.allowed
+        """Every card that may be played, then the words."""
+        return (*self.allowed, *self.words) if self.words else self.allowed
 
     def canonical(self, text: str) -> str:
-        """The code of the card ``text`` names, if it may be played."""
+        """The code of the card ``text`` names, if it may be played, or the word it says."""
         words = _words(text)
+        if self.words:
+            said = " ".join(words)
+            for word in self.words:
+                if word.lower() == said:
+                    return word
         if len(words) == 2 and words[0] == "play":
             words = words[1:]
         try:
@@ -436,16 +450,22 @@ class PlayCard:
         raise IllegalAction(f"cannot play {card}: play one of {self.describe()}")
 
     def describe(self) -> str:
-        """The playable cards."""
-        return " ".join(self.allowed)
+        """The playable cards, then the words (``7h 8c or pass``)."""
+        cards = " ".join(self.allowed)
+        if not self.words:
+            return cards
+        return " or ".join([cards, *self.words] if cards else self.words)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict."""
-        return {
+        """A JSON-able dict (``words`` only where there are some)."""
+        data: dict[str, Any] = {
             "hand": list(self.hand),
             "allowed": list(self.allowed),
             "why_not": dict(self.why_not),
         }
+        if self.words:
+            data["words"] = list(self.words)
+        return data
 
 
 Options: TypeAlias = Choose | Wager | Discard | PlayCard

@@ -17,7 +17,7 @@ from typing import Any
 
 from guts.cards import Card, Deck, Rank, Suit, parse_card
 from guts.games.base import Event
-from guts.games.decision import Choose, Decision, Options, PlayCard
+from guts.games.decision import Decision, Options, PlayCard
 from guts.games.fantan.events import (
     CardPlaced,
     CardsDealt,
@@ -170,13 +170,12 @@ class FanTanDeal:
     def options(self, seat: int) -> Options:
         """What ``seat`` (the seat to act) may do now: a card that fits, or pass."""
         legal = tuple(c.ascii for c in self.legal_cards(seat))
-        if not legal:
-            return Choose((PASS,))
-        if self.may_pass(seat):
-            return Choose((*legal, PASS))
         hand = tuple(c.ascii for c in self.hands[seat])
         why = self._why_not()
-        return PlayCard(hand, legal, tuple((code, why) for code in hand if code not in legal))
+        words = (PASS,) if not legal or self.may_pass(seat) else ()
+        return PlayCard(
+            hand, legal, tuple((code, why) for code in hand if code not in legal), words
+        )
 
     def _why_not(self) -> str:
         if self.played == 0 and self.rules.leader is Leader.SEVEN_OF_DIAMONDS:
@@ -198,7 +197,7 @@ class FanTanDeal:
         fitting = self.legal_cards(seat)
         if fitting:
             self.open_passes.append(OpenPass(seat, frozenset(fitting)))
-        paid = self.table.pay(seat, POT, self.rules.pass_chips, Reason.PENALTY, "passed")
+        paid = self.table.pay(seat, POT, self.rules.pass_chips, Reason.PASS, "passed")
         self.passes[seat] += 1
         self.passes_in_a_row += 1
         self.emit(Passed(seat=seat, paid=paid))
@@ -265,7 +264,7 @@ class FanTanDeal:
         words = []
         for seat, count in counts:
             paid = table.pay(
-                seat, POT, count * self.rules.card_chips, Reason.PENALTY, f"{count} cards left"
+                seat, POT, count * self.rules.card_chips, Reason.CARDS_LEFT, f"{count} cards left"
             )
             if paid:
                 name = [self._name(seat)]

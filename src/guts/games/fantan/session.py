@@ -16,10 +16,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 from typing import Any
 
-from guts.cards import Card, Deck, DeckKind, check_distinct, parse_card, parse_cards
-from guts.errors import GutsError, HandError, IllegalAction, OptionError
+from guts.cards import Card, Deck, DeckKind, check_distinct, parse_cards
+from guts.errors import HandError, IllegalAction, OptionError
 from guts.games.base import Event
-from guts.games.decision import Choose, Decision
 from guts.games.fantan.deal import FanTanDeal, hand_sizes
 from guts.games.fantan.events import Acted, Moved, SessionEnded, Shuffled
 from guts.games.fantan.rules import FEWEST_PLAYERS, MOST_PLAYERS, FanTanRules
@@ -139,20 +138,6 @@ class FanTanSession(RecordedSession[FanTanRules, FanTanDeal]):
         if not self.deal_over:
             raise IllegalAction(f"finish deal {self._deals} before stopping the game")
         self._end(reason)
-
-    def _canonical(self, decision: Decision, action: object) -> str:
-        """A card may be named in any spelling (``10h``, ``play 7d``) where the choice is
-        of cards and a pass."""
-        options = decision.options
-        if isinstance(options, Choose) and isinstance(action, str) and len(action) <= 20:
-            words = action.strip().lower().removeprefix("play").strip()
-            try:
-                code = parse_card(words).ascii
-            except GutsError:
-                code = ""
-            if code in options.words:
-                return code
-        return decision.canonical(action)
 
     def _apply(self, seat: int, action: str) -> None:
         self._emit(Acted(seat=seat, action=action))

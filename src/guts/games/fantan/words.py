@@ -14,11 +14,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from guts.games.declaration.words import SILENT, TELLERS
+from guts.games.declaration.words import SILENT, TELLERS, chips
 from guts.games.words import by_kind, card_text, name_of, plural, says
 from guts.grammar import agree, who
 
 __all__ = ["tell"]
+
+
+_TOLD_ELSEWHERE = frozenset({"pass", "cards-left"})
+"""Chip reasons another line tells: a pass's chips (the pass itself) and the chips for
+cards left (the outcome line)."""
+
+
+def _moved(data: dict[str, Any], names: Sequence[str]) -> str | None:
+    if data["reason"] in _TOLD_ELSEWHERE:
+        return None
+    return chips(data, names)
 
 
 def _played(data: dict[str, Any], names: Sequence[str]) -> str:
@@ -45,6 +56,7 @@ def _false_pass(data: dict[str, Any], names: Sequence[str]) -> str:
 
 tell = by_kind({
     **TELLERS,
+    "moved": _moved,
     "fantan-played": _played,
     "fantan-passed": _passed,
     "fantan-false-pass": _false_pass,

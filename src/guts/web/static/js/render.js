@@ -356,7 +356,11 @@ function drawActions(bar, state, send) {
   else if (decision.kind === "draw") drawBar(bar, decision, state, send);
   else if (decision.kind === "play") {
     const why = Object.entries(decision.options.why_not || {});
-    bar.append(el("p", { class: "hint", text: "Tap a card to play it." }));
+    const words = decision.options.words || [];  // said instead of a card (pass)
+    const cards = decision.options.allowed.length;
+    const hint = cards ? `Tap a card to play it${words.length ? `, or ${words.join(" or ")}` : ""}.` : "No card may be played.";
+    bar.append(el("p", { class: "hint", text: hint }));
+    bar.append(...words.map((word) => actionButton(word, label(word), send, KEYS[word] || word[0].toUpperCase())));
     if (why.length) {
       const reasons = [...new Set(why.map(([, reason]) => reason))];
       bar.append(el("p", { class: "why", text: `Greyed cards may not be played: ${reasons.join("; ")}` }));
