@@ -549,13 +549,15 @@ class TableActor:
         buy_in = message.buy_in if message.buy_in is not None else state.buy_in
         if buy_in > state.buy_in:
             raise ProtocolError("invalid", f"the buy-in is at most {state.buy_in}")
+        host = message.secret is not None
+        if message.secret is not None:
+            self._check_host(message.secret)
         token = secrets.token_urlsafe(32)
         seat_id = self._free_seat()
         await self._commit(
-            JoinCommand(
-                seat_id=seat_id, nickname=message.nickname, buy_in=buy_in, token_hash=digest(token)
-            )
-        )
+            JoinCommand(seat_id=seat_id, nickname=message.nickname, buy_in=buy_in,
+                        token_hash=digest(token), host=host)
+        )  # fmt: skip
         before = self.seat_list()
         client.seat_id = seat_id
         client.ready = True
