@@ -316,6 +316,11 @@ class TableActor:
         """How many commands and steps wait in the inbox."""
         return self._inbox.qsize()
 
+    @property
+    def thinking(self) -> bool:
+        """True while a slow bot's choice is being made in a thread (:data:`SLOW_BOTS`)."""
+        return self._thinking is not None
+
     def next_step(self) -> float | None:
         """The delay before the table acts by itself (a bot plays, the next deal starts,
         the night stops), None while it waits for people; 0 while a bot's choice is
