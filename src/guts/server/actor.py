@@ -41,9 +41,10 @@ from typing import Any, Literal, Protocol, TypeVar
 import orjson
 from mypy_extensions import mypyc_attr
 
-from guts.bots import BOT_NAMES
+from guts.bots import BOT_NAMES, Policy
 from guts.errors import GutsError
-from guts.games.base import Event
+from guts.games.base import Decision, Event
+from guts.night.bots import NightPolicy
 from guts.server.barrier import disclose, disclose_each
 from guts.server.commands import (
     ActCommand,
@@ -212,7 +213,21 @@ class _Close:
     pass
 
 
-_Item = _Inbound | _Query | _Attach | _Detach | _Auto | _Close
+@dataclass
+class _Thought:
+    """A bot's choice made off the event loop, for the decision ``key`` names (or the
+    error its policy raised)."""
+
+    key: tuple[Any, ...]
+    action: str | None
+    error: BaseException | None = None
+
+
+_Item = _Inbound | _Query | _Attach | _Detach | _Auto | _Close | _Thought
+
+SLOW_BOTS = frozenset({"equilibrium"})
+"""The bots whose choice may take seconds of CPU (a first solve of the game): they choose
+in a thread, so that no table of the server waits for them."""
 
 
 class Remote(Protocol):
@@ -263,6 +278,10 @@ class TableActor:
         """True once the actor stopped (:meth:`close`): it takes no command any more."""
         self.on_lost: Callable[[TableActor], None] | None = None
         """Called once when a commit finds the lease lost (the node lets the table go)."""
+        self._thinking: asyncio.Task[None] | None = None
+        """A slow bot's choice being made in a thread (:data:`SLOW_BOTS`), if any."""
+        self._thought: _Thought | None = None
+        """The last choice made in a thread, until the table plays it or moves on."""
 
     # -- the outside world's handles ------------------------------------------------------
 
@@ -297,10 +316,16 @@ class TableActor:
         """How many commands and steps wait in the inbox."""
         return self._inbox.qsize()
 
+    @property
+    def thinking(self) -> bool:
+        """True while a slow bot's choice is being made in a thread (:data:`SLOW_BOTS`)."""
+        return self._thinking is not None
+
     def next_step(self) -> float | None:
         """The delay before the table acts by itself (a bot plays, the next deal starts,
-        the night stops), None while it waits for people."""
-        return self._automatic()
+        the night stops), None while it waits for people; 0 while a bot's choice is
+        being made in a thread."""
+        return 0.0 if self._thinking is not None else self._automatic()
 
     def start(self) -> None:
         """Start the actor's task."""
@@ -323,6 +348,9 @@ class TableActor:
         """Finish the commands queued so far and stop."""
         if self._timer is not None:
             self._timer.cancel()
+        if self._thinking is not None:  # its thread finishes alone; nothing waits for it
+            self._thinking.cancel()
+            self._thinking = None
         if self._task is not None:
             self._inbox.put_nowait(_Close())
             with contextlib.suppress(asyncio.CancelledError):
@@ -387,7 +415,7 @@ class TableActor:
                     continue
                 log.exception("table %s: unexpected error", self.id,
                               extra={"event": "error", "table": self.id})  # fmt: skip
-                if isinstance(item, _Auto) and not await self._hold(error):
+                if isinstance(item, _Auto | _Thought) and not await self._hold(error):
                     self.stalled = f"{type(error).__name__}: {error}"  # not again and again
             self._schedule()
 
@@ -410,7 +438,9 @@ class TableActor:
     async def _handle(self, item: _Item) -> None:
         if isinstance(item, _Auto):
             self._auto_due = False
-        if self.stale and isinstance(item, _Inbound | _Query | _Auto):
+        if isinstance(item, _Thought):
+            self._thinking, self._thought = None, item
+        if self.stale and isinstance(item, _Inbound | _Query | _Auto | _Thought):
             try:
                 await self._rebuild()
             except ProtocolError as error:
@@ -428,7 +458,7 @@ class TableActor:
                     item.reply.set_result(item.ask())
                 except Exception as error:
                     item.reply.set_exception(error)
-        elif isinstance(item, _Auto):
+        elif isinstance(item, _Auto | _Thought):
             await self._auto()
         elif isinstance(item, _Inbound):
             try:
@@ -524,13 +554,15 @@ class TableActor:
         buy_in = message.buy_in if message.buy_in is not None else state.buy_in
         if buy_in > state.buy_in:
             raise ProtocolError("invalid", f"the buy-in is at most {state.buy_in}")
+        host = message.secret is not None
+        if message.secret is not None:
+            self._check_host(message.secret)
         token = secrets.token_urlsafe(32)
         seat_id = self._free_seat()
         await self._commit(
-            JoinCommand(
-                seat_id=seat_id, nickname=message.nickname, buy_in=buy_in, token_hash=digest(token)
-            )
-        )
+            JoinCommand(seat_id=seat_id, nickname=message.nickname, buy_in=buy_in,
+                        token_hash=digest(token), host=host)
+        )  # fmt: skip
         before = self.seat_list()
         client.seat_id = seat_id
         client.ready = True
@@ -893,7 +925,13 @@ class TableActor:
             return self.settings.deal_delay if state.can_deal() else None
         for decision in session.pending():
             seat = state.seat_at(decision.seat)
-            if seat is not None and (seat.kind != "person" or state.plays_safe(decision.seat)):
+            if seat is None:
+                continue
+            if state.plays_safe(decision.seat):
+                return self.settings.bot_delay
+            if seat.kind in SLOW_BOTS and self._thinking is not None:
+                continue  # its thread hands its choice in when it is made
+            if seat.kind != "person":
                 return self.settings.bot_delay
         if self.clocks:
             return max(0.0, min(self._left(clock) for clock in self.clocks.values()))
@@ -940,6 +978,11 @@ class TableActor:
                 continue
             if state.plays_safe(decision.seat):
                 action = state.safe(decision)
+            elif seat.kind in SLOW_BOTS:
+                chosen = self._slow_choice(session, decision, seat)
+                if chosen is None:
+                    continue  # its choice is being made in a thread
+                action = session.canonical(decision.seat, chosen)
             elif seat.kind != "person":
                 policy = state.policies[decision.seat]
                 view = session.view(decision.seat)
@@ -957,6 +1000,49 @@ class TableActor:
                                      timeout=True, bank_ms=clock.bank_ms)  # fmt: skip
                 await self._commit(timeout)
                 return
+
+    def _decision_key(
+        self, session: TableSession, decision: Decision, seat: Seat
+    ) -> tuple[Any, ...]:
+        """What a choice made for ``decision`` stays good for: this session object (a
+        rebuild makes another), as far as its events went, the seat and its bot (objects
+        compared as themselves)."""
+        policy = self.state.policies[decision.seat]
+        return (session, len(session.events), decision, seat.seat_id, policy)
+
+    def _slow_choice(self, session: TableSession, decision: Decision, seat: Seat) -> str | None:
+        """The choice a thread made for ``decision`` if the table has not moved on since
+        it was asked for; else None, asking for it (unless a thread is at work already).
+        A choice made for a table that moved on (an event, a rebuild) is dropped."""
+        key = self._decision_key(session, decision, seat)
+        thought, self._thought = self._thought, None
+        if thought is not None and thought.key == key:
+            if thought.error is not None:
+                raise thought.error
+            return thought.action
+        if self._thinking is None:
+            policy = self.state.policies[decision.seat]
+            view = session.view(decision.seat)
+            self._thinking = asyncio.create_task(
+                self._think(key, policy, view, decision), name=f"table {self.id} bot"
+            )
+        return None
+
+    async def _think(
+        self,
+        key: tuple[Any, ...],
+        policy: Policy | NightPolicy,
+        view: dict[str, Any],
+        decision: Decision,
+    ) -> None:
+        """Have ``policy`` choose in a thread, then hand the choice to the actor's inbox
+        (it is committed there, in turn with every other command)."""
+        try:
+            action = await asyncio.to_thread(policy.choose, view, decision, self._bot_rng)
+        except Exception as error:
+            self._inbox.put_nowait(_Thought(key, None, error))
+        else:
+            self._inbox.put_nowait(_Thought(key, action))
 
     # -- applying and committing -----------------------------------------------------------
 
@@ -1240,9 +1326,9 @@ _BOUND = 2**63
 """Integers a frame may carry (orjson writes 64-bit integers)."""
 
 
-def _refuse(item: _Inbound | _Query | _Auto, error: ProtocolError) -> None:
+def _refuse(item: _Inbound | _Query | _Auto | _Thought, error: ProtocolError) -> None:
     """Tell whoever waits for ``item`` that it was refused with ``error``."""
-    if isinstance(item, _Auto):
+    if isinstance(item, _Auto | _Thought):
         return
     if item.reply is not None:
         if not item.reply.done():

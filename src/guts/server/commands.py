@@ -55,13 +55,16 @@ class _Command(BaseModel):
 
 
 class JoinCommand(_Command):
-    """A person asked for a seat (approved at once on an auto-approve table)."""
+    """A person asked for a seat (approved at once on an auto-approve table); ``host``:
+    the holder of the host's credential asked for it (the host page), so it is the host's
+    own seat, which settles the bots' chips (their chips are the host's)."""
 
     kind: Literal["join"] = "join"
     seat_id: int
     nickname: str
     buy_in: int
     token_hash: str
+    host: bool = False
 
 
 class BotCommand(_Command):

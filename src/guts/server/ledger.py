@@ -75,8 +75,9 @@ def ledger_rows(
     ``buy_in`` counts every rebuy and top-up, ``buy_out`` every cash-out (a seat that
     left, and everyone once the night is over); ``stack`` is what a seat still has (on
     the table, held while it sits out, or approved and not yet dealt). ``host_seat``: the
-    host's own seat (the seat the host role was handed to when None), whose nickname
-    settles the bots' rows (``settled_by``; :data:`BOTS` when the host holds no seat)."""
+    host's own seat (:meth:`TableState.host_holds`; the seat the host role was handed to
+    when None), whose nickname settles the bots' rows (``settled_by``; :data:`BOTS` when
+    the host holds no seat)."""
     over = state.status == "over"
     bots_by = _host_name(state, state.host_seat if host_seat is None else host_seat)
     rows = []

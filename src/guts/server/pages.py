@@ -280,7 +280,9 @@ async def ledger_response(request: Request, actor: TableActor) -> Response:
     leaving = await actor.query(lambda: departures(actor.state))
     moments = await actor.storage.committed_at(actor.id, leaving.values())
     left = {seat_id: moments[seq] for seat_id, seq in leaving.items() if seq in moments}
-    rows = await actor.query(lambda: ledger_rows(actor.state, joined, changed, left))
+    rows = await actor.query(
+        lambda: ledger_rows(actor.state, joined, changed, left, host_seat=actor.state.host_holds())
+    )
     if request.query_params.get("format") == "csv":
         return Response(to_csv(rows), media_type="text/csv; charset=utf-8",
                         headers={"content-disposition":

@@ -218,6 +218,9 @@ class Join(_Message):
     type: Literal["join"]
     nickname: Nickname
     buy_in: Chips | None = None
+    secret: Secret | None = None
+    """The host's credential, when the host asks for a seat of their own (the host page):
+    that seat settles the bots' chips in the ledger. A wrong one is refused."""
 
 
 class Resume(_Message):

@@ -250,6 +250,9 @@ class TableState:
         self.host_seat: int | None = None
         """The seat holding the host role once the host handed it on (None: the host
         secret's holder)."""
+        self.hosts_own: int | None = None
+        """The seat the holder of the host's credential asked for (a join with it), while
+        the seat is theirs (a refusal frees it); None if they asked for none."""
         self.seq = 0
         self.client_seqs: dict[int, tuple[int, int]] = {}
         """Each seat's last applied client sequence number, and the command it made."""
@@ -365,6 +368,8 @@ class TableState:
             else:  # the request holds nothing from now on: its seat id is free again
                 seat.status = "refused"
                 self.refused[command.seat_id] = self.seats.pop(command.seat_id)
+                if self.hosts_own == command.seat_id:
+                    self.hosts_own = None
             return [command.seat_id, *self._reseat_night()]
         if isinstance(command, StartCommand):
             return self._start()
@@ -412,7 +417,16 @@ class TableState:
             seat.bought = seat.held = command.buy_in
         self.seats[command.seat_id] = seat
         self.refused.pop(command.seat_id, None)
+        if isinstance(command, JoinCommand) and command.host:
+            self.hosts_own = command.seat_id
+        elif self.hosts_own == command.seat_id:  # a freed seat id taken by someone else
+            self.hosts_own = None
         return [command.seat_id]
+
+    def host_holds(self) -> int | None:
+        """The host's own seat: the seat the host role was handed to, else the seat the
+        host took with the host's credential (None: the host holds no seat we know)."""
+        return self.host_seat if self.host_seat is not None else self.hosts_own
 
     def _control(self, command: Command) -> list[int] | None:
         """Apply a host's or player's control (None if ``command`` is none)."""

@@ -511,7 +511,7 @@ function renderJoin() {
       submitted.preventDefault();
       store("nickname", nickname.value.trim());
       askToNotify();
-      send({ type: "join", nickname: nickname.value.trim(), buy_in: Number(buyIn.value) || null });
+      send({ type: "join", nickname: nickname.value.trim(), buy_in: Number(buyIn.value) || null, secret: hostSecret() });
     });
     box.replaceChildren(form);
   } else if (!you && state.table && state.table.status === "over") {
