@@ -10,7 +10,7 @@ import random
 from collections import Counter
 
 import pytest
-from test_fuzz import check_no_leak, garbage, legal_action, random_options
+from fuzz_helpers import check_no_leak, garbage, legal_action, random_options
 
 from guts.catalog import find_game, replay_record
 from guts.games.fantan import PRESETS

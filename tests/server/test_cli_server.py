@@ -154,7 +154,8 @@ def test_ledger_prints_the_table_and_the_csv(
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == (
-        "player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net"
+        "player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net,"
+        "settled_by"
     )
     assert [line.split(",")[0] for line in lines[1:]] == ["Ann", "Bob"]
     code, _, err = run(capsys, "ledger", links["join_url"])  # no secret in it
