@@ -161,7 +161,8 @@ def play(
         shown = ", ".join(f"{key}={value}" for key, value in config.options.items())
         console.print(f"with {shown}", markup=False, highlight=False)
     start = [seat.stack for seat in session.table.seats]
-    _drive(session, config, policies, Narrator(session.table.names), Terminal(console, source))
+    _drive(session, config, policies, Narrator(session.table.names, session.game),
+           Terminal(console, source))
     _summary(console, session, start)
     _write_history(console, session, config, game.name)
     return session

@@ -372,7 +372,10 @@ class TableClient:
         told = ["You" if n == own else name for n, name in enumerate(names)]
         if told != self.narrator.names or self.night != isinstance(self.narrator, NightNarrator):
             self.names = names
-            self.narrator = NightNarrator(told) if self.night else Narrator(told)
+            family = self.view.get("game")  # the family, whose words come first
+            self.narrator = (
+                NightNarrator(told) if self.night else Narrator(told, family and str(family))
+            )
 
     def say(self, line: str, style: str = "") -> None:
         self.console.print(Text(line, style=style), markup=False, highlight=False)

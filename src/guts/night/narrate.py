@@ -49,7 +49,7 @@ class NightNarrator:
         if isinstance(event, GameChosen):
             return self._chosen(event)
         if isinstance(event, GameStarted):
-            self.game = Narrator(self.names)
+            self.game = Narrator(self.names, event.family)
             dealer = [self.names[event.button]]
             deals = f"{who(dealer, start=False)} {agree(dealer, 'deals')} first"
             about = find_game(event.game).description

@@ -39,7 +39,9 @@ def log_lines(state: TableState) -> list[tuple[str, int]]:
         spans = [(entry.start, entry.end, entry.seq) for entry in state.log
                  if entry.session == number and entry.end > entry.start]  # fmt: skip
         names = list(session.table.names)
-        narrator: Narrator | NightNarrator = NightNarrator(names) if night else Narrator(names)
+        narrator: Narrator | NightNarrator = (
+            NightNarrator(names) if night else Narrator(names, session.game)
+        )
         seq = spans[0][2] if spans else state.seq
         for index, event in enumerate(session.events):
             seq = next((s for start, end, s in spans if start <= index < end), seq)

@@ -28,7 +28,7 @@ cards left (the outcome line)."""
 
 def _moved(data: dict[str, Any], names: Sequence[str]) -> str | None:
     if data["reason"] in _TOLD_ELSEWHERE:
-        return None
+        return ""  # nothing to tell (None would hand the event to the shared words)
     return chips(data, names)
 
 
