@@ -74,6 +74,13 @@ _VERBS = frozenset(_THIRD_PERSON) | {
 """Verbs a line built with a player's name may put after it (in the third person)."""
 
 
+def _starts_sentence(line: str, at: int) -> bool:
+    """Whether the word at ``at`` of ``line`` begins a sentence (the line's first, or
+    the first after a full stop, a question or an exclamation mark)."""
+    before = line[:at].rstrip()
+    return not before or before[-1] in ".!?"
+
+
 def as_you(line: str, name: str) -> str:
     """``line`` (built by a family with the players' own names, like an outcome) told to
     the player called ``name``: their name as "You" (or "you", "your"), its verbs agreeing.
@@ -84,6 +91,8 @@ def as_you(line: str, name: str) -> str:
     'Bob beats your pair; Anna wins'
     >>> as_you("Bob takes the pot (2); Ann pays 2 into the pot.", "Ann")
     'Bob takes the pot (2); you pay 2 into the pot.'
+    >>> as_you("Cat has the best hand. Ann pays 5", "Ann")
+    'Cat has the best hand. You pay 5'
     """
     if not name or is_you(name):
         return line
@@ -91,7 +100,7 @@ def as_you(line: str, name: str) -> str:
 
     def you(found: re.Match[str]) -> str:
         word = "your" if found.group(1) else "you"
-        return capital(word) if found.start() == 0 else word
+        return capital(word) if _starts_sentence(line, found.start()) else word
 
     told = re.sub(r"\b([Yy]ou) (\w+)",
                   lambda m: f"{m[1]} {agree(['You'], m[2]) if m[2] in _VERBS else m[2]}",
