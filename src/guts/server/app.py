@@ -215,7 +215,7 @@ def _tables(request: Request | WebSocket) -> Tables:
 async def create_table(request: Request) -> Response:
     """``POST /api/tables`` (each client address may open ``tables_per_minute``)."""
     limits: Limits = request.app.state.limits
-    if not request.app.state.addresses.may_open_table(client_address(request, limits)):
+    if not await request.app.state.addresses.may_open_table(client_address(request, limits)):
         return _error("rate-limited", f"an address may open {limits.tables_per_minute} "
                                       "tables a minute: wait a little", 429)  # fmt: skip
     try:
@@ -355,7 +355,7 @@ async def table_socket(websocket: WebSocket, send: Send) -> None:
     limits: Limits = websocket.app.state.limits
     addresses: AddressBook = websocket.app.state.addresses
     address = client_address(websocket, limits)
-    if not addresses.connect(address):
+    if not await addresses.connect(address):
         busy = ProtocolError("rate-limited", f"an address may hold {limits.connections} "
                                              "connections: close some")  # fmt: skip
         log.info("connection refused", extra={"event": "refused", "code": busy.code, **where})
@@ -371,7 +371,7 @@ async def table_socket(websocket: WebSocket, send: Send) -> None:
         if actor is not None:
             await _relay(websocket, actor, _Connection(websocket, send), where)
     finally:
-        addresses.disconnect(address)
+        await addresses.disconnect(address)
 
 
 async def _admit(websocket: WebSocket, where: dict[str, str]) -> TableActor | None:
@@ -649,7 +649,7 @@ def create_app(
         storage = await Storage.open(database)
         tables = Tables(storage, settings)
         if redis is not None:
-            await _join_nodes(tables, redis, lease_s)
+            await _join_nodes(tables, redis, lease_s, app.state.addresses)
         if limits.table_idle_s:  # never rebuilt again: expired before the start
             await tables.expire(limits.table_idle_s)
         broken = await tables.open_all()
@@ -689,13 +689,18 @@ def create_app(
     return app
 
 
-async def _join_nodes(tables: Tables, redis: str, lease_s: float) -> None:
-    """Run ``tables`` as one node of several (their ``close`` leaves the others)."""
+async def _join_nodes(
+    tables: Tables, redis: str, lease_s: float, addresses: AddressBook
+) -> None:
+    """Run ``tables`` as one node of several (their ``close`` leaves the others), its
+    address limits counted with the other nodes'."""
     from guts.server.nodes import Node
+    from guts.server.shared_limits import SharedCounts
 
     node = Node(tables, redis, lease_s)
     tables.node = node
     await node.start()
+    addresses.shared = SharedCounts(node.relay.redis, node.id)
 
 
 async def _sweep(tables: Tables, idle_s: float) -> None:

@@ -190,7 +190,7 @@ def _route(path: str, handler: Any, method: str) -> Route:
 async def create_club(request: Request) -> Response:
     """``POST /api/clubs`` ``{"name"}``: a new club and its secret (rate-limited as tables)."""
     limits: Limits = request.app.state.limits
-    if not request.app.state.addresses.may_open_table(client_address(request, limits)):
+    if not await request.app.state.addresses.may_open_table(client_address(request, limits)):
         return _error("rate-limited", "too many opened from this address: wait a minute", 429)
     wanted = await _body(request, NewClub)
     name = check_name(wanted.name)

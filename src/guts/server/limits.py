@@ -11,8 +11,12 @@ import ipaddress
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from starlette.requests import HTTPConnection, Request
+
+if TYPE_CHECKING:
+    from guts.server.shared_limits import SharedCounts
 
 __all__ = [
     "MAX_BODY_BYTES",
@@ -125,30 +129,66 @@ def client_address(connection: HTTPConnection, limits: Limits) -> str:
 
 class AddressBook:
     """What each client address holds: its open websockets, and the tables it opened in
-    the last minute."""
+    the last minute. One node of several also counts with the others (``shared``,
+    :class:`~guts.server.shared_limits.SharedCounts`), so that the limits hold for the
+    nodes together; where Redis does not answer, this node's own count decides."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.open: dict[str, int] = {}
         self.opened: dict[str, list[float]] = {}
+        self.shared: SharedCounts | None = None
+        self._shared_open: dict[str, int] = {}
+        """The websockets of each address this node counted in ``shared`` too."""
 
-    def connect(self, address: str) -> bool:
-        """Count a websocket of ``address``: False (not counted) when it holds the most."""
+    async def connect(self, address: str) -> bool:
+        """Count a websocket of ``address``: False (not counted) when it holds the most
+        (here, or at all the nodes together)."""
         held = self.open.get(address, 0)
         if self.limits.connections and held >= self.limits.connections:
             return False
         self.open[address] = held + 1
+        if self.shared is None or not self.limits.connections:
+            return True
+        admitted = await self.shared.connect(address, self.limits.connections)
+        if admitted is False:
+            self._uncount(address)
+            return False
+        if admitted:
+            self._shared_open[address] = self._shared_open.get(address, 0) + 1
         return True
 
-    def disconnect(self, address: str) -> None:
+    async def disconnect(self, address: str) -> None:
+        """Take back a websocket :meth:`connect` counted."""
+        self._uncount(address)
+        shared = self._shared_open.get(address, 0)
+        if self.shared is not None and shared:
+            if shared > 1:
+                self._shared_open[address] = shared - 1
+            else:
+                del self._shared_open[address]
+            await self.shared.disconnect(address)
+
+    def _uncount(self, address: str) -> None:
         held = self.open.get(address, 0) - 1
         if held > 0:
             self.open[address] = held
         else:
             self.open.pop(address, None)
 
-    def may_open_table(self, address: str, now: float | None = None) -> bool:
-        """Count a table opened by ``address``: False when it opened the most this minute."""
+    async def may_open_table(self, address: str) -> bool:
+        """Count a table opened by ``address``: False when it opened the most this minute
+        (here, or at all the nodes together)."""
+        if not self.opens_here(address):
+            return False
+        if self.shared is None or not self.limits.tables_per_minute:
+            return True
+        counted = await self.shared.open_table(address, self.limits.tables_per_minute)
+        return counted is not False
+
+    def opens_here(self, address: str, now: float | None = None) -> bool:
+        """This node's own count of the tables ``address`` opened in the last minute:
+        False, not counted, when it opened the most."""
         limit = self.limits.tables_per_minute
         if not limit:
             return True

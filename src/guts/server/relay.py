@@ -53,9 +53,13 @@ def channel(node: str) -> str:
     return f"guts:node:{node}"
 
 
+ALIVE_PREFIX = "guts:alive:"
+"""What the key each node keeps alive is named after (:func:`alive_key`)."""
+
+
 def alive_key(node: str) -> str:
     """The key a node keeps alive while it runs (expiring with its lease time)."""
-    return f"guts:alive:{node}"
+    return f"{ALIVE_PREFIX}{node}"
 
 
 def _dumps(payload: dict[str, Any]) -> bytes:
