@@ -27,6 +27,7 @@ from guts.bots import BOT_NAMES, Policy, check_bot_kind, policy_for
 from guts.catalog import Game
 from guts.errors import IllegalAction
 from guts.games.base import Decision, Event, Session
+from guts.games.words import plural
 from guts.grammar import agree, who
 from guts.narrate import Narrator
 from guts.prompts import (
@@ -220,7 +221,8 @@ def _drive(
             seen = _narrate_new(console, session, narrator, human, seen)
             if session.deal_over:
                 if config.deals is not None and deals >= config.deals:
-                    session.stop(f"{config.deals} deals were played")
+                    were = "was" if config.deals == 1 else "were"
+                    session.stop(f"{plural(config.deals, 'deal')} {were} played")
                     break
                 session.start_deal()
                 deals += 1

@@ -7,6 +7,10 @@ declaration round tells them, the deal's result left to the outcome line.
 'Bob plays 7♥ (12 cards left)'
 >>> tell(Passed(seat=0, paid=1), ["You", "Bob"])
 'You pass and pay 1 into the pot'
+>>> from guts.games.fantan.events import Moved
+>>> tell(Moved(source=1, destination="pot", amount=1, reason="ante",
+...            note="dealt a card fewer"), ["Ann", "Bob"])
+'Bob puts in 1 more (dealt a card fewer)'
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ cards left (the outcome line)."""
 def _moved(data: dict[str, Any], names: Sequence[str]) -> str | None:
     if data["reason"] in _TOLD_ELSEWHERE:
         return ""  # nothing to tell (None would hand the event to the shared words)
+    note = str(data.get("note") or "")
+    if data["reason"] == "ante" and note.startswith("dealt a card"):  # the extra chip
+        return f"{says(data['source'], names, 'puts')} in {data['amount']} more ({note})"
     return chips(data, names)
 
 
