@@ -23,6 +23,9 @@ from play import (
 )
 
 GAMES = ["three-five-seven", "bourre", "two-card-guts"]
+TITLES = {"three-five-seven": "Three Five Seven", "bourre": "Bourré",
+          "two-card-guts": "Two-Card Guts"}  # fmt: skip
+"""How the centre names each game (the catalog's title, not its name)."""
 """The games the host allows, in the order the people choose them."""
 PARTS = {"three-five-seven": ".wild", "bourre": ".trump"}
 """What each game shows in the middle of the table once it is dealt."""
@@ -121,7 +124,7 @@ def test_a_night_of_two_games_chosen_by_clicking(
             if playing not in seen_parts:
                 person.shot(f"playing-{playing}")
             seen_parts.add(playing)
-        assert f"Game {person.value('state.game.night.number')}: {playing}" in (
+        assert f"Game {person.value('state.game.night.number')}: {TITLES[playing]}" in (
             person.page.inner_text("#centre .night")
         )
         word = "in" if person is ann else "out"

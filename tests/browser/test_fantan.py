@@ -32,6 +32,9 @@ def test_a_deal_of_fan_tan_played_by_clicking(chromium: Any, server: Server, sho
     bob.open(created["join_url"])
     bob.join()
     start(ann)
+    for person in (ann, bob):  # the game's name as people say it, not its catalog name
+        person.page.wait_for_selector("#title:has-text('Fan Tan · playing')")
+        assert person.page.title() == "Fan Tan — guts"
     people = [ann, bob]
     lit: list[tuple[int, int, int]] = []
     refused: list[str] = []
@@ -72,10 +75,9 @@ def test_a_deal_of_fan_tan_played_by_clicking(chromium: Any, server: Server, sho
     winner = result["winner"]
     wait_until(lambda: "out first and" in bob.page.inner_text("#log"), "the outcome told")
     assert "the pot (" in bob.page.inner_text("#log")
-    rows = ann.value("state.game.rows")
-    drawn = ann.page.eval_on_selector_all(
-        ".fantan-row",
-        "rows => rows.map(r => [...r.querySelectorAll('[data-card]')].map(c => c.dataset.card))",
+    rows, drawn = ann.page.evaluate(  # read at one moment (a next deal may have begun)
+        """() => [window.gutsState.game.rows, [...document.querySelectorAll('.fantan-row')]
+                  .map(r => [...r.querySelectorAll('[data-card]')].map(c => c.dataset.card))]"""
     )
     assert drawn == [rows[suit] for suit in ("clubs", "diamonds", "hearts", "spades")]
     stacks = ann.value("state.game.stacks")

@@ -1,7 +1,8 @@
 """Every family's largest hand on a 360 px phone, in a real Chromium (issue 29, item 8):
-Three Five Seven's seven cards, Seven Card Draw's seven, Four-Two-Two Guts' six and
-Bourré's five, at a table of five: every seat and every card of one's own hand is on
-the screen, none runs off an edge."""
+Three Five Seven's seven cards, Seven Card Draw's seven, Four-Two-Two Guts' six,
+Bourré's five and Fan Tan's 26 (two players): every seat and every card of one's own
+hand is on the screen, none runs off an edge, and none is too narrow to read or tap
+(a bigger hand wraps into rows)."""
 
 from __future__ import annotations
 
@@ -14,17 +15,22 @@ from play import add_bot
 from playwright.sync_api import Error as PlaywrightError
 
 PHONE = (360, 740)
+NARROWEST = 30
+"""The narrowest one's own card may be on a phone, in CSS pixels (its corner readable)."""
 ORDER = ("in", "stay", "play", "call", "check", "stand pat", "stand")
 LARGEST = [("three-five-seven", 7, 4), ("seven-card-draw", 7, 3), ("four-two-two", 6, 4),
-           ("bourre", 5, 4)]  # fmt: skip
+           ("bourre", 5, 4), ("fan-tan", 26, 1)]  # fmt: skip
 """Each family's preset with its largest hand: the hand's size and the bots beside Ann."""
 
 
 def off_screen(person: Person) -> dict[str, Any]:
     """How many cards one's own hand shows, the page's width, and the seats, seat cards
-    and own cards not wholly inside the phone's width (all read at the same moment)."""
+    and own cards not wholly inside the phone's width, and the narrowest own card (all
+    read at the same moment)."""
     outside: dict[str, Any] = person.page.evaluate(
         """() => ({held: document.querySelectorAll('#hand .card').length,
+                   narrowest: Math.min(...[...document.querySelectorAll('#hand .card')]
+                       .map(card => card.getBoundingClientRect().width)),
                    width: document.documentElement.scrollWidth,
                    outside: [...document.querySelectorAll('.seat, .seat .card, #hand .card')]
             .filter(element => {
@@ -72,5 +78,6 @@ def test_the_largest_hand_fits_a_phone(
     ann.shot(f"{preset}-{size}-cards")
     assert seen["width"] <= PHONE[0], seen
     assert not seen["outside"], seen
+    assert seen["narrowest"] >= NARROWEST, seen
     assert not ann.errors, ann.errors
     ann.close()

@@ -170,6 +170,18 @@ export function centreOf(view) {
   return centre;
 }
 
+/** Each game's name in the catalog ({title, base}: a variation's own name and its game's),
+ * filled in by the page once it has read ``/api/games``. */
+export const titles = {};
+
+/** A game's name as people say it ("Fan Tan", "Bourré: Cinch"); its catalog name until
+ * the catalog is loaded. */
+export function gameTitle(name) {
+  const known = titles[name];
+  if (!known) return name;
+  return known.base ? `${gameTitle(known.base)}: ${known.title}` : known.title;
+}
+
 /** A night of dealer's choice as the table shows it, or null: the game being played (or
  * the one being chosen), who chooses, and the games played so far. */
 export function nightOf(view) {
@@ -179,7 +191,7 @@ export function nightOf(view) {
   const playing = night.playing;
   const dealt = (night.played || []).filter((game) => game.deals > 0).length;
   const line = night.over ? `The night is over after ${dealt} game${dealt === 1 ? "" : "s"}` : playing
-    ? `Game ${night.number}: ${playing}`
+    ? `Game ${night.number}: ${gameTitle(playing)}`
     : (night.chooser !== null && night.chooser !== undefined
       ? `${names[night.chooser] || "The chooser"} chooses game ${night.number + 1}`
       : `Game ${night.number + 1} next`);

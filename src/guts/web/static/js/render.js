@@ -368,6 +368,9 @@ function drawActions(bar, state, send) {
   } else bar.append(...decisionButtons(decision, send));
 }
 
+/** More cards than a phone's row shows readably: such a hand wraps into rows there. */
+const MANY_IN_HAND = 9;
+
 /** One's own cards, face up; buttons while discarding or playing a card. */
 export function renderHand(root, state, onCard) {
   const view = state.game;
@@ -382,7 +385,7 @@ export function renderHand(root, state, onCard) {
   const own = seatsOf(view, state.chose, state.proofs, state.described)[view.seat];
   root.append(el("div", { class: "hand-label" }, `Your cards`,
     own && own.description ? ` — ${own.description}` : ""));
-  const cards = el("div", { class: "hand-cards" });
+  const cards = el("div", { class: view.hand.length > MANY_IN_HAND ? "hand-cards many" : "hand-cards" });
   for (const code of view.hand) {
     if (kind === "draw") {
       const picked = state.picked.has(code);

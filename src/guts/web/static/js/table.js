@@ -1,7 +1,7 @@
 // The table page: one websocket to the table, the state it builds from the server's
 // snapshots and events, and the render functions that draw it.
 
-import { decisionOf, nightOf } from "./model.js";
+import { decisionOf, gameTitle, nightOf, titles } from "./model.js";
 import {
   atEnd, clockText, el, followEnd, renderActions, renderCentre, renderChat, renderHand, renderHost, renderHostNotice, renderLedger,
   renderLog, renderSeatPanel, renderSeats,
@@ -454,11 +454,12 @@ function renderTitle() {
   const table = state.table;
   const status = table && table.paused ? "paused" : table && table.status;
   const night = nightOf(state.game);
-  const game = night ? `dealer's choice${night.playing ? `: ${night.playing}` : ""}` : table && table.preset;
+  const game = night ? `Dealer's choice${night.playing ? `: ${gameTitle(night.playing)}` : ""}`
+    : table && gameTitle(table.preset);
   $("title").textContent = table ? `${game} · ${status}` : "guts";
   document.body.classList.toggle("paused", Boolean(table && table.paused));
   const mark = state.decision && !state.sent && (document.hidden || !document.hasFocus()) && alerted ? TITLE_MARK : "";
-  document.title = mark + (table ? `${table.preset} — guts` : "guts table");
+  document.title = mark + (table ? `${gameTitle(table.preset)} — guts` : "guts table");
 }
 
 /** A seat that left, or a request the host refused: forget its token, so this browser
@@ -530,12 +531,16 @@ function renderJoin() {
   }
 }
 
-/** The catalog's one-line summaries by game, for a night's choice of game (loaded once). */
+/** The catalog, loaded once: each game's one-line summary (for a night's choice of game)
+ * and its name as people say it (for the title). */
 async function loadCatalog() {
   state.catalog = {};
   try {
     const response = await fetch("/api/games");
-    for (const game of (await response.json()).games) state.catalog[game.name] = game.summary;
+    for (const game of (await response.json()).games) {
+      state.catalog[game.name] = game.summary;
+      titles[game.name] = { title: game.title, base: game.variation_of };
+    }
     render();
   } catch (error) {
     state.catalog = null;  // tried again at the next render
@@ -543,7 +548,7 @@ async function loadCatalog() {
 }
 
 function render() {
-  if (!state.catalog && state.game && state.game.night) loadCatalog();
+  if (!state.catalog && state.table) loadCatalog();
   renderTitle();
   renderJoin();
   renderSeats($("seats"), state);
