@@ -44,6 +44,7 @@ def compiler() -> str | None:
 
 
 MARKS = [
+    pytest.mark.compiled,  # minutes of building: run by .ci/run, not by the README's command
     pytest.mark.skipif(compiler() is None, reason="no C compiler to build with"),
     pytest.mark.xdist_group("compiled"),  # one worker builds and tests; the rest go on
 ]
