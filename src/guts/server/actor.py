@@ -12,8 +12,10 @@ start every open table is rebuilt by replaying its stored commands through the s
 code (:meth:`TableActor.load`), with the shuffles fed back from the record
 (:class:`~guts.server.dealer.Dealer`).
 
-This module owns the inbox loop and the commit path; each other concern of a table is
-its own module, which commits through :meth:`TableActor.commit`:
+This module owns the inbox loop and the commit path. Each other concern of a table is
+its own module, below this one: it sees the table as an
+:class:`~guts.server.open_table.OpenTable` (the actor is the one kind) and commits through
+:meth:`TableActor.commit`:
 
 - :mod:`~guts.server.seats`: the seats and the lobby (resume, join, act, sit out, leave,
   chips; the credentials, nicknames and seat ids);
@@ -27,8 +29,8 @@ its own module, which commits through :meth:`TableActor.commit`:
   alone.
 
 A concern that keeps something of its own between commands (the clocks, the chat's
-allowances, the step scheduled) is an object the actor holds; the others are functions
-of the actor. The time of the action clocks comes from ``Settings.clock`` (the event
+allowances, the step scheduled) is an object the table holds; the others are functions
+of the table. The time of the action clocks comes from ``Settings.clock`` (the event
 loop's by default), so tests move it by hand and call :meth:`TableActor.tick`.
 """
 
@@ -42,16 +44,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 import orjson
-from mypy_extensions import mypyc_attr
 
 from guts.errors import GutsError
 from guts.server import hosting, seats, telling
 from guts.server.autopilot import Autopilot, Thought
 from guts.server.chat import CHAT_BURST, CHAT_RATE, MAX_CHAT_LINES, TableChat
-from guts.server.clocks import Clocks
 from guts.server.commands import ActCommand, Command, CommandError, PauseCommand
 from guts.server.lease import LeaseLost
-from guts.server.presets import TableGame
+from guts.server.open_table import Client, OpenTable, Settings
 from guts.server.protocol import (
     Act,
     AnyMessage,
@@ -65,7 +65,7 @@ from guts.server.protocol import (
     SitOut,
 )
 from guts.server.seats import MAX_REQUESTS, digest
-from guts.server.state import TableSession, TableState
+from guts.server.state import TableState
 from guts.server.storage import ActionRow, Storage, StoredTable, TableRow
 
 __all__ = [
@@ -101,39 +101,6 @@ CLOSED = ProtocolError("internal", "the table closed here (it moved to another s
 WHY_HELD = ("the table could not tell its next step to every seat (a number too large): "
             "the host may end the night")  # fmt: skip
 """Why a table paused itself (:meth:`TableActor._hold`), as its snapshots say."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How a server's tables run: the pause before a bot acts and before the next deal
-    (seconds; 0 in tests), and the time the action clocks read (None: the event loop's;
-    tests give their own)."""
-
-    bot_delay: float = 0.6
-    deal_delay: float = 1.5
-    clock: Callable[[], float] | None = None
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)  # the websocket layer's, and tests'
-class Client:
-    """One connected client as its table sees it. The actor alone sets ``seat_id`` and
-    ``ready``; :meth:`send` must not block (the websocket layer queues the message)."""
-
-    def __init__(self) -> None:
-        self.seat_id: int | None = None
-        self.ready = False
-        self.closing = 1000
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` for the client."""
-        self.outbox.put_nowait(message)
-
-    def hang_up(self, code: int = 1012) -> None:
-        """Close the connection after what waits, with ``code`` (1012: the table moved to
-        another node, or lost frames on the way: reconnect and resume)."""
-        self.closing = code
-        self.outbox.put_nowait(None)
 
 
 @dataclass
@@ -183,31 +150,17 @@ class Remote(Protocol):
     def detach(self, client: Client) -> None: ...
 
 
-class TableActor:
+class TableActor(OpenTable):
     """The owner of one table: its engine session, its seats and its clients."""
 
     def __init__(self, row: TableRow, storage: Storage, settings: Settings | None = None) -> None:
-        self.row = row
-        self.storage = storage
-        self.settings = settings or Settings()
-        self.clients: set[Client] = set()
-        self.state = TableState(row)
-        """What the table's commands have built (read it only between commands)."""
+        super().__init__(row, storage, settings)
         self._inbox: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self.stalled = ""
-        """Why the table stopped acting by itself (an unexpected error), '' if it did not."""
-        self.stale = False
-        """True when a command was applied but not committed and the table could not be
-        rebuilt from the database: memory is ahead of the truth, so the table does nothing
-        by itself and rebuilds before anything else (refusing it while it cannot)."""
-        self.why_paused = ""
-        """Why the table paused itself ('' when it did not, or the host resumed it)."""
-        self.clocks = Clocks(self)
-        """The running action clock of each game seat a person must decide for."""
         self.chat = TableChat(self, max_lines=MAX_CHAT_LINES, rate=CHAT_RATE, burst=CHAT_BURST)
-        """Who may chat, and each speaker's allowance (the limits: this module's names)."""
-        self.autopilot = Autopilot(self)
+        """Who may chat, and how much (the limits as this module names them when the table
+        opens: tests lower them)."""
+        self.autopilot = Autopilot(self, tick=self.tick, hand_in=self.hand_in)
         """What the table does by itself (bots, deals, timeouts), and when."""
         self.fence: Callable[[Any], None] | None = None
         """The lease this node holds the table under (several nodes share the database):
@@ -223,40 +176,9 @@ class TableActor:
     # -- the outside world's handles ------------------------------------------------------
 
     @property
-    def id(self) -> str:
-        return self.row.id
-
-    @property
-    def game(self) -> TableGame:
-        return self.state.game
-
-    @property
-    def seq(self) -> int:
-        """The sequence number of the last committed command."""
-        return self.state.seq
-
-    @property
-    def session(self) -> TableSession | None:
-        """The engine session (None before the start); read it only between commands."""
-        return self.state.session
-
-    @property
-    def status(self) -> str:
-        return self.state.status
-
-    @property
-    def buy_in(self) -> int:
-        return int(self.row.stakes.get("buy_in", 100))
-
-    @property
     def queued(self) -> int:
         """How many commands and steps wait in the inbox."""
         return self._inbox.qsize()
-
-    @property
-    def started(self) -> bool:
-        """True once :meth:`start` started the actor's task (and until it closed)."""
-        return self._task is not None
 
     @property
     def thinking(self) -> bool:
@@ -274,7 +196,7 @@ class TableActor:
         """Start the actor's task."""
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name=f"table {self.id}")
-            self.clocks.sync(None)
+            self.clocks.sync(self.state, None)
             self.autopilot.schedule()
 
     def tick(self) -> None:
@@ -285,11 +207,6 @@ class TableActor:
     def hand_in(self, thought: Thought) -> None:
         """Queue a bot's choice made in a thread (the autopilot plays it in turn)."""
         self._inbox.put_nowait(thought)
-
-    def now(self) -> float:
-        """The time of the action clocks, in seconds."""
-        clock = self.settings.clock
-        return clock() if clock is not None else asyncio.get_running_loop().time()
 
     async def close(self) -> None:
         """Finish the commands queued so far and stop."""
@@ -359,7 +276,7 @@ class TableActor:
 
     def clock_list(self) -> list[dict[str, Any]]:
         """The running clocks as the protocol's ``Clock`` objects."""
-        return self.clocks.shown()
+        return self.clocks.shown(self.state)
 
     def seat_of(self, token: str) -> int | None:
         """The lobby seat whose device token is ``token`` (None if none is)."""
@@ -469,7 +386,9 @@ class TableActor:
         """Apply ``command``, commit it, then tell every client what it may see of it;
         True if the event frame sent to ``acting``, the client whose ``act`` the command
         is, says it was acknowledged (``acked``). For the table's own concerns, in the
-        inbox loop only: ProtocolError if it is refused, with nothing changed."""
+        inbox loop only: ProtocolError (or the engine's GutsError) if it is refused, with
+        nothing changed: a command applied but not committed, or that cannot be told to
+        every seat, is undone by rebuilding the table from its record."""
         state = self.state
         status = state.status
         mark = state.mark()
@@ -509,7 +428,7 @@ class TableActor:
                 "internal", "the table could not record that: nothing changed"
             ) from None
         entry = state.committed(seq, command, mark)
-        self.clocks.sync(command.seat if isinstance(command, ActCommand) else None)
+        self.clocks.sync(state, command.seat if isinstance(command, ActCommand) else None)
         return telling.tell(self, entry, command, lobby=bool(changed), acting=acting)
 
     def _lose(self) -> None:

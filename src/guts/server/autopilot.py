@@ -2,7 +2,7 @@
 a person's safe action when their clock runs out.
 
 The autopilot looks at the table after every command and schedules its next step (a
-``tick`` of the actor's inbox) after the step's delay (:class:`~guts.server.actor.Settings`);
+``tick`` of the actor's inbox) after the step's delay (:class:`~guts.server.open_table.Settings`);
 the step then goes through the inbox and the commit path as any command does. A bot
 that may think for seconds (:data:`SLOW_BOTS`) chooses in a thread, and its choice comes
 back through the inbox (:class:`Thought`), played only if the table has not moved on.
@@ -14,17 +14,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from guts.bots import Policy
 from guts.games.base import Decision
 from guts.night.bots import NightPolicy
 from guts.server.commands import ActCommand, DealCommand, StopCommand
+from guts.server.open_table import OpenTable
 from guts.server.state import Seat, TableSession
-
-if TYPE_CHECKING:
-    from guts.server.actor import TableActor
 
 SLOW_BOTS = frozenset({"equilibrium"})
 """The bots whose choice may take seconds of CPU (a first solve of the game): they choose
@@ -44,8 +43,14 @@ class Thought:
 class Autopilot:
     """The steps a table takes by itself, and when it takes the next one."""
 
-    def __init__(self, actor: TableActor) -> None:
-        self.actor = actor
+    def __init__(
+        self, table: OpenTable, *, tick: Callable[[], None], hand_in: Callable[[Thought], None]
+    ) -> None:
+        self.table = table
+        self._tick = tick
+        """Queues a step in the table's inbox."""
+        self._hand_in = hand_in
+        """Queues a choice made in a thread in the table's inbox."""
         self.rng = random.SystemRandom()
         """What the bots choose with."""
         self._due = False
@@ -86,10 +91,10 @@ class Autopilot:
 
     def delay(self) -> float | None:
         """The delay before the next step, or None if there is none now."""
-        actor = self.actor
-        state = actor.state
+        table = self.table
+        state = table.state
         session = state.session
-        if actor.stalled or actor.stale or state.paused:
+        if table.stalled or table.stale or state.paused:
             return None
         if state.leftover():
             return 0.0
@@ -100,24 +105,22 @@ class Autopilot:
         if session.deal_over:
             if state.ending:
                 return 0.0
-            return actor.settings.deal_delay if state.can_deal() else None
+            return table.settings.deal_delay if state.can_deal() else None
         for decision in session.pending():
             seat = state.seat_at(decision.seat)
             if seat is None:
                 continue
             if state.plays_safe(decision.seat):
-                return actor.settings.bot_delay
+                return table.settings.bot_delay
             if seat.kind in SLOW_BOTS and self._thinking is not None:
                 continue  # its thread hands its choice in when it is made
             if seat.kind != "person":
-                return actor.settings.bot_delay
-        return actor.clocks.soonest()
+                return table.settings.bot_delay
+        return table.clocks.soonest(state)
 
     def schedule(self) -> None:
         """Queue the next step after its delay (sooner, if one now falls due before the
         step already waiting)."""
-        if not self.actor.started:
-            return
         delay = self.delay()
         if delay is None:
             return  # a step already waiting checks again when it comes
@@ -130,26 +133,26 @@ class Autopilot:
                 self._timer.cancel()
         self._due, self._due_at, self._timer = True, due, None
         if delay <= 0:
-            self.actor.tick()
+            self._tick()
         else:
-            self._timer = loop.call_later(delay, self.actor.tick)
+            self._timer = loop.call_later(delay, self._tick)
 
     async def step(self) -> None:
         """Take the step due now, if one is: share out what is left, stop or deal, play
         a bot's or a safe turn, or time out a person whose clock ran out."""
-        actor = self.actor
-        state = actor.state
+        table = self.table
+        state = table.state
         session = state.session
         if self.delay() is None or session is None:
             return
         if state.leftover():
-            await actor.commit(StopCommand(reason="the night is over: what is left is shared out"))
+            await table.commit(StopCommand(reason="the night is over: what is left is shared out"))
             return
         if session.deal_over or (state.ending and state.between_games()):
             if state.ending:
-                await actor.commit(StopCommand(reason="the host ended the night"))
+                await table.commit(StopCommand(reason="the host ended the night"))
             else:
-                await actor.commit(DealCommand())
+                await table.commit(DealCommand())
             return
         for decision in session.pending():
             seat = state.seat_at(decision.seat)
@@ -168,15 +171,15 @@ class Autopilot:
                 action = session.canonical(decision.seat, policy.choose(view, decision, self.rng))
             else:
                 continue
-            await actor.commit(ActCommand(seat=decision.seat, action=action, seat_id=seat.seat_id))
+            await table.commit(ActCommand(seat=decision.seat, action=action, seat_id=seat.seat_id))
             return
-        clocks = actor.clocks
+        clocks = table.clocks
         for number, clock in sorted(clocks.running.items()):
             due = session.decision(number)
-            if clocks.left(clock) <= 0 and due is not None:
+            if clocks.left(state, clock) <= 0 and due is not None:
                 timeout = ActCommand(seat=number, action=state.safe(due), seat_id=clock.seat_id,
                                      timeout=True, bank_ms=clock.bank_ms)  # fmt: skip
-                await actor.commit(timeout)
+                await table.commit(timeout)
                 return
 
     def _decision_key(
@@ -185,7 +188,7 @@ class Autopilot:
         """What a choice made for ``decision`` stays good for: this session object (a
         rebuild makes another), as far as its events went, the seat and its bot (objects
         compared as themselves)."""
-        policy = self.actor.state.policies[decision.seat]
+        policy = self.table.state.policies[decision.seat]
         return (session, len(session.events), decision, seat.seat_id, policy)
 
     def _slow_choice(self, session: TableSession, decision: Decision, seat: Seat) -> str | None:
@@ -199,10 +202,10 @@ class Autopilot:
                 raise thought.error
             return thought.action
         if self._thinking is None:
-            policy = self.actor.state.policies[decision.seat]
+            policy = self.table.state.policies[decision.seat]
             view = session.view(decision.seat)
             self._thinking = asyncio.create_task(
-                self._think(key, policy, view, decision), name=f"table {self.actor.id} bot"
+                self._think(key, policy, view, decision), name=f"table {self.table.id} bot"
             )
         return None
 
@@ -218,6 +221,6 @@ class Autopilot:
         try:
             action = await asyncio.to_thread(policy.choose, view, decision, self.rng)
         except Exception as error:
-            self.actor.hand_in(Thought(key, None, error))
+            self._hand_in(Thought(key, None, error))
         else:
-            self.actor.hand_in(Thought(key, action))
+            self._hand_in(Thought(key, action))

@@ -10,14 +10,11 @@ any command is, and told to every client.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from guts.server.commands import ChatCommand
+from guts.server.open_table import Client, OpenTable
 from guts.server.protocol import Chat, ProtocolError
 from guts.server.seats import check_host
-
-if TYPE_CHECKING:
-    from guts.server.actor import Client, TableActor
 
 MAX_CHAT_LINES = 1000
 """The most lines of chat a table keeps (in its record) a night."""
@@ -28,11 +25,11 @@ HOST_CHAT, SPECTATOR_CHAT = -1, -2
 
 
 class TableChat:
-    """The chat of one table: its limits (the actor gives the module's) and what is left
+    """The chat of one table: its limits (its actor gives this module's) and what is left
     of each speaker's allowance."""
 
-    def __init__(self, actor: TableActor, *, max_lines: int, rate: float, burst: float) -> None:
-        self.actor = actor
+    def __init__(self, table: OpenTable, *, max_lines: int, rate: float, burst: float) -> None:
+        self.table = table
         self.max_lines = max_lines
         self.rate = rate
         self.burst = burst
@@ -42,12 +39,12 @@ class TableChat:
     async def say(self, message: Chat, client: Client) -> None:
         """A line from an approved seat, the host or (where the table lets them) a
         spectator, within the speaker's allowance and the table's lines."""
-        actor = self.actor
-        state = actor.state
+        table = self.table
+        state = table.state
         seat = state.seats.get(client.seat_id) if client.seat_id is not None else None
         nickname = None
         if message.secret is not None:
-            check_host(actor, message.secret)
+            check_host(table, message.secret)
             if state.host_seat is None:
                 seat_id, nickname = HOST_CHAT, "Host"
             else:
@@ -63,7 +60,7 @@ class TableChat:
                                            "tonight: no more")  # fmt: skip
         if not self._allowed(seat_id):
             raise ProtocolError("rate-limited", "too much chat: a line every 2 seconds")
-        await actor.commit(ChatCommand(seat_id=seat_id, text=message.text, nickname=nickname))
+        await table.commit(ChatCommand(seat_id=seat_id, text=message.text, nickname=nickname))
 
     def _allowed(self, speaker: int) -> bool:
         """Take a line from ``speaker``'s allowance (a seat's, over all its connections;

@@ -7,17 +7,18 @@ committed with it. A disconnected person's clock runs the same way. The clocks k
 nothing in the record but what each action used of a bank: they are restarted from the
 table's state after every command (:meth:`Clocks.sync`), and after a restart.
 
-The time comes from the actor's :meth:`~guts.server.actor.TableActor.now` (the event
-loop's, or the clock a test moves by hand).
+The time comes from the table's :meth:`~guts.server.open_table.OpenTable.now` (the
+event loop's, or the clock a test moves by hand); the rest, from the table's state at
+each call (a table rebuilt from its record has a new one).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from guts.server.actor import TableActor
+from guts.server.state import TableState
 
 
 @dataclass
@@ -32,8 +33,8 @@ class Clock:
 class Clocks:
     """The running action clock of each game seat a person must decide for."""
 
-    def __init__(self, actor: TableActor) -> None:
-        self.actor = actor
+    def __init__(self, now: Callable[[], float]) -> None:
+        self.now = now
         self.running: dict[int, Clock] = {}
         """The clocks by game seat (the seat's number in the session)."""
 
@@ -41,10 +42,9 @@ class Clocks:
         """How many clocks run."""
         return len(self.running)
 
-    def sync(self, acted: int | None) -> None:
+    def sync(self, state: TableState, acted: int | None) -> None:
         """Start a clock for each person who must decide now (afresh for ``acted``, the
         game seat that just acted), and stop those of the others."""
-        state = self.actor.state
         session = state.session
         running = self.running
         if acted is not None:
@@ -66,35 +66,35 @@ class Clocks:
             deciding.add(decision.seat)
             clock = running.get(decision.seat)
             if clock is None or clock.seat_id != seat.seat_id:
-                running[decision.seat] = Clock(seat.seat_id, self.actor.now(), seat.bank_ms)
+                running[decision.seat] = Clock(seat.seat_id, self.now(), seat.bank_ms)
         for number in set(running) - deciding:
             del running[number]
 
-    def bank_used(self, number: int) -> int:
+    def bank_used(self, state: TableState, number: int) -> int:
         """The ms of the time bank seat ``number``'s decision used so far."""
         clock = self.running.get(number)
         if clock is None:
             return 0
-        spent = int((self.actor.now() - clock.started) * 1000)
-        return min(clock.bank_ms, max(0, spent - self.actor.state.clock_ms))
+        spent = int((self.now() - clock.started) * 1000)
+        return min(clock.bank_ms, max(0, spent - state.clock_ms))
 
-    def left(self, clock: Clock) -> float:
+    def left(self, state: TableState, clock: Clock) -> float:
         """Seconds before ``clock`` (its time, then its bank) runs out."""
-        return clock.started + (self.actor.state.clock_ms + clock.bank_ms) / 1000 - self.actor.now()
+        return clock.started + (state.clock_ms + clock.bank_ms) / 1000 - self.now()
 
-    def soonest(self) -> float | None:
+    def soonest(self, state: TableState) -> float | None:
         """Seconds before the first clock runs out (0 if one has), None if none runs."""
         if not self.running:
             return None
-        return max(0.0, min(self.left(clock) for clock in self.running.values()))
+        return max(0.0, min(self.left(state, clock) for clock in self.running.values()))
 
-    def shown(self) -> list[dict[str, Any]]:
+    def shown(self, state: TableState) -> list[dict[str, Any]]:
         """The running clocks as the protocol's ``Clock`` objects."""
-        clock_s = self.actor.state.clock_ms / 1000
+        clock_s = state.clock_ms / 1000
         listed = []
         for number, clock in sorted(self.running.items()):
-            spent = self.actor.now() - clock.started
+            spent = self.now() - clock.started
             seconds = max(0.0, clock_s - spent)
-            bank = min(clock.bank_ms / 1000, max(0.0, self.left(clock)))
+            bank = min(clock.bank_ms / 1000, max(0.0, self.left(state, clock)))
             listed.append({"seat": number, "seconds": round(seconds, 1), "bank": round(bank, 1)})
         return listed

@@ -12,7 +12,7 @@ sequence numbers. A client that resumes gets the events it missed, or a snapshot
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from guts.games.base import Event
 from guts.server.barrier import disclose, disclose_each
@@ -24,42 +24,40 @@ from guts.server.commands import (
     OptionsCommand,
     PauseCommand,
 )
+from guts.server.open_table import Client, OpenTable
 from guts.server.protocol import PROTOCOL_VERSION
 from guts.server.state import Logged
-
-if TYPE_CHECKING:
-    from guts.server.actor import Client, TableActor
 
 MAX_CATCH_UP = 1000
 """A client that missed more commands than this gets a snapshot instead."""
 
 
-def tell(actor: TableActor, entry: Logged, command: Command, *, lobby: bool,
+def tell(table: OpenTable, entry: Logged, command: Command, *, lobby: bool,
          acting: Client | None) -> bool:  # fmt: skip
     """Tell every client of ``entry`` (``lobby``: it changed seats); True if ``acting``'s
     event frame acknowledged it (``acked``)."""
-    state = actor.state
+    state = table.state
     if isinstance(command, ChatCommand):
-        broadcast(actor, state.chat[-1].message())
+        broadcast(table, state.chat[-1].message())
         return False
     if lobby or isinstance(command, PauseCommand | OptionsCommand | HostCommand):
-        broadcast(actor, {
+        broadcast(table, {
             "type": "seats",
             "seq": entry.seq,
             "status": state.status,
-            "seats": seat_list(actor),
+            "seats": seat_list(table),
         })  # fmt: skip
     if isinstance(command, PauseCommand | OptionsCommand | HostCommand) or (
         state.session is None and state.status == "over"
     ):
-        send_snapshots(actor)
+        send_snapshots(table)
         return False
     if state.session is None:
         return False
-    ready = {client: _number(actor, client) for client in actor.clients if client.ready}
-    events = happened(actor, [entry])
+    ready = {client: _number(table, client) for client in table.clients if client.ready}
+    events = happened(table, [entry])
     head = {"type": "event", "seq": state.seq, "status": state.status}
-    clocks = actor.clocks.shown()
+    clocks = table.clocks.shown(state)
     frames = disclose_each(state.session, set(ready.values()), events, head)
     for frame in frames.values():
         frame["clocks"] = clocks
@@ -72,48 +70,48 @@ def tell(actor: TableActor, entry: Logged, command: Command, *, lobby: bool,
     return acting is not None and acting in ready
 
 
-def broadcast(actor: TableActor, message: dict[str, Any]) -> None:
+def broadcast(table: OpenTable, message: dict[str, Any]) -> None:
     """Send ``message`` to every ready client."""
-    for client in actor.clients:
+    for client in table.clients:
         if client.ready:
             client.send(message)
 
 
-def send_snapshots(actor: TableActor) -> None:
+def send_snapshots(table: OpenTable) -> None:
     """Send every ready client its snapshot."""
-    for client in actor.clients:
+    for client in table.clients:
         if client.ready:
-            client.send(snapshot(actor, client))
+            client.send(snapshot(table, client))
 
 
-def seat_list(actor: TableActor) -> list[dict[str, Any]]:
+def seat_list(table: OpenTable) -> list[dict[str, Any]]:
     """Every seat as everyone sees it, in the order of the seats (``seat_id``), with
     whether a person's client is connected."""
-    online = {client.seat_id for client in actor.clients if client.ready}
-    seats = actor.state.seats
+    online = {client.seat_id for client in table.clients if client.ready}
+    seats = table.state.seats
     return [
         {**seats[n].public(), "connected": seats[n].kind != "person" or n in online}
         for n in sorted(seats)
     ]
 
 
-def tell_connections(actor: TableActor, before: list[dict[str, Any]]) -> None:
+def tell_connections(table: OpenTable, before: list[dict[str, Any]]) -> None:
     """Tell everyone the seats when a person's connection came or went since ``before``."""
-    now = seat_list(actor)
+    now = seat_list(table)
     if [seat["connected"] for seat in now] != [seat["connected"] for seat in before]:
-        broadcast(actor, {"type": "seats", "seq": actor.state.seq,
-                          "status": actor.state.status, "seats": now})  # fmt: skip
+        broadcast(table, {"type": "seats", "seq": table.state.seq,
+                          "status": table.state.status, "seats": now})  # fmt: skip
 
 
-def _number(actor: TableActor, client: Client) -> int | None:
+def _number(table: OpenTable, client: Client) -> int | None:
     """The game seat ``client`` plays (None: it plays none)."""
-    return actor.state.number(client.seat_id)
+    return table.state.number(client.seat_id)
 
 
-def missed(actor: TableActor, last_seq: int | None) -> list[Logged] | None:
+def missed(table: OpenTable, last_seq: int | None) -> list[Logged] | None:
     """The commands after ``last_seq`` if they can be sent as events (None: send a
     snapshot instead)."""
-    state = actor.state
+    state = table.state
     if last_seq is None or not 0 <= last_seq <= state.seq or state.session is None:
         return None
     entries = [entry for entry in state.log if entry.seq > last_seq]
@@ -126,23 +124,23 @@ def missed(actor: TableActor, last_seq: int | None) -> list[Logged] | None:
     return entries
 
 
-def event_frame(actor: TableActor, client: Client, entries: Iterable[Logged]) -> dict[str, Any]:
+def event_frame(table: OpenTable, client: Client, entries: Iterable[Logged]) -> dict[str, Any]:
     """The event frame of ``entries`` as ``client`` may see it."""
-    state = actor.state
+    state = table.state
     assert state.session is not None
-    events = happened(actor, entries)
+    events = happened(table, entries)
     return {
         "type": "event",
         "seq": state.seq,
         "status": state.status,
-        **disclose(state.session, _number(actor, client), events),
-        "clocks": actor.clocks.shown(),
+        **disclose(state.session, _number(table, client), events),
+        "clocks": table.clocks.shown(table.state),
     }
 
 
-def happened(actor: TableActor, entries: Iterable[Logged]) -> list[Event]:
+def happened(table: OpenTable, entries: Iterable[Logged]) -> list[Event]:
     """The engine events (hidden ones included) that ``entries`` made."""
-    sessions = actor.state.sessions
+    sessions = table.state.sessions
     return [
         event
         for entry in entries
@@ -150,9 +148,9 @@ def happened(actor: TableActor, entries: Iterable[Logged]) -> list[Event]:
     ]
 
 
-def snapshot(actor: TableActor, client: Client | None) -> dict[str, Any]:
+def snapshot(table: OpenTable, client: Client | None) -> dict[str, Any]:
     """Everything ``client`` (None: a spectator) may see now."""
-    state = actor.state
+    state = table.state
     seat = state.seats.get(client.seat_id) if client and client.seat_id is not None else None
     you = (
         None
@@ -172,29 +170,29 @@ def snapshot(actor: TableActor, client: Client | None) -> dict[str, Any]:
         "type": "snapshot",
         "protocol": PROTOCOL_VERSION,
         "seq": state.seq,
-        "table": info(actor),
-        "seats": seat_list(actor),
+        "table": info(table),
+        "seats": seat_list(table),
         "you": you,
         "game": game,
-        "clocks": actor.clocks.shown(),
+        "clocks": table.clocks.shown(table.state),
         "chat": [line.message() for line in state.chat],
     }
 
 
-def info(actor: TableActor) -> dict[str, Any]:
+def info(table: OpenTable) -> dict[str, Any]:
     """The table as everyone sees it."""
-    state = actor.state
+    state = table.state
     session = state.session
     return {
-        "id": actor.id,
-        "preset": actor.row.preset,
-        "family": actor.game.family,
+        "id": table.id,
+        "preset": table.row.preset,
+        "family": table.game.family,
         "options": dict(state.options),
         "buy_in": state.buy_in,
-        "auto_approve": actor.row.auto_approve,
+        "auto_approve": table.row.auto_approve,
         "status": state.status,
         "paused": state.paused,
-        "why_paused": actor.why_paused or None,
+        "why_paused": table.why_paused or None,
         "spectator_chat": state.spectator_chat,
         "host_seat": state.host_seat,
         "clock": state.clock_ms // 1000,
@@ -208,14 +206,14 @@ def info(actor: TableActor) -> dict[str, Any]:
     }
 
 
-def summary(actor: TableActor) -> dict[str, Any]:
+def summary(table: OpenTable) -> dict[str, Any]:
     """The public summary of the HTTP route."""
-    session = actor.state.session
+    session = table.state.session
     return {
-        **info(actor),
-        "seq": actor.state.seq,
+        **info(table),
+        "seq": table.state.seq,
         "protocol": PROTOCOL_VERSION,
-        "seats": seat_list(actor),
+        "seats": seat_list(table),
         "stacks": None if session is None else [s.stack for s in session.table.seats],
         "pot": None if session is None else session.table.pot,
     }
