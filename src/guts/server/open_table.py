@@ -39,7 +39,7 @@ class Settings:
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # the websocket layer's, and tests'
 class Client:
-    """One connected client as its table sees it. The actor alone sets ``seat_id`` and
+    """One connected client as its table sees it. The table alone sets ``seat_id`` and
     ``ready``; :meth:`send` must not block (the websocket layer queues the message)."""
 
     def __init__(self) -> None:
