@@ -558,7 +558,9 @@ class Faults:
         """Cut every connection the nodes hold to the database."""
         cut = await self.run.db.fetchval(
             "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = $1 AND pid <> pg_backend_pid()) AS cut", self.run.database_name)
+            "WHERE datname = $1 AND pid <> pg_backend_pid()) AS cut",
+            self.run.database_name,
+        )
         return {"connections_cut": cut}
 
     async def resend(self) -> dict[str, Any]:
@@ -652,8 +654,11 @@ def _compare(table_id: str, actions: Any, people: list[dict[str, Any]], report: 
 
 
 def failures(report: dict[str, Any]) -> list[str]:
-    return [f"{key}: {len(report[key])}" for key in
-            ("replay_failed", "ledger_unbalanced", "lost", "twice", "untold") if report[key]]
+    return [
+        f"{key}: {len(report[key])}"
+        for key in ("replay_failed", "ledger_unbalanced", "lost", "twice", "untold")
+        if report[key]
+    ]
 
 
 # -- the run ---------------------------------------------------------------------------------
@@ -664,8 +669,10 @@ def open_sockets(pid: int | None) -> int:
     if pid is None:
         return 0
     try:
-        return sum(os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
-                   for fd in os.listdir(f"/proc/{pid}/fd"))
+        return sum(
+            os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+            for fd in os.listdir(f"/proc/{pid}/fd")
+        )
     except OSError:
         return 0
 
@@ -684,7 +691,8 @@ class Run:
         self.timeline: list[dict[str, Any]] = []
         self.checks: list[dict[str, Any]] = []
         self.pool = concurrent.futures.ProcessPoolExecutor(
-            1, mp_context=multiprocessing.get_context("spawn"))
+            1, mp_context=multiprocessing.get_context("spawn")
+        )
 
     async def setup(self) -> None:
         self.admin = await admin_url()
@@ -725,8 +733,10 @@ class Run:
         report["after"] = label
         report["failures"] = failures(report)
         self.checks.append(report)
-        say(f"check after {label}: {report['tables']} tables, {report['actions']} commands, "
-            + ("all hold" if not report["failures"] else "FAILED " + ", ".join(report["failures"])))
+        say(
+            f"check after {label}: {report['tables']} tables, {report['actions']} commands, "
+            + ("all hold" if not report["failures"] else "FAILED " + ", ".join(report["failures"]))
+        )
         return report
 
     def sample(self, elapsed: float, window_s: float) -> dict[str, Any]:
@@ -751,10 +761,12 @@ class Run:
             "load": round(os.getloadavg()[0], 2),
         }
         self.timeline.append(point)
-        say(f"t={point['t_s']:>6}s  {point['actions_per_s']:>7} act/s  p50 {point['p50_ms']} ms  "
+        say(
+            f"t={point['t_s']:>6}s  {point['actions_per_s']:>7} act/s  p50 {point['p50_ms']} ms  "
             f"p99 {point['p99_ms']} ms  max {point['max_ms']} ms  errors {point['errors']}  "
             f"reconnects {point['reconnects']}  connections {point['connections']}  "
-            f"RSS {point['rss_mib']} MiB  sockets {point['sockets']}  load {point['load']}")
+            f"RSS {point['rss_mib']} MiB  sockets {point['sockets']}  load {point['load']}"
+        )
         return point
 
     async def play(self) -> dict[str, Any]:
@@ -787,8 +799,10 @@ class Run:
             await pending
         elapsed = time.perf_counter() - began
         crowd.latencies.measuring = False
-        server_cpu = [round((cpu_seconds(n.pid) - before) / elapsed, 2) if n.pid and n.starts == 1
-                      else None for n, before in zip(self.nodes, cpu_before, strict=True)]  # fmt: skip
+        server_cpu = [  # a node started again after a kill: None
+            round((cpu_seconds(n.pid) - before) / elapsed, 2) if n.pid and n.starts == 1 else None
+            for n, before in zip(self.nodes, cpu_before, strict=True)
+        ]
         client_cpu = time.process_time() - client_cpu
         crowd.stopping = True  # no new actions; let the ones in flight be answered
         deadline = time.monotonic() + 30
@@ -871,11 +885,15 @@ def summary(result: dict[str, Any]) -> None:
     table.add_row("node RSS MiB first -> last", f"{first.get('rss_mib')} -> {last.get('rss_mib')}")
     table.add_row("node sockets first -> last", f"{first.get('sockets')} -> {last.get('sockets')}")
     for fault in result["faults"]:
-        table.add_row(f"fault {fault['fault']} at {fault['at_s']} s",
-                      json.dumps({k: v for k, v in fault.items() if k not in ("fault", "at_s")}))
+        table.add_row(
+            f"fault {fault['fault']} at {fault['at_s']} s",
+            json.dumps({k: v for k, v in fault.items() if k not in ("fault", "at_s")}),
+        )
     for check in result["checks"]:
-        table.add_row(f"check after {check['after']}",
-                      "holds" if not check["failures"] else ", ".join(check["failures"]))
+        table.add_row(
+            f"check after {check['after']}",
+            "holds" if not check["failures"] else ", ".join(check["failures"]),
+        )
     table.add_row("verdict", "ok" if not result["problems"] else "; ".join(result["problems"]))
     Console(stderr=True).print(table)
 
@@ -955,8 +973,9 @@ def main() -> None:
         run.stop_processes()
         if run.admin:
             with contextlib.suppress(Exception):
-                asyncio.run(admin(run.admin,
-                                  f'DROP DATABASE IF EXISTS "{run.database_name}" WITH (FORCE)'))
+                asyncio.run(
+                    admin(run.admin, f'DROP DATABASE IF EXISTS "{run.database_name}" WITH (FORCE)')
+                )
     sys.exit(code)
 
 
