@@ -435,8 +435,8 @@ class Crowd:
     """Every person of the run, what they share (the random source, the counters, the
     latencies) and the tasks they spawn."""
 
-    def __init__(self, ports: list[int], mode: str, seed: int) -> None:
-        self.ports, self.mode = ports, mode
+    def __init__(self, ports: list[int], mode: str, seed: int, pause: float) -> None:
+        self.ports, self.mode, self.pause = ports, mode, pause
         self.rng = random.Random(seed)
         self.people: list[Person] = []
         self.latencies = Latencies()
@@ -445,11 +445,12 @@ class Crowd:
         self.tasks: set[asyncio.Task[Any]] = set()
 
     def think(self) -> float:
-        """A person's pause before answering: lognormal around 2.5 s, 0.5 to 12 s
-        (``human``), or none (``flat-out``)."""
+        """A person's pause before answering: lognormal around ``pause`` seconds (a fifth
+        of it to five times it: ``human``), or none (``flat-out``)."""
         if self.mode == "flat-out":
             return 0.0
-        return min(12.0, max(0.5, self.rng.lognormvariate(math.log(2.5), 0.6)))
+        pause = self.rng.lognormvariate(math.log(self.pause), 0.6)
+        return min(5 * self.pause, max(self.pause / 5, pause))
 
     def spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -582,6 +583,13 @@ Logs = dict[str, list[dict[str, Any]]]
 """Each table's people's logs (:meth:`Crowd.logs`)."""
 
 
+def warm() -> None:
+    """Import what a check needs (in the worker, before the first check is due)."""
+    import guts.server.ledger
+    import guts.server.state
+    import guts.server.storage  # noqa: F401
+
+
 def check_tables(database: str, logs: Logs, final: bool) -> dict[str, Any]:
     """Every table's record, read from the database, against the people's logs (run in a
     worker process: it replays every record with the engine). ``final``: play has
@@ -684,6 +692,7 @@ class Run:
         self.nodes: list[Node] = []
         self.crowd: Crowd | None = None  # type: ignore[assignment]
         self.db: asyncpg.Connection = None  # type: ignore[assignment]
+        self.warming: asyncio.Future[None] | None = None
         self.database_name = f"guts_load_{os.getpid()}"
         self.database = ""
         self.admin = ""
@@ -707,6 +716,7 @@ class Run:
         await asyncio.gather(*(asyncio.get_running_loop().run_in_executor(None, node.start)
                                for node in self.nodes))  # fmt: skip
         self.db = await asyncpg.connect(self.database)
+        self.warming = asyncio.get_running_loop().run_in_executor(self.pool, warm)
 
     async def teardown(self) -> None:
         crowd = self.crowd
@@ -771,9 +781,11 @@ class Run:
 
     async def play(self) -> dict[str, Any]:
         args = self.args
-        crowd = self.crowd = Crowd([n.port for n in self.nodes], args.mode, args.seed)
+        crowd = self.crowd = Crowd([n.port for n in self.nodes], args.mode, args.seed, args.pause)
         say(f"seating {args.players} people at {args.tables} tables on {args.nodes} nodes")
         owners = await seat_people(crowd, self.nodes, args)
+        if self.warming is not None:
+            await self.warming
         say(f"seated; playing for {args.duration:.0f} s ({args.mode})")
         await asyncio.sleep(args.warmup)
         faults = Faults(self)
@@ -911,6 +923,8 @@ def main() -> None:
                         help="seconds between two faults (each in turn)")  # fmt: skip
     parser.add_argument("--settle", type=float, default=3.0,
                         help="seconds after a fault before the check")  # fmt: skip
+    parser.add_argument("--pause", type=float, default=2.5,
+                        help="a person's usual pause before acting (human), seconds")  # fmt: skip
     parser.add_argument("--resenders", type=int, default=5)
     parser.add_argument("--lease-seconds", type=float, default=5.0)
     parser.add_argument("--deal-delay", type=float, default=1.5)
