@@ -43,6 +43,7 @@ import argparse
 import asyncio
 import concurrent.futures
 import contextlib
+import ctypes
 import json
 import math
 import multiprocessing
@@ -55,6 +56,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,11 +80,30 @@ PRESET = "two-card-guts"
 FAULTS = ("kill", "redis", "pg", "resend")
 CHECK_KEYS = ("after", "tables", "actions", "failures", "in_flight_stored")
 """What the result keeps of each check."""
+PR_SET_PDEATHSIG = 1
 STARTUP_S = 60.0
 """Seconds a node or Redis has to come up."""
 
 
 # -- the processes ---------------------------------------------------------------------------
+
+
+def dies_with_us(parent: int | None = None) -> None:
+    """In a child as it starts: SIGKILL it when the thread that started it ends (the
+    run's main thread, so the run leaves nothing behind however it ends); if its parent
+    ``parent`` is gone already, exit now."""
+    ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+async def started(*processes: Node | RedisServer) -> None:
+    """Start the processes (here, in the main thread) and wait until each is ready (in
+    threads, the event loop going on)."""
+    for process in processes:
+        process.spawn()
+    loop = asyncio.get_running_loop()
+    await asyncio.gather(*(loop.run_in_executor(None, process.ready) for process in processes))
 
 
 def wait_port(port: int, seconds: float) -> None:
@@ -103,12 +124,15 @@ class RedisServer:
         self.process: subprocess.Popen[bytes] | None = None
         self.url = f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self) -> None:
+    def spawn(self) -> None:
+        """Start it (from the main thread: see :func:`dies_with_us`)."""
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no", "--dir", str(self.folder)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=dies_with_us,
         )  # fmt: skip
+
+    def ready(self) -> None:
         wait_port(self.port, STARTUP_S)
 
     def stop(self) -> None:
@@ -132,7 +156,9 @@ class Node:
         self.id = ""
         self.starts = 0
 
-    def start(self) -> None:
+    def spawn(self) -> None:
+        """Start it (from the main thread: see :func:`dies_with_us`); :meth:`ready`
+        waits for it."""
         deal_delay = 0.0 if self.args.mode == "flat-out" else self.args.deal_delay
         command = [self.args.server_python, "-m", "guts", "serve", "--port", str(self.port),
                    "--database", self.database, "--redis", self.redis,
@@ -143,8 +169,12 @@ class Node:
                        "PYTHONPATH": str(ROOT / "src")}  # fmt: skip
         with self.log.open("a") as log:
             self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log,
-                                            text=True, env=environment)  # fmt: skip
-        assert self.process.stdout is not None
+                                            text=True, env=environment,
+                                            preexec_fn=dies_with_us)  # fmt: skip
+
+    def ready(self) -> None:
+        """Wait until it says it serves, and ask its id."""
+        assert self.process is not None and self.process.stdout is not None
         ready, _, _ = select.select([self.process.stdout], [], [], STARTUP_S)
         line = self.process.stdout.readline() if ready else ""
         if not line.startswith("guts server ready"):
@@ -543,7 +573,7 @@ class Faults:
                 break
             await asyncio.sleep(0.25)
         taken_s = time.monotonic() - killed
-        await asyncio.get_running_loop().run_in_executor(None, node.start)
+        await started(node)
         return {"node": node.name, "tables_owned": len(owned), "not_taken_over": left,
                 "takeover_s": round(taken_s, 2)}  # fmt: skip
 
@@ -552,7 +582,7 @@ class Faults:
         redis = self.run.redis
         redis.stop()
         await asyncio.sleep(1.0)
-        await asyncio.get_running_loop().run_in_executor(None, redis.start)
+        await started(redis)
         return {}
 
     async def pg(self) -> dict[str, Any]:
@@ -700,7 +730,8 @@ class Run:
         self.timeline: list[dict[str, Any]] = []
         self.checks: list[dict[str, Any]] = []
         self.pool = concurrent.futures.ProcessPoolExecutor(
-            1, mp_context=multiprocessing.get_context("spawn")
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=dies_with_us,
+            initargs=(os.getpid(),),
         )
 
     async def setup(self) -> None:
@@ -708,13 +739,12 @@ class Run:
         await admin(self.admin, f'DROP DATABASE IF EXISTS "{self.database_name}"')
         await admin(self.admin, f'CREATE DATABASE "{self.database_name}"')
         self.database = with_database(self.admin, self.database_name)
-        self.redis.start()
+        await started(self.redis)
         for n in range(self.args.nodes):
             node = Node("ab"[n] if n < 2 else str(n), self.database, self.redis.url,
                         self.folder, self.args)  # fmt: skip
             self.nodes.append(node)
-        await asyncio.gather(*(asyncio.get_running_loop().run_in_executor(None, node.start)
-                               for node in self.nodes))  # fmt: skip
+        await started(*self.nodes)
         self.db = await asyncpg.connect(self.database)
         self.warming = asyncio.get_running_loop().run_in_executor(self.pool, warm)
 
@@ -729,11 +759,12 @@ class Run:
             with contextlib.suppress(Exception):
                 await self.db.close()
 
-    def stop_processes(self) -> None:
+    def stop_processes(self, at_once: bool = False) -> None:
+        """Stop the nodes (SIGTERM, or SIGKILL ``at_once``), Redis and the check's worker."""
         for node in self.nodes:
-            node.stop()
+            node.kill() if at_once else node.stop()
         self.redis.stop()
-        self.pool.shutdown(cancel_futures=True)
+        self.pool.shutdown(wait=not at_once, cancel_futures=True)
 
     async def check(self, label: str, final: bool = False) -> dict[str, Any]:
         assert self.crowd is not None
@@ -846,6 +877,10 @@ class Run:
             "faults": faults.done,
             "checks": [{k: v for k, v in c.items() if k in CHECK_KEYS} for c in self.checks],
             "final_check": final,
+            "rss_growth_mib_per_min": [
+                growth(self.timeline, i) if node.starts == 1 else None
+                for i, node in enumerate(self.nodes)
+            ],
             "timeline": self.timeline,
         }
 
@@ -854,6 +889,18 @@ class Run:
         say(f"fault {kind}: {report}")
         await asyncio.sleep(self.args.settle)
         await self.check(f"{kind} at {report['at_s']} s")
+
+
+def growth(timeline: list[dict[str, Any]], node: int) -> float | None:
+    """How fast node ``node``'s resident memory grew after the first minute, in MiB a
+    minute (the least-squares slope of its samples; None with fewer than three)."""
+    points = [(p["t_s"] / 60, p["rss_mib"][node]) for p in timeline if p["t_s"] >= 60]
+    if len(points) < 3:
+        return None
+    mean_t = sum(t for t, _ in points) / len(points)
+    mean_m = sum(m for _, m in points) / len(points)
+    spread = sum((t - mean_t) ** 2 for t, _ in points)
+    return round(sum((t - mean_t) * (m - mean_m) for t, m in points) / spread, 2)
 
 
 def say(line: str) -> None:
@@ -890,6 +937,7 @@ def summary(result: dict[str, Any]) -> None:
     table.add_column("value", justify="right")
     for key in ("accepted_actions_per_s", "receipt_p50_ms", "receipt_p99_ms", "receipt_max_ms",
                 "errors", "reconnects", "duplicate_frames", "resends", "server_cpu_share",
+                "rss_growth_mib_per_min",
                 "client_cpu_share", "load_before", "load_after"):  # fmt: skip
         table.add_row(key, str(result[key]))
     first, last = result["timeline"][0] if result["timeline"] else {}, \
@@ -950,13 +998,21 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
 
     def out_of_time(signum: int, frame: Any) -> None:
-        raise TimeoutError(f"the hard timeout ({hard:.0f} s) ran out")
+        """Stop at once: kill the processes, drop the database, exit 2."""
+        say(f"stopping: the hard timeout ({hard:.0f} s) ran out" if signum == signal.SIGALRM
+            else "stopping: terminated")  # fmt: skip
+        run.stop_processes(at_once=True)
+        if run.admin:  # (this thread runs the event loop: drop it from another)
+            dropping = threading.Thread(target=drop_database, args=(run,), daemon=True)
+            dropping.start()
+            dropping.join(30)
+        os._exit(2)
 
+    folder = Path(tempfile.mkdtemp(prefix="guts-load-"))
+    run = Run(args, folder)
     signal.signal(signal.SIGALRM, out_of_time)
     signal.signal(signal.SIGTERM, out_of_time)
     signal.alarm(int(hard))
-    folder = Path(tempfile.mkdtemp(prefix="guts-load-"))
-    run = Run(args, folder)
     load_before = os.getloadavg()
 
     async def go() -> dict[str, Any]:
@@ -985,12 +1041,16 @@ def main() -> None:
     finally:
         signal.alarm(0)
         run.stop_processes()
-        if run.admin:
-            with contextlib.suppress(Exception):
-                asyncio.run(
-                    admin(run.admin, f'DROP DATABASE IF EXISTS "{run.database_name}" WITH (FORCE)')
-                )
+        drop_database(run)
     sys.exit(code)
+
+
+def drop_database(run: Run) -> None:
+    if run.admin:
+        with contextlib.suppress(Exception):
+            asyncio.run(
+                admin(run.admin, f'DROP DATABASE IF EXISTS "{run.database_name}" WITH (FORCE)')
+            )
 
 
 if __name__ == "__main__":
