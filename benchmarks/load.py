@@ -502,7 +502,7 @@ class Crowd:
 
 async def seat_people(crowd: Crowd, nodes: list[Node], args: argparse.Namespace) -> dict[str, str]:
     """Open the tables (each on the next node: it owns it) and seat the people (each at a
-    node picked at random); start every table. Each table's id -> its creating node."""
+    node picked at random); then start every table. Each table's id -> its creating node."""
     per_table = [args.players // args.tables + (i < args.players % args.tables)
                  for i in range(args.tables)]  # fmt: skip
     owners: dict[str, str] = {}
@@ -522,13 +522,16 @@ async def seat_people(crowd: Crowd, nodes: list[Node], args: argparse.Namespace)
                 await person.connect()
                 crowd.spawn(person.live())
                 person.send({"type": "join", "nickname": f"Player {n}"})
-                await asyncio.wait_for(person.welcome, 30)
+                await asyncio.wait_for(person.welcome, 60)
                 people.append(person)
             crowd.people += people
-            people[0].send({"type": "start", "secret": created["host_secret"]})
+            starts.append((people[0], created["host_secret"]))
 
+    starts: list[tuple[Person, str]] = []
     async with httpx.AsyncClient(timeout=60) as http:
         await asyncio.gather(*(open_one(i, http) for i in range(args.tables)))
+    for person, secret in starts:  # every table at once, once everyone is seated
+        person.send({"type": "start", "secret": secret})
     return owners
 
 
