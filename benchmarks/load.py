@@ -300,8 +300,9 @@ class Person:
     it is unanswered waits for its acknowledgement (the ``event`` frame with ``acked``,
     or an ``ack``) or its refusal (an ``error``)."""
 
-    def __init__(self, crowd: Crowd, table: str, name: str, node: int) -> None:
+    def __init__(self, crowd: Crowd, table: str, name: str, nickname: str, node: int) -> None:
         self.crowd, self.table, self.name, self.node = crowd, table, name, node
+        self.nickname = nickname
         self.ws: ClientConnection | None = None
         self.token: str | None = None
         self.seat_id: int | None = None
@@ -340,7 +341,7 @@ class Person:
                         self.handle(orjson.loads(message))
                 self.ws = None
                 self.crowd.counters.connected -= 1
-            if self.crowd.stopping or not await self.reconnect():
+            if self.crowd.stopping or not await self.reconnect():  # (before a welcome too)
                 return
 
     async def reconnect(self) -> bool:
@@ -359,8 +360,12 @@ class Person:
                     counters.gave_up += 1
                     return False
                 continue
-            self.send({"type": "resume", "token": self.token,
-                       "last_seq": self.last_seq if self.last_seq >= 0 else None})  # fmt: skip
+            if self.token is None:  # dropped before its welcome: ask again
+                self.resuming = False
+                self.send({"type": "join", "nickname": self.nickname})
+            else:
+                self.send({"type": "resume", "token": self.token,
+                           "last_seq": self.last_seq if self.last_seq >= 0 else None})  # fmt: skip
             return True
         return False
 
@@ -398,6 +403,12 @@ class Person:
                 else:
                     crowd.counters.resends_applied_before += frame["duplicate"]
                     self._accepted(frame["seq"])
+        elif kind == "error" and frame["code"] == "taken" and self.token is None:
+            # a join asked again was stored the first time, its welcome lost: that seat's
+            # token is gone with it, so ask for another (the first is played safe)
+            crowd.counters.error("taken")
+            self.nickname += "'"
+            self.send({"type": "join", "nickname": self.nickname})
         elif kind == "error":
             crowd.counters.error(frame["code"])
             if self.in_flight is not None:
@@ -506,7 +517,7 @@ async def seat_people(crowd: Crowd, nodes: list[Node], args: argparse.Namespace)
     per_table = [args.players // args.tables + (i < args.players % args.tables)
                  for i in range(args.tables)]  # fmt: skip
     owners: dict[str, str] = {}
-    gate = asyncio.Semaphore(32)
+    gate = asyncio.Semaphore(16)
 
     async def open_one(index: int, http: httpx.AsyncClient) -> None:
         node = nodes[index % len(nodes)]
@@ -518,10 +529,11 @@ async def seat_people(crowd: Crowd, nodes: list[Node], args: argparse.Namespace)
             owners[table] = node.id
             people = []
             for n in range(per_table[index]):
-                person = Person(crowd, table, f"P{index}-{n}", crowd.rng.randrange(len(nodes)))
+                person = Person(crowd, table, f"P{index}-{n}", f"Player {n}",
+                                crowd.rng.randrange(len(nodes)))  # fmt: skip
                 await person.connect()
                 crowd.spawn(person.live())
-                person.send({"type": "join", "nickname": f"Player {n}"})
+                person.send({"type": "join", "nickname": person.nickname})
                 await asyncio.wait_for(person.welcome, 60)
                 people.append(person)
             crowd.people += people
@@ -880,6 +892,7 @@ class Run:
             "faults": faults.done,
             "checks": [{k: v for k, v in c.items() if k in CHECK_KEYS} for c in self.checks],
             "final_check": final,
+            "leases_lost": [lost_leases(node.log) for node in self.nodes],
             "rss_growth_mib_per_min": [
                 growth(self.timeline, i) if node.starts == 1 else None
                 for i, node in enumerate(self.nodes)
@@ -892,6 +905,13 @@ class Run:
         say(f"fault {kind}: {report}")
         await asyncio.sleep(self.args.settle)
         await self.check(f"{kind} at {report['at_s']} s")
+
+
+def lost_leases(log: Path) -> int:
+    """How many times a node's log says it lost a table's lease to another node (its
+    heartbeat late: an overloaded node; or the fence after a takeover)."""
+    with log.open() as lines:
+        return sum('"event": "lease-lost"' in line for line in lines)
 
 
 def growth(timeline: list[dict[str, Any]], node: int) -> float | None:
@@ -940,7 +960,7 @@ def summary(result: dict[str, Any]) -> None:
     table.add_column("value", justify="right")
     for key in ("accepted_actions_per_s", "receipt_p50_ms", "receipt_p99_ms", "receipt_max_ms",
                 "errors", "reconnects", "duplicate_frames", "resends", "server_cpu_share",
-                "rss_growth_mib_per_min",
+                "rss_growth_mib_per_min", "leases_lost",
                 "client_cpu_share", "load_before", "load_after"):  # fmt: skip
         table.add_row(key, str(result[key]))
     first, last = result["timeline"][0] if result["timeline"] else {}, \
