@@ -245,6 +245,7 @@ class Latencies:
     window: list[float] = field(default_factory=list)
     acks: int = 0
     window_acks: int = 0
+    by_table: dict[str, int] = field(default_factory=dict)
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
     early: dict[tuple[str, int], list[float]] = field(default_factory=dict)
     """Receipts of a seq whose act's acknowledgement has not come yet (when received)."""
@@ -263,6 +264,7 @@ class Latencies:
             return
         self.acks += 1
         self.window_acks += 1
+        self.by_table[table] = self.by_table.get(table, 0) + 1
         self.sent[(table, seq)] = sent
         for when in self.early.pop((table, seq), []):
             self._add(when - sent)
@@ -835,6 +837,7 @@ class Run:
         say(f"seated; playing for {args.duration:.0f} s ({args.mode})")
         await asyncio.sleep(args.warmup)
         faults = Faults(self)
+        first_ids = [node.id for node in self.nodes]  # (a node started again has another)
         kinds = [kind for kind in FAULTS if kind in args.faults]
         crowd.latencies.measuring = True
         began, self.began = time.perf_counter(), time.monotonic()
@@ -858,7 +861,7 @@ class Run:
         elapsed = time.perf_counter() - began
         crowd.latencies.measuring = False
         server_cpu = [  # a node started again after a kill: None
-            round((cpu_seconds(n.pid) - before) / elapsed, 2) if n.pid and n.starts == 1 else None
+            cpu_seconds(n.pid) - before if n.pid and n.starts == 1 else None
             for n, before in zip(self.nodes, cpu_before, strict=True)
         ]
         client_cpu = time.process_time() - client_cpu
@@ -868,10 +871,10 @@ class Run:
             await asyncio.sleep(0.2)
         final = await self.check("the end", final=True)
         lat = crowd.latencies
-        per_node: dict[str, int] = {}
-        for person in crowd.people:
-            owner = owners[person.table]
-            per_node[owner] = per_node.get(owner, 0) + len(person.log)
+        per_node = {node_id: 0 for node_id in first_ids}
+        for table, acks in lat.by_table.items():
+            per_node[owners[table]] += acks
+        accepted = [per_node[node_id] for node_id in first_ids]
         return {
             "accepted_actions_per_s": round(lat.acks / elapsed, 1),
             "receipt_p50_ms": round(quantile(lat.samples, 0.5) * 1000, 1),
@@ -885,8 +888,14 @@ class Run:
             "resends": crowd.counters.resends,
             "resends_applied_before": crowd.counters.resends_applied_before,
             "unanswered_at_end": sum(p.in_flight is not None for p in crowd.people),
-            "accepted_by_first_owner": sorted(per_node.values()),
-            "server_cpu_share": server_cpu,
+            "accepted_by_first_owner": accepted,
+            "server_cpu_share": [
+                None if cpu is None else round(cpu / elapsed, 2) for cpu in server_cpu
+            ],
+            "server_cpu_ms_per_action": [
+                None if cpu is None or not n else round(cpu * 1000 / n, 2)
+                for cpu, n in zip(server_cpu, accepted, strict=True)
+            ],
             "client_cpu_share": round(client_cpu / elapsed, 2),
             "measured_s": round(elapsed, 1),
             "faults": faults.done,
@@ -960,6 +969,7 @@ def summary(result: dict[str, Any]) -> None:
     table.add_column("value", justify="right")
     for key in ("accepted_actions_per_s", "receipt_p50_ms", "receipt_p99_ms", "receipt_max_ms",
                 "errors", "reconnects", "duplicate_frames", "resends", "server_cpu_share",
+                "server_cpu_ms_per_action",
                 "rss_growth_mib_per_min", "leases_lost",
                 "client_cpu_share", "load_before", "load_after"):  # fmt: skip
         table.add_row(key, str(result[key]))
