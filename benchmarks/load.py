@@ -175,8 +175,9 @@ class Node:
     def ready(self) -> None:
         """Wait until it says it serves, and ask its id."""
         assert self.process is not None and self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], STARTUP_S)
-        line = self.process.stdout.readline() if ready else ""
+        poll = select.poll()  # (not select(): the run's sockets number over a thousand)
+        poll.register(self.process.stdout, select.POLLIN)
+        line = self.process.stdout.readline() if poll.poll(STARTUP_S * 1000) else ""
         if not line.startswith("guts server ready"):
             raise RuntimeError(f"node {self.name} did not start: {line!r}; "
                                f"its log: {self.log.read_text()[-2000:]}")  # fmt: skip
@@ -564,7 +565,10 @@ class Faults:
         began = time.monotonic()
         # at_s: seconds into the measured play
         report: dict[str, Any] = {"fault": kind, "at_s": round(began - self.run.began, 1)}
-        report.update(await getattr(self, kind)())
+        try:
+            report.update(await getattr(self, kind)())
+        except Exception as error:  # the run goes on, and fails at the end
+            report["failed"] = repr(error)
         report["took_s"] = round(time.monotonic() - began, 2)
         self.done.append(report)
         return report
@@ -949,7 +953,9 @@ def verdict(result: dict[str, Any], faults: list[str]) -> list[str]:
     if result["gave_up"]:
         problems.append(f"{result['gave_up']} people could not reconnect")
     for fault in result["faults"]:
-        if fault["fault"] == "kill" and fault["not_taken_over"]:
+        if "failed" in fault:
+            problems.append(f"fault {fault['fault']} at {fault['at_s']} s: {fault['failed']}")
+        elif fault["fault"] == "kill" and fault["not_taken_over"]:
             problems.append(f"{fault['not_taken_over']} tables of a killed node not taken over")
     if result["unanswered_at_end"]:
         problems.append(f"{result['unanswered_at_end']} actions unanswered at the end")
