@@ -284,6 +284,8 @@ class Latencies:
 @dataclass
 class Counters:
     errors: dict[str, int] = field(default_factory=dict)
+    said: dict[str, str] = field(default_factory=dict)
+    """The first message of each error code."""
     reconnects: int = 0
     duplicate_frames: int = 0
     resends: int = 0
@@ -291,8 +293,9 @@ class Counters:
     gave_up: int = 0
     connected: int = 0
 
-    def error(self, code: str) -> None:
+    def error(self, code: str, message: str = "") -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
+        self.said.setdefault(code, message)
 
 
 class Person:
@@ -413,7 +416,7 @@ class Person:
             self.nickname += "'"
             self.send({"type": "join", "nickname": self.nickname})
         elif kind == "error":
-            crowd.counters.error(frame["code"])
+            crowd.counters.error(frame["code"], frame["message"])
             if self.in_flight is not None:
                 self.refused.append(self.in_flight[0])
                 self.in_flight = None
@@ -886,6 +889,7 @@ class Run:
             "receipt_max_ms": round(max(lat.samples, default=float("nan")) * 1000, 1),
             "receipts": len(lat.samples),
             "errors": dict(crowd.counters.errors),
+            "error_messages": dict(crowd.counters.said),
             "reconnects": crowd.counters.reconnects,
             "gave_up": crowd.counters.gave_up,
             "duplicate_frames": crowd.counters.duplicate_frames,
