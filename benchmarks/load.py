@@ -853,7 +853,8 @@ class Run:
         next_sample, next_fault, turn = began + args.sample_every, began + args.fault_every, 0
         end = began + args.duration
         pending: asyncio.Task[Any] | None = None
-        while (now := time.perf_counter()) < end:
+        # play until the time is up and each fault asked for has been injected once
+        while (now := time.perf_counter()) < end or turn < len(kinds):
             if now >= next_sample:
                 self.sample(now - began, args.sample_every)
                 next_sample += args.sample_every
@@ -1007,7 +1008,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument("--nodes", type=int, default=2)
     parser.add_argument("--minutes", type=float, default=None)
-    parser.add_argument("--seconds", type=float, default=None, help="(else --minutes; 60)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="(else --minutes; 60) at least, and until each fault of "
+                        "--faults has been injected once")  # fmt: skip
     parser.add_argument("--mode", choices=("human", "flat-out"), default="human")
     parser.add_argument("--faults", default="", help="any of kill,redis,pg,resend")
     parser.add_argument("--fault-every", type=float, default=15.0,
