@@ -288,6 +288,7 @@ class Counters:
     """The first message of each error code."""
     reconnects: int = 0
     duplicate_frames: int = 0
+    gaps: int = 0
     resends: int = 0
     resends_applied_before: int = 0
     gave_up: int = 0
@@ -394,6 +395,7 @@ class Person:
             if seq <= self.last_event:  # (a ``seats`` frame may come first with its seq)
                 crowd.counters.duplicate_frames += 1
             else:
+                self._gap(seq)
                 crowd.latencies.received(self.table, seq, now)
                 self.last_seq = max(self.last_seq, seq)
                 self.last_event = seq
@@ -423,12 +425,20 @@ class Person:
         elif kind == "snapshot":
             self._snapshot(frame)
         elif kind == "seats":
+            self._gap(frame["seq"])
             self.last_seq = max(self.last_seq, frame["seq"])
         elif kind == "welcome":
             self.token, self.seat_id = frame["token"], frame["seat_id"]
             if not self.welcome.done():
                 self.welcome.set_result(None)
         self._maybe_act()
+
+    def _gap(self, seq: int) -> None:
+        """Count a command this seat was never sent: each command reaches every seated
+        connection as an event or a seats frame, so a seq beyond the next one (seen
+        since the last snapshot) means frames went missing."""
+        if self.last_seq >= 0 and seq > self.last_seq + 1 and self.token is not None:
+            self.crowd.counters.gaps += 1
 
     def _snapshot(self, frame: dict[str, Any]) -> None:
         self.last_seq = self.last_event = frame["seq"]
@@ -517,6 +527,24 @@ class Crowd:
         return tables
 
 
+async def create_table(http: httpx.AsyncClient, node: Node, buy_in: int) -> dict[str, Any]:
+    """``POST /api/tables`` on ``node``, asked again (three times at most) when the
+    connection fails under it (a kept-alive connection the node closed meanwhile): a
+    table the first request may have opened anyway has nobody at it, and is not checked."""
+    body = {"preset": PRESET, "buy_in": buy_in, "auto_approve": True, "clock": 30}
+    for attempt in range(3):
+        try:
+            answer = await http.post(f"{node.url}/api/tables", json=body)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+            continue
+        answer.raise_for_status()
+        created: dict[str, Any] = answer.json()
+        return created
+    raise AssertionError("unreachable")
+
+
 async def seat_people(crowd: Crowd, nodes: list[Node], args: argparse.Namespace) -> dict[str, str]:
     """Open the tables (each on the next node: it owns it) and seat the people (each at a
     node picked at random); then start every table. Each table's id -> its creating node."""
@@ -528,9 +556,7 @@ async def seat_people(crowd: Crowd, nodes: list[Node], args: argparse.Namespace)
     async def open_one(index: int, http: httpx.AsyncClient) -> None:
         node = nodes[index % len(nodes)]
         async with gate:
-            created = (await http.post(f"{node.url}/api/tables", json={
-                "preset": PRESET, "buy_in": args.buy_in, "auto_approve": True,
-                "clock": 30})).json()  # fmt: skip
+            created = await create_table(http, node, args.buy_in)
             table = created["table_id"]
             owners[table] = node.id
             people = []
@@ -894,6 +920,7 @@ class Run:
             "reconnects": crowd.counters.reconnects,
             "gave_up": crowd.counters.gave_up,
             "duplicate_frames": crowd.counters.duplicate_frames,
+            "gaps": crowd.counters.gaps,
             "resends": crowd.counters.resends,
             "resends_applied_before": crowd.counters.resends_applied_before,
             "unanswered_at_end": sum(p.in_flight is not None for p in crowd.people),
@@ -979,7 +1006,7 @@ def summary(result: dict[str, Any]) -> None:
     table.add_column("measure")
     table.add_column("value", justify="right")
     for key in ("accepted_actions_per_s", "receipt_p50_ms", "receipt_p99_ms", "receipt_max_ms",
-                "errors", "reconnects", "duplicate_frames", "resends", "server_cpu_share",
+                "errors", "reconnects", "duplicate_frames", "gaps", "resends", "server_cpu_share",
                 "server_cpu_ms_per_action",
                 "rss_growth_mib_per_min", "leases_lost",
                 "client_cpu_share", "load_before", "load_after"):  # fmt: skip
