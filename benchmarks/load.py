@@ -624,8 +624,25 @@ class Faults:
             await asyncio.sleep(0.25)
         taken_s = time.monotonic() - killed
         await started(node)
+        moved = self.spread(run.nodes.index(node))
         return {"node": node.name, "tables_owned": len(owned), "not_taken_over": left,
-                "takeover_s": round(taken_s, 2)}  # fmt: skip
+                "takeover_s": round(taken_s, 2), "people_moved": moved}  # fmt: skip
+
+    def spread(self, node: int) -> int:
+        """Send a share of the people to the node started again, as a proxy spreading
+        connections would (else everyone stays on the node that survived, owner of every
+        table, and nobody is relayed): each connected person elsewhere drops its socket
+        and reconnects to it with a chance of one in the number of nodes."""
+        run, moved = self.run, 0
+        for person in run.crowd.people if run.crowd is not None else []:
+            ws = person.ws
+            if ws is None or run.crowd.rng.random() >= 1 / len(run.nodes):
+                continue
+            if person.node % len(run.nodes) != node:
+                person.node = node - 1  # its reconnection goes to the next node: this one
+                ws.transport.abort()
+                moved += 1
+        return moved
 
     async def redis(self) -> dict[str, Any]:
         """Stop Redis and start it again on its port (empty: no persistence)."""
