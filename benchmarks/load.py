@@ -19,7 +19,8 @@ seat's receipt of that command (p50, p99, max; the acting seat's own echo includ
 error frames, reconnects, and each node's resident memory and open sockets over time
 (progress lines on stderr). With ``--faults`` it injects, one every ``--fault-every``
 seconds in turn: ``kill`` (SIGKILL of a node; the script waits until every table it
-owned has another owner, then starts it again), ``redis`` (Redis stopped and started
+owned has another owner, then starts it again and sends it a share of the people, as a
+proxy would spread them), ``redis`` (Redis stopped and started
 again), ``pg`` (``pg_terminate_backend`` of every connection to the database) and
 ``resend`` (a few people drop their socket right after sending an action and send it
 again once resumed). After each fault, and at the end, it checks from the database, in
