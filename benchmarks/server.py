@@ -50,7 +50,6 @@ import os
 import random
 import select
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -67,33 +66,9 @@ from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, ws_
 
 sys.path.insert(0, str(Path(__file__).parent))
 from machine import cpu_model
+from processes import cpu_seconds, free_port, quantile, rss_kib
 
 loads = orjson.loads
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def rss_kib(pid: int) -> int:
-    """The resident memory of process ``pid`` in KiB."""
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-def cpu_seconds(pid: int, thread: int | None = None) -> float:
-    """The CPU time (user and system) process ``pid`` has used, in seconds (with
-    ``thread``: that thread's alone; the main thread's id is the process's)."""
-    path = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
-    with open(path) as stat:
-        fields = stat.read().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def postgres_url() -> tuple[str, Any]:
@@ -318,13 +293,6 @@ async def loop_lag(measures: Measures, lags: list[float]) -> None:
         await asyncio.sleep(0.005)
         if measures.measuring:
             lags.append(time.perf_counter() - asked - 0.005)
-
-
-def quantile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def bench(server: Server, args: argparse.Namespace) -> dict[str, Any]:

@@ -229,3 +229,34 @@ def test_a_table_let_go_refuses_what_comes_after_its_close(sqlite_url: str) -> N
             await storage.close()
 
     asyncio.run(run())
+
+
+def test_a_table_being_created_is_not_free_to_another_node(postgres_url: str) -> None:
+    """A node stores a new table, then takes its lease: meanwhile another node's
+    heartbeat must not take the table as one nobody holds (the creator's lease would be
+    refused, the new table lost to it). One stored longer than a lease ago without a
+    lease (its creator died in between) is free."""
+
+    async def run() -> None:
+        one, two = await Storage.open(postgres_url), await Storage.open(postgres_url)
+        try:
+            row = new_row("s")
+            await one.create_table(row)
+            a, b = Leases(one, "node-a", TTL), Leases(two, "node-b", TTL)
+            assert row.id not in await b.free()
+            assert await a.acquire(row.id) == Fence(row.id, "node-a", 1)
+            orphan = new_row("t")
+            await one.create_table(orphan)
+            import sqlalchemy as sa
+
+            await one.run(lambda connection: connection.execute(
+                sa.text("UPDATE tables SET created_at = now() - make_interval(secs => :old) "
+                        "WHERE id = :table"), {"table": orphan.id, "old": 2 * TTL}
+            ))  # fmt: skip
+            free = await b.free()
+            assert orphan.id in free and row.id not in free
+        finally:
+            await one.close()
+            await two.close()
+
+    asyncio.run(run())

@@ -77,9 +77,14 @@ _RELEASE = sa.text(
 )
 _FREE = sa.text(
     "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id "
-    "WHERE t.status = ANY(:statuses) AND (l.table_id IS NULL OR l.expires_at < now()) "
+    "WHERE t.status = ANY(:statuses) AND (l.expires_at < now() OR (l.table_id IS NULL "
+    "AND t.created_at < now() - make_interval(secs => :ttl))) "
     "ORDER BY t.created_at, t.id LIMIT :limit"
 )
+"""The open tables nobody holds: their lease expired, or they never had one and are
+older than a lease (a table is stored, then its creator takes its lease: until a lease's
+time has passed, one without is being created, not free; after it, its creator died
+first)."""
 _OWNER = sa.text("SELECT owner FROM leases WHERE table_id = :table AND expires_at >= now()")
 _OWNERS = sa.text(
     "SELECT table_id, owner FROM leases WHERE table_id = ANY(:tables) AND expires_at >= now()"
@@ -132,10 +137,11 @@ class Leases:
             await self.storage.run(lambda connection: connection.execute(_RELEASE, values))
 
     async def free(self, limit: int = 50) -> list[str]:
-        """Open tables no node holds (never leased, or the lease expired), oldest first."""
+        """Open tables no node holds (the lease expired, or never leased and older than a
+        lease: see :data:`_FREE`), oldest first."""
 
         def read(connection: Connection) -> list[str]:
-            values = {"statuses": list(OPEN_STATUSES), "limit": limit}
+            values = {"statuses": list(OPEN_STATUSES), "limit": limit, "ttl": self.ttl}
             return [row.id for row in connection.execute(_FREE, values)]
 
         return await self.storage.run(read)
