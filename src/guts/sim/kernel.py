@@ -43,25 +43,32 @@ PLAIN = "GUTS_SIM_PLAIN"
 installed: the same code, interpreted, so the same deals and results (and far slower)."""
 
 
-def _compiler(inline: bool = False) -> tuple[Callable[[Function], Function], bool]:
+def _compiler(counted: bool) -> tuple[Callable[[Function], Function], bool]:
     """numba's ``njit`` where numba is installed (and :data:`PLAIN` is not set), else
-    nothing: the functions run as written, on numpy scalars. ``inline``: the function is
-    inlined into its callers (numba does not always inline small loops by itself, and a
-    call in the loop's inner steps costs more than the work)."""
+    nothing: the functions run as written, on numpy scalars. ``counted``: with numba's
+    reference counting of arrays, which a function needs to make an array; without it,
+    a function may only read and write the arrays it is given. No function is inlined by
+    numba itself: LLVM inlines the small ones into their callers all the same, and code
+    numba inlines into a counted function counts its arrays on every call."""
     if os.environ.get(PLAIN, "") not in ("", "0"):
         return (lambda function: function), False
     try:
         import numba
     except ImportError:
         return (lambda function: function), False
-    jit = numba.njit(
-        cache=True, nogil=True, error_model="numpy", inline="always" if inline else "never"
-    )
+    # _nrt: numba's own option for reference counting (not in its type stubs)
+    options: dict[str, Any] = {"_nrt": counted}
+    jit = numba.njit(cache=True, nogil=True, error_model="numpy", **options)
     return cast(Callable[[Function], Function], jit), True
 
 
-_compile, COMPILED = _compiler()
-_inline, _ = _compiler(inline=True)
+_compile, COMPILED = _compiler(counted=True)
+"""The loop's entry points, which make their own arrays."""
+_step, _ = _compiler(counted=False)
+"""The loop's steps: they work on the arrays they are given, and uncounted (numba's
+``_nrt=False``) they pay nothing for them. Counted, each call of a step that hands an
+array on to another step took and dropped a reference to it, an atomic increment and
+decrement, and those were a third of the loop's time."""
 
 
 def plain_reason() -> str | None:
@@ -142,7 +149,7 @@ GROUP = 4
 """Cards dealt from one 32-bit word (52 * 51 * 50 * 49 < 2**23: a word is rarely refused)."""
 
 
-@_inline
+@_step
 def _mix(z: np.uint64) -> np.uint64:
     """SplitMix64's output for the counter ``z`` (the stream adds :data:`_GAMMA` to its
     counter before each output)."""
@@ -151,7 +158,7 @@ def _mix(z: np.uint64) -> np.uint64:
     return np.uint64(z ^ (z >> _S31))
 
 
-@_inline
+@_step
 def _group(deck: NDArray[np.int64], j: int, word: np.uint64) -> bool:
     """Deal cards ``j`` to ``j + 3`` of ``deck`` by a partial Fisher-Yates shuffle, from
     one 32-bit ``word``: the places picked among the ``52 - j``, ``51 - j``, ... cards
@@ -176,7 +183,7 @@ def _group(deck: NDArray[np.int64], j: int, word: np.uint64) -> bool:
     return not (rest < product and rest < (_TWO32 - product) % product)
 
 
-@_inline
+@_step
 def _deal(deck: NDArray[np.int64], needed: int, counter: np.uint64) -> np.uint64:
     """Deal at least ``needed`` distinct cards, in dealing order, to the top of ``deck``
     (a permutation of the 52 cards) by a partial Fisher-Yates shuffle from the stream at
@@ -194,13 +201,13 @@ def _deal(deck: NDArray[np.int64], needed: int, counter: np.uint64) -> np.uint64
     return counter
 
 
-@_inline
+@_step
 def _stream(key: np.uint64, index: int) -> np.uint64:
     """The counter that starts session ``index``'s random stream."""
     return key + np.uint64(index) * STEP
 
 
-@_inline
+@_step
 def _new_pack(deck: NDArray[np.int64]) -> None:
     """The pack in order: a session deals its first deal from it."""
     for c in range(52):
@@ -226,13 +233,13 @@ def deal_sessions(
     return cards
 
 
-@_compile
+@_step
 def _unit(counter: np.uint64) -> float:
     """A uniform float in ``[0, 1)`` with 53 random bits: the output at ``counter``."""
     return float(_mix(counter) >> _S11) * _UNIT
 
 
-@_inline
+@_step
 def _index(cards: NDArray[np.int64], start: int, stride: int, size: int) -> int:
     """The table index of the hand ``cards[start], cards[start + stride]`` and, of three
     cards (``size``), ``cards[start + 2 * stride]``."""
@@ -240,13 +247,13 @@ def _index(cards: NDArray[np.int64], start: int, stride: int, size: int) -> int:
     return index * 52 + int(cards[start + 2 * stride]) if size == 3 else index
 
 
-@_compile
+@_step
 def _capped(amount: int, cap: int) -> int:
     """guts.table.capped: ``amount`` under a maximum loss (-1: none)."""
     return amount if cap < 0 else min(amount, cap)
 
 
-@_compile
+@_step
 def _split(
     stacks: NDArray[np.int64],
     seat_of: NDArray[np.int64],
@@ -274,7 +281,7 @@ def _split(
     return paid
 
 
-@_compile
+@_step
 def _pay(stacks: NDArray[np.int64], seat: int, amount: int, credit: bool) -> int:
     """Table.pay: ``seat`` pays ``amount`` (at table stakes at most its stack); returns
     what it paid."""
@@ -283,7 +290,7 @@ def _pay(stacks: NDArray[np.int64], seat: int, amount: int, credit: bool) -> int
     return paid
 
 
-@_compile
+@_step
 def _in_by_chance(chance: float) -> int:
     """A stay table's choice where no draw is needed: 1 in, 0 out, -1 draw."""
     if chance >= 1.0:
@@ -291,7 +298,7 @@ def _in_by_chance(chance: float) -> int:
     return 0 if chance <= 0.0 else -1
 
 
-@_compile
+@_step
 def _half(
     playing: NDArray[np.bool_],
     power: NDArray[np.int64],
@@ -332,7 +339,7 @@ def _half(
     return winning
 
 
-@_inline
+@_step
 def _stays_by_chance(chance: float, counter: np.uint64) -> tuple[bool, np.uint64]:
     """A stay table's choice with the chance ``chance`` of staying in, drawing from the
     stream at ``counter`` only when the chance is neither 0 nor 1; returns the choice and
@@ -344,7 +351,7 @@ def _stays_by_chance(chance: float, counter: np.uint64) -> tuple[bool, np.uint64
     return sure == 1, counter
 
 
-@_inline
+@_step
 def _threshold_bars(
     cached_class: NDArray[np.int32],
     cached_blind: NDArray[np.bool_],
@@ -367,7 +374,7 @@ def _threshold_bars(
     cached_blind[row, opponents] = bar <= 0.5
 
 
-@_inline
+@_step
 def _challenge(
     kinds: NDArray[np.int64],
     stay: NDArray[np.float64],
@@ -407,7 +414,7 @@ def _challenge(
     return taken, best_in, counter
 
 
-@_inline
+@_step
 def _everyone_out(
     params: NDArray[np.int64],
     stacks: NDArray[np.int64],
@@ -445,7 +452,7 @@ def _everyone_out(
     return pot
 
 
-@_inline
+@_step
 def _lone_in(
     params: NDArray[np.int64],
     stacks: NDArray[np.int64],
@@ -470,7 +477,7 @@ def _lone_in(
     return 0, pot > 0
 
 
-@_inline
+@_step
 def _hi_lo_showdown(
     params: NDArray[np.int64],
     stacks: NDArray[np.int64],
@@ -549,7 +556,7 @@ def _hi_lo_showdown(
     return pot, paid_out, most
 
 
-@_inline
+@_step
 def _contest(
     params: NDArray[np.int64],
     stacks: NDArray[np.int64],
@@ -643,7 +650,7 @@ def _contest(
     return pot, paid_out, most
 
 
-@_inline
+@_step
 def _normalize_pot(
     pot: int, reserve: int, aside: int, pot_limit: int, pot_cap: int
 ) -> tuple[int, int, int]:
