@@ -27,7 +27,8 @@ from guts.solve.hands import HandClasses
 from guts.solve.model import Model, model_of
 from guts.solve.removal import deck_exact_fits
 
-__all__ = ["MIXING", "Solution", "deal_of", "position_names", "solve_in_or_out"]
+__all__ = [
+    "MIXING", "Solution", "deal_of", "position_names", "sampled_part", "solve_in_or_out"]
 
 FloatArray = NDArray[np.float64]
 
@@ -233,7 +234,7 @@ def solve_in_or_out(
         deal: Deal = SampledDeal(model, classes, deals)
     else:
         deal = deal_of(model, classes, exact)
-    part = f"sampled {deals}" if deals else ""
+    part = sampled_part(deals)
     result = cached(
         rules,
         players,
@@ -245,6 +246,12 @@ def solve_in_or_out(
     )
     named = dict(options) if options is not None else rules.to_options()
     return Solution(game or "guts", named, rules, model, classes, exact, result, deals)
+
+
+def sampled_part(deals: int) -> str:
+    """What tells a solve on ``deals`` sampled deals apart in its cache key (nothing for
+    exact sums or independent hands)."""
+    return f"sampled {deals}" if deals else ""
 
 
 def deal_of(model: Model, classes: HandClasses, exact: bool) -> Deal:

@@ -18,14 +18,16 @@ from typing import TypeAlias
 
 from guts.errors import GutsError, OptionError
 from guts.games.guts.rules import GutsRules
+from guts.solve.cache import ready
 from guts.solve.chain import solve_chain_rules
 from guts.solve.hands import HandClasses
 from guts.solve.hilo_solution import HiLoSolution, solve_hi_lo_rules
 from guts.solve.model import model_of, pot_cap_chips
 from guts.solve.removal import MOST_JOINT_CLASSES
-from guts.solve.solution import Solution, solve_in_or_out
+from guts.solve.solution import Solution, sampled_part, solve_in_or_out
 
 __all__ = [
+    "ITERATIONS",
     "SAMPLED_AT_ONCE",
     "SAMPLED_DEALS",
     "TABLE_DEALS",
@@ -35,10 +37,14 @@ __all__ = [
     "default_players",
     "default_tolerance",
     "rules_of",
+    "sampled_ready",
     "solve",
     "solve_for_play",
     "solve_rules",
 ]
+
+ITERATIONS = 2000
+"""The most CFR iterations a solve runs when not told (part of its cache key)."""
 
 AnySolution: TypeAlias = "Solution | HiLoSolution"
 """What :func:`solve` gives: an in/out preset's solution (a pot cap's is a
@@ -50,7 +56,7 @@ def solve(
     players: int,
     options: Mapping[str, str] | None = None,
     *,
-    iterations: int = 2000,
+    iterations: int = ITERATIONS,
     tolerance: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
@@ -94,7 +100,7 @@ def solve_rules(
     *,
     game: str = "",
     options: Mapping[str, str] | None = None,
-    iterations: int = 2000,
+    iterations: int = ITERATIONS,
     tolerance: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
@@ -138,19 +144,30 @@ within 1e-4 of the real game); four players at once stay on independent hands (w
 
 
 TABLE_DEALS = 0
-"""The most sampled real deals a solve for play (a bot, a hint, a review) is on: a sampled
-solve of four to six players takes one to four minutes of CPU the first time, which no
-table or night's review may wait for, so by default they play on hands drawn independently
-(3e-3 to 4e-3 of the pot per player from the real game, ``docs/solve.md``) and ``guts
-solve`` alone samples."""
+"""The most sampled real deals a solve for play (a bot, a hint, a review) may take the
+time to solve: a sampled solve of four to six players takes one to four minutes of CPU the
+first time, which no table or night's review may wait for. A sampled solution already
+solved (shipped with the package for the presets' default rules, :mod:`guts.solve.shipped`,
+or kept in the disk cache) is played whatever its deals; failing one, a request that would
+sample more than this plays on hands drawn independently (3e-3 to 4e-3 of the pot per
+player from the real game, ``docs/solve.md``)."""
 
 
 def solve_for_play(rules: GutsRules, players: int) -> AnySolution:
-    """The solution a bot, a hint or a review plays by: :func:`solve_rules`'s default, on
-    independent hands where that default would sample more deals than
-    :data:`TABLE_DEALS`."""
+    """The solution a bot, a hint or a review plays by: :func:`solve_rules`'s default
+    where that is ready at once (exact sums, independent hands, a sampled solve shipped or
+    cached, or one of at most :data:`TABLE_DEALS` deals), else on independent hands."""
     deals = default_deals(rules, players)
-    return solve_rules(rules, players, deals=deals if deals <= TABLE_DEALS else 0)
+    if deals > TABLE_DEALS and not sampled_ready(rules, players, deals):
+        deals = 0
+    return solve_rules(rules, players, deals=deals)
+
+
+def sampled_ready(rules: GutsRules, players: int, deals: int) -> bool:
+    """Whether the default solve of ``rules`` for ``players`` on ``deals`` sampled deals
+    needs no solving (shipped, or kept in the disk cache)."""
+    tolerance = default_tolerance(rules, players)
+    return ready(rules, players, ITERATIONS, tolerance, sampled_part(deals))
 
 
 def default_deals(rules: GutsRules, players: int) -> int:
