@@ -11,6 +11,7 @@ to ``guts/solve/solved/`` with that provenance. Shipped files no target names an
 
     python -m guts.solve.ship                       # every target
     python -m guts.solve.ship --only ghost-guts -n 5 --real-deals 400000
+    python -m guts.solve.ship --table               # what is shipped, measured
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from guts.solve.sampled import SampledSession, sampled_nash_conv, sampled_sessio
 from guts.solve.solution import Solution, sampled_part
 from guts.solve.solving import ITERATIONS, default_deals, default_tolerance, solve_rules
 
-__all__ = ["REAL_DEALS", "REAL_SEED", "Target", "main", "ship", "targets"]
+__all__ = ["REAL_DEALS", "REAL_SEED", "Target", "main", "ship", "table", "targets"]
 
 REAL_DEALS = 4_000_000
 """How many real deals measure a shipped solution (its lower estimate's standard error
@@ -142,6 +143,34 @@ def _number(x: float) -> float | None:
     return x if x == x else None  # NaN: not defined
 
 
+def table() -> list[str]:
+    """What is shipped, a row per file (per player, pot units): its own game's
+    exploitability in one deal and over the session, the real game's bracket with the
+    lower estimate's standard error, and the whole session's in the real game."""
+    rows = [
+        "| game | n | deals | iterations | own game (session) | real game, lower to upper (s.e.)"
+        " | whole session, real game | measured on | CPU solve, measure |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for path in shipped.files():
+        f = shipped.provenance(path)
+        real, whole, cpu = f["real_game"], f["real_session"], f.get("cpu_seconds", {})
+        own = f"{f['exploitability']:.1e} ({_short(f['session_exploitability'])})"
+        bracket = f"{real['lower']:.1e} to {real['upper']:.1e} ({real['lower_error']:.1e})"
+        session = "growing pots" if whole is None else (
+            f"{whole['lower']:.1e} to {whole['upper']:.1e}")  # fmt: skip
+        rows.append(
+            f"| {f['preset']} | {f['players']} | {f['deals']:,} | {f['iterations']} | {own} "
+            f"| {bracket} | {session} | {real['deals']:,} "
+            f"| {cpu.get('solve', '?')} s, {cpu.get('measure', '?')} s |"
+        )
+    return rows
+
+
+def _short(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1e}"
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Ship every target (or those asked for), then remove the stale files."""
     parser = argparse.ArgumentParser(prog="python -m guts.solve.ship", description=__doc__)
@@ -151,7 +180,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="real deals measuring each solution")  # fmt: skip
     parser.add_argument("--again", action="store_true",
                         help="measure again what is shipped and current")  # fmt: skip
+    parser.add_argument("--table", action="store_true",
+                        help="print what is shipped as a Markdown table, and stop")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.table:
+        print("\n".join(table()))
+        return
     chosen = targets()
     names = {t.key for t in chosen}
     for target in chosen:
