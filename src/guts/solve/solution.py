@@ -27,8 +27,7 @@ from guts.solve.hands import HandClasses
 from guts.solve.model import Model, model_of
 from guts.solve.removal import deck_exact_fits
 
-__all__ = [
-    "MIXING", "Solution", "deal_of", "position_names", "sampled_part", "solve_in_or_out"]
+__all__ = ["MIXING", "Solution", "deal_of", "position_names", "sampled_part", "solve_in_or_out"]
 
 FloatArray = NDArray[np.float64]
 
@@ -228,22 +227,17 @@ def solve_in_or_out(
     classes = HandClasses.of(rules.hand_ranking)
     exact = players == 2 or deck_exact_fits(model, classes)
     deals = 0 if exact else deals
-    if deals:
-        from guts.solve.sampled import SampledDeal
 
-        deal: Deal = SampledDeal(model, classes, deals)
-    else:
-        deal = deal_of(model, classes, exact)
-    part = sampled_part(deals)
-    result = cached(
-        rules,
-        players,
-        iterations,
-        tolerance,
-        cache,
-        lambda: solve_deal(deal, iterations, tolerance=tolerance, progress=progress),
-        part=part,
-    )
+    def run() -> Result:  # the deal built only to solve: a cached result needs none yet
+        if deals:
+            from guts.solve.sampled import SampledDeal
+
+            deal: Deal = SampledDeal(model, classes, deals)
+        else:
+            deal = deal_of(model, classes, exact)
+        return solve_deal(deal, iterations, tolerance=tolerance, progress=progress)
+
+    result = cached(rules, players, iterations, tolerance, cache, run, part=sampled_part(deals))
     named = dict(options) if options is not None else rules.to_options()
     return Solution(game or "guts", named, rules, model, classes, exact, result, deals)
 
