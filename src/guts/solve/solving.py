@@ -23,13 +23,13 @@ from guts.solve.chain import solve_chain_rules
 from guts.solve.hands import HandClasses
 from guts.solve.hilo_solution import HiLoSolution, solve_hi_lo_rules
 from guts.solve.model import model_of, pot_cap_chips
-from guts.solve.removal import MOST_JOINT_CLASSES
 from guts.solve.solution import Solution, sampled_part, solve_in_or_out
 
 __all__ = [
     "ITERATIONS",
     "SAMPLED_AT_ONCE",
     "SAMPLED_DEALS",
+    "SAMPLED_THREE_CARD",
     "TABLE_DEALS",
     "AnySolution",
     "converged",
@@ -143,6 +143,14 @@ within 1e-4 of the real game); four players at once stay on independent hands (w
 1e-3 of the pot in the real game)."""
 
 
+SAMPLED_THREE_CARD = {3: 8_000_000}
+"""The same with three-card hands, declaring in turn: three players, beyond the exact sums
+(1,755 classes by suit; their tensor would hold 1,755 ** 3 numbers), where hands drawn
+independently miss the real game by 1e-3 to 4e-3 of the pot per player and 2,000,000
+deals leave the bracket too wide to say; on 8,000,000 deals (five minutes of CPU) it is
+below 1e-3 (``docs/solve.md``). Four or more players stay on independent hands."""
+
+
 TABLE_DEALS = 0
 """The most sampled real deals a solve for play (a bot, a hint, a review) may take the
 time to solve: a sampled solve of four to six players takes one to four minutes of CPU the
@@ -175,10 +183,11 @@ def default_deals(rules: GutsRules, players: int) -> int:
     told (0: exact sums or hands independent): :data:`SAMPLED_DEALS` for four to six
     players declaring in turn, :data:`SAMPLED_AT_ONCE` for five or six at once, in the
     plain in/out games of two-card hands (where hands drawn independently miss the real
-    game by 3e-3 to 4e-3 of the pot per player); 0 for two and three players (card
-    removal exact), four at once (independent hands within 1e-3 in the real game), seven
-    and eight, three-card hands and wild cards (over a thousand classes: sampling needs
-    far more deals), and the rules the sampled deal does not settle (Hi-Lo, a pot cap, a
+    game by 3e-3 to 4e-3 of the pot per player), and :data:`SAMPLED_THREE_CARD` for three
+    players of three-card hands in turn; 0 for two and three players of two-card hands
+    (card removal exact), four at once (independent hands within 1e-3 in the real game),
+    seven and eight, three-card hands otherwise, wild cards (every hand its own class: too
+    few deals each), and the rules the sampled deal does not settle (Hi-Lo, a pot cap, a
     single loser, the best hands paying when everyone is out, the dealer's option, No
     Peek).
 
@@ -187,16 +196,21 @@ def default_deals(rules: GutsRules, players: int) -> int:
     (400000, 0)
     >>> default_deals(preset("simultaneous-guts"), 4), default_deals(preset("simultaneous-guts"), 6)
     (0, 200000)
+    >>> default_deals(preset("three-card-guts"), 3), default_deals(preset("three-card-guts"), 4)
+    (8000000, 0)
     """
-    if rules.hi_lo or pot_cap_chips(rules) is not None or rules.cards != 2:
+    if rules.hi_lo or pot_cap_chips(rules) is not None or rules.cards not in (2, 3):
         return 0
     model = model_of(rules, players)
-    counts = SAMPLED_DEALS if model.in_turn else SAMPLED_AT_ONCE
+    if rules.cards == 3:
+        counts = SAMPLED_THREE_CARD if model.in_turn else {}
+    else:
+        counts = SAMPLED_DEALS if model.in_turn else SAMPLED_AT_ONCE
     if players not in counts:
         return 0
     if model.single_loser or model.best_pays or model.dealer_option or model.no_peek:
         return 0
-    if len(HandClasses.of(rules.hand_ranking).count) > MOST_JOINT_CLASSES:
+    if HandClasses.of(rules.hand_ranking).grouping == "hands":
         return 0  # a wild card: every hand its own class, too few deals each
     return counts[players]
 
