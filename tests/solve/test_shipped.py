@@ -101,7 +101,7 @@ def test_the_first_six_player_solve_reads_the_shipped_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """``guts solve two-card-guts -n 6`` on a fresh cache: the shipped real-game solve,
-    read, not solved (sampled on its 400,000 deals)."""
+    read, not solved (sampled on its 400,000 deals), its deals not even drawn."""
     from guts.solve import solve
 
     monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
@@ -109,6 +109,10 @@ def test_the_first_six_player_solve_reads_the_shipped_one(
     solution = solve("two-card-guts", 6)
     assert solution.deals == 400_000  # type: ignore[union-attr]
     assert solution.result.exploitability <= 1e-4
+    # the expected next pot is kept with it: the footer draws no deals; it is the deals'
+    kept = solution.expected_next_pot  # type: ignore[union-attr]
+    assert "deal" not in vars(solution)
+    assert kept == pytest.approx(solution.deal.growth(solution.result.strategy), abs=1e-12)
 
 
 def test_the_bot_and_the_hint_play_the_shipped_real_game_strategy(

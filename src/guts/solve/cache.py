@@ -67,6 +67,7 @@ def load(key: str, players: int, folder: Path | None = None) -> Result | None:
                 iterations=int(data["iterations"]),
                 seconds=float(data["seconds"]),
                 session_nash_conv=float(data["session_nash_conv"]),
+                growth=float(data["growth"]) if "growth" in data.files else float("nan"),
             )
     except (OSError, KeyError, ValueError):
         return None
@@ -87,7 +88,8 @@ def arrays_of(result: Result) -> dict[str, np.ndarray]:
     arrays = {f"strategy{p}": s for p, s in enumerate(result.strategy)}
     arrays["values"] = result.values
     arrays["continuation"] = result.continuation
-    for name in ("nash_conv", "residual", "iterations", "seconds", "session_nash_conv"):
+    for name in ("nash_conv", "residual", "iterations", "seconds", "session_nash_conv",
+                 "growth"):  # fmt: skip
         arrays[name] = np.asarray(getattr(result, name))
     return arrays
 

@@ -24,7 +24,7 @@ import platform
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +110,8 @@ def ship(target: Target, real_deals: int = REAL_DEALS, folder: Path = shipped.FO
     facts = provenance(target, solution, real_deals)
     measured = time.process_time() - started - solved
     facts["cpu_seconds"] = {"solve": round(solved, 1), "measure": round(measured, 1)}
-    return shipped.write(target.key, solution.result, facts, folder)
+    kept = replace(solution.result, growth=solution.expected_next_pot)  # read without deals
+    return shipped.write(target.key, kept, facts, folder)
 
 
 def provenance(target: Target, solution: Solution, real_deals: int) -> dict[str, Any]:
