@@ -63,6 +63,24 @@ def test_every_default_sampled_solve_is_shipped_and_current() -> None:
     assert sum(path.stat().st_size for path in found.values()) < 1_000_000
 
 
+def test_every_preset_whose_default_samples_is_shipped() -> None:
+    """A preset whose default solve samples real deals for some player count (a new one,
+    or new defaults) is among those ``python -m guts.solve.ship`` ships."""
+    from guts.errors import GutsError
+    from guts.games.guts.presets import PRESETS
+    from guts.solve.ship import SHIPPED_PRESETS
+    from guts.solve.solving import default_deals
+
+    sampling = set()
+    for name, (rules, _) in PRESETS.items():
+        try:
+            if any(default_deals(rules, n) for n in range(2, 9)):
+                sampling.add(name)
+        except GutsError:
+            continue  # rules the solver does not reach
+    assert sampling == set(SHIPPED_PRESETS)
+
+
 def test_a_stale_shipped_file_is_never_read(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
