@@ -193,3 +193,47 @@ def test_the_bot_and_the_hint_play_the_sampled_solve_for_four(
     cv = solution.counterfactual[2]  # type: ignore[union-attr]
     assert told.ev_in == pytest.approx(cv[2, 1, cls] / reach)  # type: ignore[union-attr]
     assert told.ev_out == pytest.approx(cv[2, 0, cls] / reach)  # type: ignore[union-attr]
+
+
+def test_the_whole_session_in_the_real_game_is_bracketed_by_sampled_deals() -> None:
+    """Three players on a sixteen-card pack, where card removal is summed exactly: the
+    whole-session exploitability of the independent-hands equilibrium in the real game
+    (a stationary best response on the exact deal) lies between the sampled lower and
+    upper estimates, up to their noise."""
+    from guts.solve.cfr import Deal, solve_deal
+    from guts.solve.removal import DeckDeal
+    from guts.solve.sampled import sampled_session
+    from guts.solve.session import session_gains
+
+    rules = preset("two-card-guts")
+    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
+    model = model_of(rules, 3)
+    independent = Deal(model, classes, exact=False)
+    strategy = solve_deal(independent, 300, tolerance=1e-6).strategy
+    exact = session_gains(DeckDeal(model, classes), strategy)
+    assert exact is not None
+    real = float(exact.sum()) / 3
+    found = sampled_session(independent, strategy, deals=200_000, seed=5)
+    assert found is not None
+    lower, upper = found.per_player
+    assert real > 1e-3  # removal matters on a small pack
+    assert lower - 1e-3 < real < upper + 1e-3
+    assert lower <= upper
+
+
+def test_a_large_sample_is_drawn_in_runs_from_one_generator(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """More deals than are shuffled at once: the first run is the sample a smaller solve
+    draws (the same seed), the rest follow from the same generator."""
+    from guts.solve import sampled
+
+    rules = preset("two-card-guts")
+    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
+    small = sampled.SampledDeal(model_of(rules, 4), classes, deals=1000, seed=3)
+    monkeypatch.setattr(sampled, "DRAWN_AT_ONCE", 1000)
+    large = sampled.SampledDeal(model_of(rules, 4), classes, deals=2500, seed=3)
+    assert large.sample.shape == (2500, 4)
+    np.testing.assert_array_equal(large.sample[:1000], small.sample)
+    assert not np.array_equal(large.sample[1000:2000], small.sample)
+    assert large.held.sum() == 4 * 2500

@@ -231,8 +231,18 @@ def render_footer(solution: AnySolution, out: Console) -> None:
         f"{session} (NashConv {result.nash_conv:.2e}); {result.iterations} iterations, "
         f"{result.seconds:.1f} s; "
         f"{len(solution.classes.count)} hand classes, {removal}; the next pot is "
-        f"{solution.deal.growth(result.strategy):.3f} of this one on average"
+        f"{_next_pot(solution):.3f} of this one on average"
     )
+
+
+def _next_pot(solution: AnySolution) -> float:
+    """The expected next pot in units of this one (an in/out solution keeps a sampled
+    solve's, so its deals are not drawn again)."""
+    from guts.solve.solution import Solution
+
+    if isinstance(solution, Solution):
+        return solution.expected_next_pot
+    return solution.deal.growth(solution.result.strategy)
 
 
 def render_hi_lo(solution: HiLoSolution, out: Console) -> None:

@@ -1,10 +1,12 @@
 """The disk cache of solved strategies (``guts solve``): one compressed numpy file per
 preset, options, player count and solving budget, written atomically; a file that cannot
-be read is no cache.
+be read is no cache. Where the user's cache has none, a solution shipped with the package
+under the same key (:mod:`guts.solve.shipped`) is read instead of solving.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -16,7 +18,17 @@ import numpy as np
 from guts.games.guts.rules import GutsRules
 from guts.solve.cfr import Result
 
-__all__ = ["MODEL_VERSION", "cache_dir", "cached", "key", "load", "store"]
+__all__ = [
+    "MODEL_VERSION",
+    "arrays_of",
+    "cache_dir",
+    "cached",
+    "key",
+    "load",
+    "ready",
+    "store",
+    "write",
+]
 
 MODEL_VERSION = 4
 """Bumped whenever the model or the solver changes what a cached solution holds."""
@@ -41,8 +53,9 @@ def key(rules: GutsRules, players: int, iterations: int, tolerance: float, part:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def load(key: str, players: int) -> Result | None:
-    path = cache_dir() / f"{key}.npz"
+def load(key: str, players: int, folder: Path | None = None) -> Result | None:
+    """The result kept under ``key`` in ``folder`` (the cache by default), or None."""
+    path = (cache_dir() if folder is None else folder) / f"{key}.npz"
     try:
         with np.load(path) as data:
             return Result(
@@ -54,25 +67,44 @@ def load(key: str, players: int) -> Result | None:
                 iterations=int(data["iterations"]),
                 seconds=float(data["seconds"]),
                 session_nash_conv=float(data["session_nash_conv"]),
+                growth=float(data["growth"]) if "growth" in data.files else float("nan"),
             )
     except (OSError, KeyError, ValueError):
         return None
 
 
+def ready(
+    rules: GutsRules, players: int, iterations: int, tolerance: float, part: str = ""
+) -> bool:
+    """Whether a solve with this key needs no solving: kept in the cache or shipped."""
+    from guts.solve import shipped
+
+    name = key(rules, players, iterations, tolerance, part)
+    return (cache_dir() / f"{name}.npz").is_file() or shipped.load(name, players) is not None
+
+
+def arrays_of(result: Result) -> dict[str, np.ndarray]:
+    """What :func:`load` reads back, by name."""
+    arrays = {f"strategy{p}": s for p, s in enumerate(result.strategy)}
+    arrays["values"] = result.values
+    arrays["continuation"] = result.continuation
+    for name in ("nash_conv", "residual", "iterations", "seconds", "session_nash_conv",
+                 "growth"):  # fmt: skip
+        arrays[name] = np.asarray(getattr(result, name))
+    return arrays
+
+
+def write(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write ``arrays`` to ``path`` (compressed numpy) atomically: through a file beside it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+    np.savez_compressed(partial, allow_pickle=False, **arrays)
+    partial.replace(path)
+
+
 def store(key: str, result: Result) -> None:
-    folder = cache_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        arrays = {f"strategy{p}": s for p, s in enumerate(result.strategy)}
-        partial = folder / f"{key}.{os.getpid()}.tmp.npz"
-        arrays["values"] = result.values
-        arrays["continuation"] = result.continuation
-        for name in ("nash_conv", "residual", "iterations", "seconds", "session_nash_conv"):
-            arrays[name] = np.asarray(getattr(result, name))
-        np.savez_compressed(partial, allow_pickle=False, **arrays)
-        partial.replace(folder / f"{key}.npz")
-    except OSError:
-        pass  # a cache that cannot be written is no cache
+    with contextlib.suppress(OSError):  # a cache that cannot be written is no cache
+        write(cache_dir() / f"{key}.npz", arrays_of(result))
 
 
 def cached(
@@ -80,9 +112,11 @@ def cached(
     solve: Callable[[], Result], part: str = "",
 ) -> Result:  # fmt: skip
     """The result of ``solve()`` for these rules, players and budget (and ``part``): read
-    from the cache (when ``use``), else solved and kept."""
+    from the cache or the shipped solutions (when ``use``), else solved and kept."""
+    from guts.solve import shipped
+
     name = key(rules, players, iterations, tolerance, part)
-    result = load(name, players) if use else None
+    result = (load(name, players) or shipped.load(name, players)) if use else None
     if result is None:
         result = solve()
         if use:

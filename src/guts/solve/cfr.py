@@ -63,6 +63,9 @@ class Result:
     iterations: int
     seconds: float
     session_nash_conv: float = float("nan")
+    growth: float = float("nan")
+    """The expected next pot (pot units) under ``strategy``, where it was kept with the
+    result (a sampled solve's, whose deals would otherwise be drawn again); NaN if not."""
 
     @property
     def exploitability(self) -> float:

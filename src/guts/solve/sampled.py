@@ -37,10 +37,21 @@ from guts.solve.cfr import Deal
 from guts.solve.hands import HandClasses
 from guts.solve.model import Model
 
-__all__ = ["SampledDeal", "SampledNashConv", "sampled_nash_conv"]
+__all__ = [
+    "SampledDeal",
+    "SampledNashConv",
+    "SampledSession",
+    "sampled_nash_conv",
+    "sampled_session",
+]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
+
+
+DRAWN_AT_ONCE = 1_000_000
+"""The most deals :class:`SampledDeal` shuffles at once (the shuffle takes about 800
+bytes a deal); more are drawn in runs of this many from the same generator."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +111,100 @@ def sampled_nash_conv(
     upper, values = _upper(deal, strategy, sums, counts, deals)
     lower, error = _lower(deal, strategy, carry, sums, counts, chunks)
     return SampledNashConv(lower, upper, error, values, deals)
+
+
+@dataclass(frozen=True)
+class SampledSession:
+    """What a stationary best response over the whole session gains (summed over
+    positions, pot units) in the real game, estimated from ``deals`` real deals: the
+    pooled deals' best response (``upper``: biased up, as :class:`SampledNashConv`'s) and
+    one chosen on each half and valued on the other (``lower``, the two halves' mean;
+    ``halves`` each)."""
+
+    lower: float
+    upper: float
+    halves: tuple[float, float]
+    players: int
+    deals: int
+
+    @property
+    def per_player(self) -> tuple[float, float]:
+        """(lower, upper) per player."""
+        return self.lower / self.players, self.upper / self.players
+
+
+def sampled_session(
+    deal: Deal,
+    strategy: list[FloatArray],
+    *,
+    deals: int = 200_000,
+    seed: int = 2,
+    chunk: int = 25_000,
+) -> SampledSession | None:
+    """The real game's whole-session exploitability of ``strategy`` from ``deals`` real
+    deals (:func:`guts.solve.session.session_gains` on sampled counterfactual values:
+    those with every next pot worth 0 and 1 summed once, the values being linear in it);
+    None where the value iteration does not settle (pots that grow on average)."""
+    from guts.solve.session import cyclic_values, stationary_best
+
+    m = deal.model
+    if m.single_loser or m.best_pays or m.dealer_option or m.no_peek:
+        raise ValueError("sampled values cover plain match payment and declarations once")
+    if isinstance(deal, SampledDeal) and deal.seed == seed:
+        raise ValueError("measure a sampled solve on other deals than its own (another seed)")
+    n, size = deal.players, len(deal.level)
+    rows = max(deal.histories(p) for p in range(n))
+    sums = np.zeros((2, 2, n, rows, 2, size))  # next pot worth 0 or 1, half, ...
+    counts = np.zeros((2, n, size))
+    rng, lookup, done = np.random.default_rng(seed), _Lookup(deal), 0
+    while done < deals:
+        take = min(chunk, deals - done)
+        classes = lookup.deal(rng, take, n)
+        half = (np.arange(done, done + take) % 2).astype(np.int64)
+        for worth in (0, 1):
+            scratch = counts if worth else np.zeros_like(counts)
+            _accumulate(deal, strategy, np.full(n, float(worth)), classes, half, sums[worth],
+                        scratch)  # fmt: skip
+        done += take
+    held = np.array([(deals + 1) // 2, deals // 2], dtype=np.float64)
+
+    def values(part: FloatArray, count: float) -> tuple[list[FloatArray], list[FloatArray]]:
+        scale = count * deal.prior
+        zero = [part[0, p, : deal.histories(p)] / scale for p in range(n)]
+        slope = [(part[1, p, : deal.histories(p)] - part[0, p, : deal.histories(p)]) / scale
+                 for p in range(n)]  # fmt: skip
+        return zero, slope
+
+    def own(zero: list[FloatArray], slope: list[FloatArray]) -> FloatArray:
+        return cyclic_values(deal.values(strategy, zero)[0], deal.values(strategy, slope)[0])
+
+    zero, slope = values(sums.sum(axis=1), float(deals))
+    mine = own(zero, slope)
+    best = stationary_best(deal, strategy, zero, slope, mine)
+    if best is None:
+        return None
+    gains = []
+    for judge in (0, 1):
+        zero, slope = values(sums[:, judge], held[judge])
+        chosen = stationary_best(deal, strategy, zero, slope, own(zero, slope))
+        if chosen is None:
+            return None
+        picks = _picks(deal, [z + c * s for z, s, c in
+                              zip(zero, slope, np.roll(chosen, 1), strict=True)])  # fmt: skip
+        zero, slope = values(sums[:, 1 - judge], held[1 - judge])
+        deviating = cyclic_values(deal.values(picks, zero)[0], deal.values(picks, slope)[0])
+        gains.append(float((deviating - own(zero, slope)).sum()))
+    return SampledSession(
+        lower=sum(gains) / 2, upper=float((best - mine).sum()), halves=(gains[0], gains[1]),
+        players=n, deals=deals,
+    )  # fmt: skip
+
+
+def _picks(deal: Deal, cv: list[FloatArray]) -> list[FloatArray]:
+    """The pure strategy that takes the better action at every information set of ``cv``
+    (in where the position is in automatically)."""
+    picks = [(c[:, 1] > c[:, 0]).astype(np.float64) for c in cv]
+    return deal.force(picks)
 
 
 def _lower(
@@ -337,8 +442,10 @@ class SampledDeal(Deal):
         self.seed = seed
         self._last: tuple[list[FloatArray], tuple[list[FloatArray], list[FloatArray]]] | None
         self._last = None
-        rng = np.random.default_rng(seed)
-        self.sample = _Lookup(self).deal(rng, deals, model.players)
+        rng, lookup = np.random.default_rng(seed), _Lookup(self)
+        drawn = [lookup.deal(rng, min(DRAWN_AT_ONCE, deals - start), model.players)
+                 for start in range(0, deals, DRAWN_AT_ONCE)]  # fmt: skip
+        self.sample = np.concatenate(drawn) if drawn else np.zeros((0, model.players), np.int64)
         size = len(self.level)
         self.held = np.stack(
             [np.bincount(self.sample[:, p], minlength=size) for p in range(model.players)]

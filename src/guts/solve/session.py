@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["session_gains"]
+__all__ = ["cyclic_values", "session_gains", "stationary_best"]
 
 FloatArray = NDArray[np.float64]
 
@@ -41,7 +41,26 @@ def session_gains(
     one = deal.counterfactual(strategy, np.ones(n))
     slope = [b - a for a, b in zip(zero, one, strict=True)]
     own = np.asarray(deal.fixed_point(strategy), dtype=np.float64)
-    deviator = own.copy()
+    best = stationary_best(deal, strategy, zero, slope, own, steps=steps, tolerance=tolerance)
+    return None if best is None else np.asarray(best - own, dtype=np.float64)
+
+
+def stationary_best(
+    deal: Any,
+    strategy: list[FloatArray],
+    zero: list[FloatArray],
+    slope: list[FloatArray],
+    start: FloatArray,
+    *,
+    steps: int = 5000,
+    tolerance: float = 1e-13,
+) -> FloatArray | None:
+    """The values per position of a stationary best response to ``strategy`` over the
+    whole session, by value iteration from ``start``, where the counterfactual values
+    with every next pot worth ``c`` are ``zero + c * slope`` (per position, as
+    :meth:`~guts.solve.cfr.Deal.counterfactual` gives them); None where it does not settle
+    in ``steps``."""
+    deviator = np.asarray(start, dtype=np.float64).copy()
     for _ in range(steps):
         carry = np.roll(deviator, 1)  # position p moves to p - 1
         cv = [a + c * s for a, s, c in zip(zero, slope, carry, strict=True)]
@@ -49,6 +68,16 @@ def session_gains(
         if not np.all(np.isfinite(best)) or np.abs(best).max() > 1e6:
             return None
         if np.abs(best - deviator).max() <= tolerance:
-            return np.asarray(best - own, dtype=np.float64)
+            return best
         deviator = best
     return None
+
+
+def cyclic_values(now: FloatArray, then: FloatArray) -> FloatArray:
+    """The values ``x`` per position of a fixed play whose position ``p`` wins ``now[p]``
+    this deal and ``then[p]`` times what the position it moves to is worth: ``x[p] =
+    now[p] + then[p] * x[p - 1]``, solved as one linear system."""
+    n = len(now)
+    moves = np.roll(np.eye(n), -1, axis=1)  # (moves @ x)[p] = x[p - 1]
+    system = np.eye(n) - np.asarray(then, dtype=np.float64)[:, None] * moves
+    return np.asarray(np.linalg.solve(system, np.asarray(now, dtype=np.float64)))

@@ -13,7 +13,7 @@ the solver a preset's rules need.)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -27,7 +27,7 @@ from guts.solve.hands import HandClasses
 from guts.solve.model import Model, model_of
 from guts.solve.removal import deck_exact_fits
 
-__all__ = ["MIXING", "Solution", "deal_of", "position_names", "solve_in_or_out"]
+__all__ = ["MIXING", "Solution", "deal_of", "position_names", "sampled_part", "solve_in_or_out"]
 
 FloatArray = NDArray[np.float64]
 
@@ -123,6 +123,15 @@ class Solution:
         return deal_of(self.model, self.classes, self.exact)
 
     @cached_property
+    def expected_next_pot(self) -> float:
+        """The next pot, in units of this one, when everyone plays the solution: kept with
+        a sampled solve (its deals are drawn again only where it is not)."""
+        kept = self.result.growth
+        if self.deals and np.isfinite(kept):
+            return kept
+        return self.deal.growth(self.result.strategy)
+
+    @cached_property
     def counterfactual(self) -> list[FloatArray]:
         """``cv[p][history, action, h]`` of the solved strategy (see :class:`Deal`)."""
         return self.deal.counterfactual(self.result.strategy, self.result.continuation)
@@ -165,7 +174,7 @@ class Solution:
             "nash_conv": result.nash_conv,
             "session_exploitability": _finite(result.session_exploitability),
             "fixed_point_residual": result.residual,
-            "expected_next_pot": self.deal.growth(result.strategy),
+            "expected_next_pot": self.expected_next_pot,
             "ev": [float(v) for v in result.values],
             "iterations": result.iterations,
             "seconds": round(result.seconds, 3),
@@ -227,24 +236,26 @@ def solve_in_or_out(
     classes = HandClasses.of(rules.hand_ranking)
     exact = players == 2 or deck_exact_fits(model, classes)
     deals = 0 if exact else deals
-    if deals:
+
+    def run() -> Result:  # the deal built only to solve: a cached result needs none yet
+        if not deals:
+            return solve_deal(deal_of(model, classes, exact), iterations, tolerance=tolerance,
+                              progress=progress)  # fmt: skip
         from guts.solve.sampled import SampledDeal
 
-        deal: Deal = SampledDeal(model, classes, deals)
-    else:
-        deal = deal_of(model, classes, exact)
-    part = f"sampled {deals}" if deals else ""
-    result = cached(
-        rules,
-        players,
-        iterations,
-        tolerance,
-        cache,
-        lambda: solve_deal(deal, iterations, tolerance=tolerance, progress=progress),
-        part=part,
-    )
+        deal = SampledDeal(model, classes, deals)
+        result = solve_deal(deal, iterations, tolerance=tolerance, progress=progress)
+        return replace(result, growth=deal.growth(result.strategy))  # kept: no second draw
+
+    result = cached(rules, players, iterations, tolerance, cache, run, part=sampled_part(deals))
     named = dict(options) if options is not None else rules.to_options()
     return Solution(game or "guts", named, rules, model, classes, exact, result, deals)
+
+
+def sampled_part(deals: int) -> str:
+    """What tells a solve on ``deals`` sampled deals apart in its cache key (nothing for
+    exact sums or independent hands)."""
+    return f"sampled {deals}" if deals else ""
 
 
 def deal_of(model: Model, classes: HandClasses, exact: bool) -> Deal:

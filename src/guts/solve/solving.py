@@ -18,16 +18,18 @@ from typing import TypeAlias
 
 from guts.errors import GutsError, OptionError
 from guts.games.guts.rules import GutsRules
+from guts.solve.cache import ready
 from guts.solve.chain import solve_chain_rules
 from guts.solve.hands import HandClasses
 from guts.solve.hilo_solution import HiLoSolution, solve_hi_lo_rules
 from guts.solve.model import model_of, pot_cap_chips
-from guts.solve.removal import MOST_JOINT_CLASSES
-from guts.solve.solution import Solution, solve_in_or_out
+from guts.solve.solution import Solution, sampled_part, solve_in_or_out
 
 __all__ = [
+    "ITERATIONS",
     "SAMPLED_AT_ONCE",
     "SAMPLED_DEALS",
+    "SAMPLED_THREE_CARD",
     "TABLE_DEALS",
     "AnySolution",
     "converged",
@@ -35,10 +37,14 @@ __all__ = [
     "default_players",
     "default_tolerance",
     "rules_of",
+    "sampled_ready",
     "solve",
     "solve_for_play",
     "solve_rules",
 ]
+
+ITERATIONS = 2000
+"""The most CFR iterations a solve runs when not told (part of its cache key)."""
 
 AnySolution: TypeAlias = "Solution | HiLoSolution"
 """What :func:`solve` gives: an in/out preset's solution (a pot cap's is a
@@ -50,7 +56,7 @@ def solve(
     players: int,
     options: Mapping[str, str] | None = None,
     *,
-    iterations: int = 2000,
+    iterations: int = ITERATIONS,
     tolerance: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
@@ -94,7 +100,7 @@ def solve_rules(
     *,
     game: str = "",
     options: Mapping[str, str] | None = None,
-    iterations: int = 2000,
+    iterations: int = ITERATIONS,
     tolerance: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
@@ -137,20 +143,39 @@ within 1e-4 of the real game); four players at once stay on independent hands (w
 1e-3 of the pot in the real game)."""
 
 
+SAMPLED_THREE_CARD = {3: 8_000_000}
+"""The same with three-card hands, declaring in turn: three players, beyond the exact sums
+(1,755 classes by suit; their tensor would hold 1,755 ** 3 numbers), where hands drawn
+independently miss the real game by 1e-3 to 4e-3 of the pot per player and 2,000,000
+deals leave the bracket too wide to say; on 8,000,000 deals (five minutes of CPU) it is
+below 1e-3 (``docs/solve.md``). Four or more players stay on independent hands."""
+
+
 TABLE_DEALS = 0
-"""The most sampled real deals a solve for play (a bot, a hint, a review) is on: a sampled
-solve of four to six players takes one to four minutes of CPU the first time, which no
-table or night's review may wait for, so by default they play on hands drawn independently
-(3e-3 to 4e-3 of the pot per player from the real game, ``docs/solve.md``) and ``guts
-solve`` alone samples."""
+"""The most sampled real deals a solve for play (a bot, a hint, a review) may take the
+time to solve: a sampled solve of four to six players takes one to four minutes of CPU the
+first time, which no table or night's review may wait for. A sampled solution already
+solved (shipped with the package for the presets' default rules, :mod:`guts.solve.shipped`,
+or kept in the disk cache) is played whatever its deals; failing one, a request that would
+sample more than this plays on hands drawn independently (3e-3 to 4e-3 of the pot per
+player from the real game, ``docs/solve.md``)."""
 
 
 def solve_for_play(rules: GutsRules, players: int) -> AnySolution:
-    """The solution a bot, a hint or a review plays by: :func:`solve_rules`'s default, on
-    independent hands where that default would sample more deals than
-    :data:`TABLE_DEALS`."""
+    """The solution a bot, a hint or a review plays by: :func:`solve_rules`'s default
+    where that is ready at once (exact sums, independent hands, a sampled solve shipped or
+    cached, or one of at most :data:`TABLE_DEALS` deals), else on independent hands."""
     deals = default_deals(rules, players)
-    return solve_rules(rules, players, deals=deals if deals <= TABLE_DEALS else 0)
+    if deals > TABLE_DEALS and not sampled_ready(rules, players, deals):
+        deals = 0
+    return solve_rules(rules, players, deals=deals)
+
+
+def sampled_ready(rules: GutsRules, players: int, deals: int) -> bool:
+    """Whether the default solve of ``rules`` for ``players`` on ``deals`` sampled deals
+    needs no solving (shipped, or kept in the disk cache)."""
+    tolerance = default_tolerance(rules, players)
+    return ready(rules, players, ITERATIONS, tolerance, sampled_part(deals))
 
 
 def default_deals(rules: GutsRules, players: int) -> int:
@@ -158,10 +183,11 @@ def default_deals(rules: GutsRules, players: int) -> int:
     told (0: exact sums or hands independent): :data:`SAMPLED_DEALS` for four to six
     players declaring in turn, :data:`SAMPLED_AT_ONCE` for five or six at once, in the
     plain in/out games of two-card hands (where hands drawn independently miss the real
-    game by 3e-3 to 4e-3 of the pot per player); 0 for two and three players (card
-    removal exact), four at once (independent hands within 1e-3 in the real game), seven
-    and eight, three-card hands and wild cards (over a thousand classes: sampling needs
-    far more deals), and the rules the sampled deal does not settle (Hi-Lo, a pot cap, a
+    game by 3e-3 to 4e-3 of the pot per player), and :data:`SAMPLED_THREE_CARD` for three
+    players of three-card hands in turn; 0 for two and three players of two-card hands
+    (card removal exact), four at once (independent hands within 1e-3 in the real game),
+    seven and eight, three-card hands otherwise, wild cards (every hand its own class: too
+    few deals each), and the rules the sampled deal does not settle (Hi-Lo, a pot cap, a
     single loser, the best hands paying when everyone is out, the dealer's option, No
     Peek).
 
@@ -170,16 +196,21 @@ def default_deals(rules: GutsRules, players: int) -> int:
     (400000, 0)
     >>> default_deals(preset("simultaneous-guts"), 4), default_deals(preset("simultaneous-guts"), 6)
     (0, 200000)
+    >>> default_deals(preset("three-card-guts"), 3), default_deals(preset("three-card-guts"), 4)
+    (8000000, 0)
     """
-    if rules.hi_lo or pot_cap_chips(rules) is not None or rules.cards != 2:
+    if rules.hi_lo or pot_cap_chips(rules) is not None or rules.cards not in (2, 3):
         return 0
     model = model_of(rules, players)
-    counts = SAMPLED_DEALS if model.in_turn else SAMPLED_AT_ONCE
+    if rules.cards == 3:
+        counts = SAMPLED_THREE_CARD if model.in_turn else {}
+    else:
+        counts = SAMPLED_DEALS if model.in_turn else SAMPLED_AT_ONCE
     if players not in counts:
         return 0
     if model.single_loser or model.best_pays or model.dealer_option or model.no_peek:
         return 0
-    if len(HandClasses.of(rules.hand_ranking).count) > MOST_JOINT_CLASSES:
+    if HandClasses.of(rules.hand_ranking).grouping == "hands":
         return 0  # a wild card: every hand its own class, too few deals each
     return counts[players]
 
