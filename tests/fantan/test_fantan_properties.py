@@ -39,15 +39,32 @@ def cards_in(data: Any) -> set[str]:
     return {m.group(0) for m in CARD.finditer(json.dumps(data))}
 
 
-def known_to(events: list[Event], seat: int | None) -> set[str]:
-    """The cards ``seat`` may know: its own hand, the cards played and the hands shown."""
-    known: set[str] = set()
-    for e in events:
-        if (isinstance(e, CardsDealt) and e.seat == seat) or isinstance(e, CardsShown):
-            known |= set(e.cards)
-        elif isinstance(e, CardPlaced | FalsePassFound):
-            known.add(e.card)
-    return known
+def known_by(event: Event, seat: int | None) -> set[str]:
+    """The cards ``event`` lets ``seat`` know: its own hand, the cards played and the hands
+    shown."""
+    if (isinstance(event, CardsDealt) and event.seat == seat) or isinstance(event, CardsShown):
+        return set(event.cards)
+    if isinstance(event, CardPlaced | FalsePassFound):
+        return {event.card}
+    return set()
+
+
+class Known:
+    """Each seat's (and the public's, None) known cards and the cards its visible events
+    named, read once per event as the session's events grow."""
+
+    def __init__(self, seats: int) -> None:
+        self.read = 0
+        self.known: dict[int | None, set[str]] = {seat: set() for seat in [None, *range(seats)]}
+        self.named: dict[int | None, set[str]] = {seat: set() for seat in self.known}
+
+    def update(self, events: list[Event]) -> None:
+        for event in events[self.read :]:
+            for seat, known in self.known.items():
+                known |= known_by(event, seat)
+                if event.visible_to(seat):
+                    self.named[seat] |= cards_in(event.to_dict())
+        self.read = len(events)
 
 
 def random_session(seed: int, players: int, variant: str, deals: int) -> FanTanSession:
@@ -57,13 +74,14 @@ def random_session(seed: int, players: int, variant: str, deals: int) -> FanTanS
     options = {"max-deals": str(deals), "credit": rng.choice(["yes", "no"])}
     s = new_session(variant, names, rng=Random(seed + 1), options=options, button=seed % players)
     total = s.table.total_bought_in
+    known = Known(players)
     while not s.is_over:
         if s.deal_over:
             s.start_deal()
         else:
             step(s, rng)
         check_chips(s, total)
-        check_views(s)
+        check_views(s, known)
     return s
 
 
@@ -88,12 +106,12 @@ def check_chips(s: FanTanSession, total: int) -> None:
     assert len(moved) == len(table.ledger) - buy_ins, "every transfer is an event at once"
 
 
-def check_views(s: FanTanSession) -> None:
-    events = list(s.events)
+def check_views(s: FanTanSession, known: Known) -> None:
+    known.update(list(s.events))
     for seat in [None, *range(len(s.table.names))]:
         view = s.public_view() if seat is None else s.view(seat)
-        allowed = known_to(events, seat)
-        assert cards_in([e.to_dict() for e in events if e.visible_to(seat)]) <= allowed
+        allowed = known.known[seat]
+        assert known.named[seat] <= allowed
         assert cards_in(view) <= allowed
         if seat is not None and s.deal is not None:
             assert view["hand"] == [c.ascii for c in s.deal.hands.get(seat, [])]
