@@ -86,11 +86,7 @@ def sampled_nash_conv(
     ``continuation`` (per position, as :meth:`Deal.counterfactual` takes them), from
     ``deals`` real deals (see the module docstring). The default ``seed`` differs from
     :class:`SampledDeal`'s, so that a sampled solve is measured on deals it never saw."""
-    m = deal.model
-    if m.single_loser or m.best_pays or m.dealer_option or m.no_peek:
-        raise ValueError("sampled values cover plain match payment and declarations once")
-    if isinstance(deal, SampledDeal) and deal.seed == seed:
-        raise ValueError("measure a sampled solve on other deals than its own (another seed)")
+    _check_measurable(deal, seed)
     n, size = deal.players, len(deal.level)
     carry = deal.continuation(np.asarray(continuation, dtype=np.float64))
     rng = np.random.default_rng(seed)
@@ -147,11 +143,7 @@ def sampled_session(
     None where the value iteration does not settle (pots that grow on average)."""
     from guts.solve.session import cyclic_values, stationary_best
 
-    m = deal.model
-    if m.single_loser or m.best_pays or m.dealer_option or m.no_peek:
-        raise ValueError("sampled values cover plain match payment and declarations once")
-    if isinstance(deal, SampledDeal) and deal.seed == seed:
-        raise ValueError("measure a sampled solve on other deals than its own (another seed)")
+    _check_measurable(deal, seed)
     n, size = deal.players, len(deal.level)
     rows = max(deal.histories(p) for p in range(n))
     sums = np.zeros((2, 2, n, rows, 2, size))  # next pot worth 0 or 1, half, ...
@@ -198,6 +190,16 @@ def sampled_session(
         lower=sum(gains) / 2, upper=float((best - mine).sum()), halves=(gains[0], gains[1]),
         players=n, deals=deals,
     )  # fmt: skip
+
+
+def _check_measurable(deal: Deal, seed: int) -> None:
+    """ValueError unless sampled deals can measure ``deal``'s game, on deals other than a
+    sampled solve's own."""
+    m = deal.model
+    if m.single_loser or m.best_pays or m.dealer_option or m.no_peek:
+        raise ValueError("sampled values cover plain match payment and declarations once")
+    if isinstance(deal, SampledDeal) and deal.seed == seed:
+        raise ValueError("measure a sampled solve on other deals than its own (another seed)")
 
 
 def _picks(deal: Deal, cv: list[FloatArray]) -> list[FloatArray]:
