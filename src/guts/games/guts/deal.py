@@ -28,12 +28,14 @@ from guts.games.guts.events import (
     Passed,
     Shuffled,
     WildRanks,
+    cards_dealt,
     deal_ended,
     deal_started,
     declared,
 )
 from guts.games.guts.rules import Declare, Ghost, GutsRules, Qualifier
 from guts.games.guts.showdown import contest
+from guts.games.session import emitter_of_all
 from guts.rankings.base import Ranking
 from guts.table import POT, Reason, Table
 
@@ -70,6 +72,7 @@ class GutsDeal:
         self.rules = rules
         self.table = table
         self.emit = emit
+        self._emit_all = emitter_of_all(emit)  # several events at once, in turn
         self.deck = deck
         self.number = number
         self.seats = tuple(seats)  # dealt in, from the dealer's left
@@ -164,22 +167,21 @@ class GutsDeal:
         table.pay_each(payers_, POT, rules.ante, Reason.ANTE)
 
     def _deal_hands(self) -> None:
-        rules = self.rules
-        seats, down = self.seats, self.down
-        if len(self.deck) >= rules.down_cards * len(seats):  # one at a time, round by round
-            for seat, cards in zip(
-                seats, self.deck.deal_around(rules.down_cards, len(seats)), strict=True
-            ):
-                down[seat].extend(cards)
+        rules, deck = self.rules, self.deck
+        seats, down, size = self.seats, self.down, rules.down_cards
+        if len(deck) >= size * len(seats):  # one at a time, round by round
+            for seat, cards in zip(seats, deck.deal_around(size, len(seats)), strict=True):
+                down[seat] = cards
         else:
-            for _ in range(rules.down_cards):  # it runs out on the card that is not there
+            for _ in range(size):  # it runs out on the card that is not there
                 for seat in seats:
-                    down[seat].append(self.deck.deal_one())
-        for seat in self.seats:
-            audience: tuple[int, ...] = () if rules.no_peek else (seat,)
-            if not rules.no_peek:
-                self.peeked.add(seat)
-            self.emit(CardsDealt(seat=seat, cards=card_codes(self.down[seat]), audience=audience))
+                    down[seat].append(deck.deal_one())
+        if rules.no_peek:
+            dealt = [cards_dealt(seat, card_codes(down[seat]), ()) for seat in seats]
+        else:
+            self.peeked.update(seats)
+            dealt = [cards_dealt(seat, card_codes(down[seat]), (seat,)) for seat in seats]
+        self._emit_all(dealt)
         if rules.low_in_wild:
             for seat in self.seats:
                 card = self.deck.deal_one()
