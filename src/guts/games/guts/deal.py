@@ -9,8 +9,9 @@ deal's cards (round by round, in turn order); then the community cards.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
+from functools import partial
 
 from guts.cards import Card, Deck, card_codes
 from guts.games.base import Decision, Event
@@ -35,7 +36,6 @@ from guts.games.guts.events import (
 )
 from guts.games.guts.rules import Declare, Ghost, GutsRules, Qualifier
 from guts.games.guts.showdown import contest
-from guts.games.session import emitter_of_all
 from guts.rankings.base import Ranking
 from guts.table import POT, Reason, Table
 
@@ -44,6 +44,12 @@ __all__ = ["GutsDeal", "Phase"]
 
 _RIVALS = {GHOST: "the ghost", DECK: "the deck"}
 """The names of the seats that are not players."""
+
+
+def _emit_each(emit: Callable[[Event], None], events: Iterable[Event]) -> None:
+    """``emit`` each of ``events`` in turn (a deal's ``emit_all`` when it was given none)."""
+    for event in events:
+        emit(event)
 
 
 class Phase(Enum):
@@ -57,7 +63,8 @@ class Phase(Enum):
 
 
 class GutsDeal:
-    """One deal on ``table``; ``emit`` appends events to the session's record."""
+    """One deal on ``table``; ``emit`` appends events to the session's record, and
+    ``emit_all`` several in turn at once (the record checks its ledger once for them)."""
 
     def __init__(
         self,
@@ -68,11 +75,12 @@ class GutsDeal:
         number: int,
         seats: Sequence[int],
         skip_ante: frozenset[int] = frozenset(),
+        emit_all: Callable[[Iterable[Event]], None] | None = None,
     ) -> None:
         self.rules = rules
         self.table = table
         self.emit = emit
-        self._emit_all = emitter_of_all(emit)  # several events at once, in turn
+        self._emit_all = emit_all or partial(_emit_each, emit)  # (no cycle through self)
         self.deck = deck
         self.number = number
         self.seats = tuple(seats)  # dealt in, from the dealer's left

@@ -99,7 +99,14 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             self._button_to_a_player(seats)
         self._deals += 1
         deal = self._deal = GutsDeal(
-            self.rules, table, self._record.emit, deck, self._deals, seats, self._skip_ante
+            self.rules,
+            table,
+            self._record.emit,
+            deck,
+            self._deals,
+            seats,
+            self._skip_ante,
+            self._record.emit_all,
         )
         deal.start()
         self._after_step()
