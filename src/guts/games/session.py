@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from guts.errors import GutsError, IllegalAction, OptionError
 from guts.games.base import (
     Decision,
@@ -187,6 +189,7 @@ class _Seen:
     upto: int = 0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # every family but Guts, and tests'
 class RecordedSession(Session, Generic[RulesT, DealT]):
     """A session on one table whose record is its events, and which replays from it.
 
@@ -390,7 +393,7 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
 
     def _end(self, reason: str) -> None:
         self._over = reason
-        self._emit(_ended(self.ended_event, reason))
+        self._record.emit(_ended(self.ended_event, reason))  # (see _emit)
 
     @property
     def _emit(self) -> Callable[[Event], None]:
@@ -398,7 +401,9 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
 
         It is the record's method, not the session's, so that a session and its deal do
         not hold each other and a finished session is freed at once (a reference cycle
-        waits for the garbage collector, with everything the session recorded).
+        waits for the garbage collector, with everything the session recorded). A module
+        that mypyc compiles calls ``self._record.emit`` itself: compiled (mypyc 2.4),
+        ``self._emit(event)`` reads the property and never calls what it hands out.
         """
         return self._record.emit
 

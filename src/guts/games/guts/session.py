@@ -139,7 +139,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             return
         if not self.deal_over:
             raise IllegalAction(f"deal {self._deals} is in progress: finish it first")
-        self._emit(Stopped(reason=reason))
+        self._record.emit(Stopped(reason=reason))  # (see RecordedSession._emit)
         seats = self._seats_with_chips() or self._table.turn_order()
         shared = 0
         for place in (RESERVE, ASIDE):
@@ -147,7 +147,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         if self._table.pot:
             shared = self._table.pot
             self._table.split(POT, list(seats), Reason.REFUND)
-        self._emit(
+        self._record.emit(
             Outcome(text=f"The session stops: {shared} chips are shared out.", winners=tuple(seats))
         )
         if not self.is_over:
