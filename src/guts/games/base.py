@@ -418,7 +418,7 @@ class Session(ABC):
             return False
         return True
 
-    def act(self, seat: int, action: str) -> tuple[Event, ...]:
+    def act(self, seat: int, action: object) -> tuple[Event, ...]:
         """Apply ``seat``'s decision and return the events it caused (hidden ones
         included: filter with :meth:`Event.visible_to`), or raise IllegalAction and
         change nothing."""

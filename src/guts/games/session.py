@@ -301,7 +301,7 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         finally:
             self._pending_deal = None
 
-    def act(self, seat: int, action: str) -> tuple[Event, ...]:
+    def act(self, seat: int, action: object) -> tuple[Event, ...]:
         """Apply ``seat``'s decision and return the events it caused (hidden ones
         included: filter with :meth:`Event.visible_to`), or raise IllegalAction and
         change nothing."""
