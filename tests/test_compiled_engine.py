@@ -78,12 +78,12 @@ def test_every_recorded_draw_session_plays_as_recorded_compiled() -> None:
 
 
 ILL_TYPED = [
-    "tests/test_table.py::test_bad_setup_is_refused",
-    "tests/test_table.py::test_place_names_must_be_words",
-    "tests/test_table.py::test_errors_leave_the_state_untouched",
-    "tests/test_betting.py::test_illegal_actions_raise_and_leave_the_state_untouched",
-    "tests/test_betting.py::test_bad_amounts_and_setups_are_refused",
-    "tests/test_stacked_decks.py::test_every_family_refuses_bad_hands_by_name_with_nothing_changed",
+    "tests/engine/test_table.py::test_bad_setup_is_refused",
+    "tests/engine/test_table.py::test_place_names_must_be_words",
+    "tests/engine/test_table.py::test_errors_leave_the_state_untouched",
+    "tests/engine/test_betting.py::test_illegal_actions_raise_and_leave_the_state_untouched",
+    "tests/engine/test_betting.py::test_bad_amounts_and_setups_are_refused",
+    "tests/sessions/test_stacked_decks.py::test_every_family_refuses_bad_hands_by_name_with_nothing_changed",
 ]
 """Tests that call the engine against its annotations (``type: ignore[arg-type]``): a
 float or string where an int, a Place or a Reason is due. The compiled modules check the
@@ -94,8 +94,7 @@ checks can name the mistake, so these hold on the Python build only."""
 @pytest.mark.slow
 def test_the_engine_rule_tests_pass_compiled() -> None:
     deselected = [argument for test in ILL_TYPED for argument in ("--deselect", test)]
-    passes(compiled_site(), *deselected, "tests/test_cards.py", "tests/test_table.py",
-           "tests/test_betting.py", "tests/test_rankings_high.py", "tests/test_rankings_small.py",
-           "tests/test_rankings_low_stripped.py", "tests/test_settlement.py",
-           "tests/test_stacked_decks.py", "tests/test_engine_fast_paths.py", "tests/games",
-           "tests/draw", "tests/staged")  # fmt: skip
+    passes(compiled_site(), *deselected, "tests/engine", "tests/rankings/test_rankings_high.py",
+           "tests/rankings/test_rankings_small.py", "tests/rankings/test_rankings_low_stripped.py",
+           "tests/sessions/test_stacked_decks.py", "tests/test_engine_fast_paths.py",
+           "tests/guts", "tests/draw", "tests/staged")  # fmt: skip
