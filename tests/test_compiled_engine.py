@@ -84,22 +84,32 @@ ILL_TYPED = [
     "tests/engine/test_betting.py::test_illegal_actions_raise_and_leave_the_state_untouched",
     "tests/engine/test_betting.py::test_bad_amounts_and_setups_are_refused",
     "tests/sessions/test_stacked_decks.py::test_every_family_refuses_bad_hands_by_name_with_nothing_changed",
+    "tests/staged/test_staged_session.py::test_views_begin_with_the_game_its_variant_and_rules_then_the_table",
 ]
 """Tests that call the engine against its annotations (``type: ignore[arg-type]``): a
 float or string where an int, a Place or a Reason is due. The compiled modules check the
 annotated types on entry and raise TypeError (and take True as 1) before the engine's own
 checks can name the mistake, so these hold on the Python build only."""
 
+WEAKLY_REFERRED = [
+    "tests/test_engine_fast_paths.py::test_a_finished_session_is_freed_without_the_cycle_collector",
+]
+"""Tests that hold a weak reference to a deal: a compiled class (the Guts deal) takes
+none, so these hold on the Python build only."""
+
 
 @pytest.mark.slow
 def test_the_engine_rule_tests_pass_compiled() -> None:
-    deselected = [argument for test in ILL_TYPED for argument in ("--deselect", test)]
+    deselected = [argument for test in ILL_TYPED + WEAKLY_REFERRED
+                  for argument in ("--deselect", test)]  # fmt: skip
     passes(compiled_site(), *deselected, *RULE_TESTS)
 
 
-RULE_TESTS = ["tests/engine", "tests/rankings", "tests/sessions/test_stacked_decks.py",
-              "tests/test_engine_fast_paths.py", "tests/guts", "tests/bourre", "tests/fantan",
-              "tests/draw", "tests/staged"]  # fmt: skip
+RULE_TESTS = ["tests/engine", "tests/rankings/test_rankings_high.py",
+              "tests/rankings/test_rankings_small.py",
+              "tests/rankings/test_rankings_low_stripped.py",
+              "tests/sessions/test_stacked_decks.py", "tests/test_engine_fast_paths.py",
+              "tests/guts", "tests/draw", "tests/staged"]  # fmt: skip
 """The engine's and the families' rule tests, run again on the compiled build."""
 
 
@@ -107,6 +117,6 @@ def test_the_rule_tests_named_are_there() -> None:
     """The slow run above names folders and tests that exist (they moved once, unseen)."""
     for path in RULE_TESTS:
         assert (ROOT / path).exists(), path
-    for test in ILL_TYPED:
+    for test in ILL_TYPED + WEAKLY_REFERRED:
         file, _, name = test.partition("::")
         assert f"def {name}(" in (ROOT / file).read_text(), test

@@ -32,16 +32,28 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
 from types import NoneType, UnionType
-from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import (
+    Any,
+    ClassVar,
+    Literal,
+    Self,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from guts.errors import GutsError, IllegalAction
 from guts.games.decision import Decision
-from guts.table import Table
+from guts.table import Place, Table, Transfer
 
 __all__ = [
     "Decision",
+    "EndedEvent",
     "Event",
     "EventError",
+    "MovedEvent",
     "Session",
     "event_kinds",
     "events_from_json",
@@ -111,6 +123,41 @@ class Event:
             return cls(**values)
         except (TypeError, ValueError) as error:  # a family's own check of its fields
             raise EventError(f"{kind} event: {error}") from None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MovedEvent(Event):
+    """One ledger transfer (see :class:`guts.table.Transfer`), in its dict form.
+
+    Each family registers a subclass under its own kind (``moved``, ``draw-moved``).
+    """
+
+    source: int | str
+    destination: int | str
+    amount: int
+    reason: str
+    note: str = ""
+    shortfall: int = 0
+
+    @classmethod
+    def from_transfer(cls, transfer: Transfer) -> Self:
+        """The event that records ``transfer`` (places by name, seats by number)."""
+        source, destination = transfer.source, transfer.destination
+        return cls(
+            source=source.name if isinstance(source, Place) else source,
+            destination=destination.name if isinstance(destination, Place) else destination,
+            amount=transfer.amount,
+            reason=transfer.reason._value_,
+            note=transfer.note,
+            shortfall=transfer.shortfall,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndedEvent(Event):
+    """The session is over, and why (each family registers a subclass under its kind)."""
+
+    reason: str
 
 
 _HINTS: dict[type[Event], dict[str, Any]] = {}
@@ -371,7 +418,7 @@ class Session(ABC):
             return False
         return True
 
-    def act(self, seat: int, action: str) -> tuple[Event, ...]:
+    def act(self, seat: int, action: object) -> tuple[Event, ...]:
         """Apply ``seat``'s decision and return the events it caused (hidden ones
         included: filter with :meth:`Event.visible_to`), or raise IllegalAction and
         change nothing."""

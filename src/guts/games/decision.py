@@ -25,11 +25,11 @@ JSON a server sends (:meth:`Decision.to_dict`). The kinds:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
-from typing import Any, Generic, TypeAlias, TypeVar, overload
+from typing import Any, TypeAlias
 
 from guts.betting.actions import Action, Bet, Call, Check, Fold, Legal, Raise
 from guts.cards import Card, DeckKind, deck_cards, parse_card, parse_cards
@@ -62,35 +62,6 @@ def check_action(action: object) -> str:
 
 def _words(text: str) -> list[str]:
     return text.strip().lower().split()
-
-
-T = TypeVar("T")
-
-
-class _kept(Generic[T]):  # a decorator, named like cached_property
-    """A property computed on first read and kept in the instance's ``__dict__``, as
-    :func:`functools.cached_property` does, without the lock Python 3.11 takes on every
-    first read (a decision's actions are read once per decision)."""
-
-    def __init__(self, function: Callable[[Any], T]) -> None:
-        self._function = function
-        self._name = function.__name__
-        self.__doc__ = function.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self._name = name
-
-    @overload
-    def __get__(self, instance: None, owner: type | None = None) -> _kept[T]: ...
-
-    @overload
-    def __get__(self, instance: object, owner: type | None = None) -> T: ...
-
-    def __get__(self, instance: object, owner: type | None = None) -> T | _kept[T]:
-        if instance is None:
-            return self
-        value = instance.__dict__[self._name] = self._function(instance)
-        return value
 
 
 # -- betting ---------------------------------------------------------------------------------
@@ -169,14 +140,9 @@ class Choose:
 
     def canonical(self, text: str) -> str:
         """The word ``text`` names; IllegalAction if none."""
-        if type(text) is not str or not self._plain:
-            return _read_choice(self.words, text)
-        return _kept_choice(self.words, text)  # the same few answers come again and again
-
-    @_kept
-    def _plain(self) -> bool:
-        """True if every word is a plain string (then readings are kept by words)."""
-        return {*map(type, self.words)} <= _JUST_STR
+        if type(text) is str and _JUST_STR.issuperset(map(type, self.words)):
+            return _kept_choice(self.words, text)  # the same few answers come again and again
+        return _read_choice(self.words, text)  # (a kept reading is shared by equal words)
 
     def describe(self) -> str:
         """The choices in words."""
@@ -288,12 +254,10 @@ class Discard:
     def cards(self, text: str) -> tuple[str, ...]:
         """The codes (in hand order) a draw action throws: ``stand pat``, ``pat``,
         ``discard 7h 2c``, the bare cards, ``discard all``; IllegalAction otherwise."""
-        read: tuple[str, tuple[str, ...]] | None = self.__dict__.get("_read")
-        if read is not None and read[0] == text:  # what _quick_canonical read last
-            return read[1]
-        quick = self._spelled(text)
-        if quick is not None:
-            return quick
+        if type(text) is str and _JUST_STR.issuperset(map(type, self.hand)):
+            spelled = _spelled(self.hand, text)
+            if spelled is not None:
+                return spelled
         words = _words(text)
         if words in (["pat"], ["stand"], ["stand", "pat"], ["discard"], ["-"], ["0"]):
             return ()
@@ -309,34 +273,15 @@ class Discard:
             raise IllegalAction(f"not a draw ({self.describe()}): {error}") from None
         return self._in_hand(named, text)
 
-    def _spelled(self, text: str) -> tuple[str, ...] | None:
-        """What :meth:`cards` reads in ``text`` when it is spelled as :meth:`text` writes a
-        discard (``stand pat``, or ``discard`` and distinct codes of the hand in hand
-        order, no joker), read without parsing; None for any other spelling."""
-        if text == "stand pat":
-            return ()
-        if not text.startswith("discard ") or "Jk" in self.hand:
-            return None
-        codes = tuple(text[8:].split(" "))
-        hand, at = self.hand, -1
-        for code in codes:
-            if code not in hand or code not in _NATURAL_CODES:
-                return None
-            index = hand.index(code)
-            if index <= at:
-                return None
-            at = index
-        return codes
-
-    def _quick_canonical(self, text: str) -> str | None:
+    def plain_canonical(self, text: str) -> str | None:
         """:meth:`canonical` of ``text`` when it is spelled as :meth:`text` writes a legal
-        discard (what :meth:`_spelled` reads), read without parsing; None for any other
-        text (:meth:`canonical` then reads it, or says why not). The cards read are kept
-        for :meth:`cards` (a pure function of the options and the text)."""
-        cards = self._spelled(text)
+        discard, read without parsing; None for any other text (:meth:`canonical` then
+        reads it, or says why not)."""
+        if not _JUST_STR.issuperset(map(type, self.hand)):
+            return None
+        cards = _spelled(self.hand, text)
         if cards is None or not (len(cards) in self.counts or cards in self.extra):
             return None  # an illegal discard: canonical raises, saying why
-        self.__dict__["_read"] = (text, cards)  # not a field: equality and hash ignore it
         return "discard " + " ".join(cards) if cards else self.pat
 
     def _in_hand(self, named: tuple[Card, ...], text: str) -> tuple[str, ...]:
@@ -379,6 +324,28 @@ class Discard:
 
 
 _UP_TO_THREE = (0, 1, 2, 3)
+
+
+@lru_cache(maxsize=1 << 10)
+def _spelled(hand: tuple[str, ...], text: str) -> tuple[str, ...] | None:
+    """The codes a draw from ``hand`` throws when ``text`` is spelled as
+    :meth:`Discard.text` writes a discard (``stand pat``, or ``discard`` and distinct
+    codes of the hand in hand order, no joker), read without parsing; None for any other
+    spelling. Kept: a draw's action is read once to check it and again to apply it."""
+    if text == "stand pat":
+        return ()
+    if not text.startswith("discard ") or "Jk" in hand:
+        return None
+    codes = tuple(text[8:].split(" "))
+    at = -1
+    for code in codes:
+        if code not in hand or code not in _NATURAL_CODES:
+            return None
+        index = hand.index(code)
+        if index <= at:
+            return None
+        at = index
+    return codes
 
 
 def _five_up_to_three(pat: str, hand: tuple[str, ...]) -> tuple[str, ...]:
@@ -517,7 +484,7 @@ class Decision:
         """``choose``, ``bet``, ``draw`` or ``play``."""
         return self.options.kind
 
-    @_kept
+    @cached_property
     def actions(self) -> tuple[str, ...]:
         """Representative legal actions: every one, except bet sizes (least, middle, most;
         any size in the range is legal)."""
@@ -536,7 +503,7 @@ class Decision:
         """The canonical spelling of ``action`` if it is legal; IllegalAction otherwise."""
         return self.options.canonical(check_action(action))
 
-    @_kept
+    @cached_property
     def verbatim(self) -> frozenset[str]:
         """The actions :meth:`canonical` gives back unchanged (a choice or a bet spelled
         as :attr:`actions` spells it), so a caller may take them as they are; empty for

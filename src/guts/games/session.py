@@ -20,11 +20,22 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from guts.errors import GutsError, IllegalAction, OptionError
-from guts.games.base import Decision, Event, EventError, Session, events_from_json, events_to_json
+from guts.games.base import (
+    Decision,
+    EndedEvent,
+    Event,
+    EventError,
+    MovedEvent,
+    Session,
+    events_from_json,
+    events_to_json,
+)
 from guts.games.decision import Discard
 from guts.games.options import RuleOptions
-from guts.table import OddChipRule, Place, Table, Transfer
+from guts.table import OddChipRule, Table, Transfer
 
 __all__ = [
     "SHORT_OF_PLAYERS",
@@ -33,48 +44,12 @@ __all__ = [
     "PlayedDeal",
     "RecordedSession",
     "TableRules",
-    "emitter_of_all",
     "open_table",
 ]
 
 
 SHORT_OF_PLAYERS = "fewer than two players have chips"
 """Why a session at table stakes ends when it cannot go on (every family's word for it)."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class MovedEvent(Event):
-    """One ledger transfer (see :class:`guts.table.Transfer`), in its dict form.
-
-    Each family registers a subclass under its own kind (``moved``, ``draw-moved``).
-    """
-
-    source: int | str
-    destination: int | str
-    amount: int
-    reason: str
-    note: str = ""
-    shortfall: int = 0
-
-    @classmethod
-    def from_transfer(cls, transfer: Transfer) -> Self:
-        """The event that records ``transfer`` (places by name, seats by number)."""
-        source, destination = transfer.source, transfer.destination
-        return cls(
-            source=source.name if isinstance(source, Place) else source,
-            destination=destination.name if isinstance(destination, Place) else destination,
-            amount=transfer.amount,
-            reason=transfer.reason._value_,
-            note=transfer.note,
-            shortfall=transfer.shortfall,
-        )
-
-
-@dataclass(frozen=True, kw_only=True)
-class EndedEvent(Event):
-    """The session is over, and why (each family registers a subclass under its kind)."""
-
-    reason: str
 
 
 class _Record:
@@ -113,21 +88,6 @@ class _Record:
             for transfer in self.table.ledger_since(self.synced):
                 append(_moved_event(moved.from_transfer, transfer))
             self.synced = size
-
-
-def emitter_of_all(emit: Callable[[Event], None]) -> Callable[[Iterable[Event]], None]:
-    """What emits several events at once, in turn, where a deal was given ``emit``: the
-    session record's :meth:`_Record.emit_all` when ``emit`` is the record's own (one check
-    of the ledger for them all), else a call of ``emit`` on each."""
-    if getattr(emit, "__func__", None) is _Record.emit:  # a record's bound emit
-        record: _Record = getattr(emit, "__self__")  # noqa: B009  (Callable has no __self__)
-        return record.emit_all
-
-    def emit_each(events: Iterable[Event]) -> None:
-        for event in events:
-            emit(event)
-
-    return emit_each
 
 
 _LONGEST = 200
@@ -229,6 +189,7 @@ class _Seen:
     upto: int = 0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # every family but Guts, and tests'
 class RecordedSession(Session, Generic[RulesT, DealT]):
     """A session on one table whose record is its events, and which replays from it.
 
@@ -340,7 +301,7 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         finally:
             self._pending_deal = None
 
-    def act(self, seat: int, action: str) -> tuple[Event, ...]:
+    def act(self, seat: int, action: object) -> tuple[Event, ...]:
         """Apply ``seat``'s decision and return the events it caused (hidden ones
         included: filter with :meth:`Event.visible_to`), or raise IllegalAction and
         change nothing."""
@@ -353,7 +314,7 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
                     elif type(decision.options) is Discard and len(action) <= _LONGEST:
                         # a draw spelled as its actions spell it (every family reads a
                         # draw as Discard.canonical does; check_action takes its length)
-                        text = decision.options._quick_canonical(action)
+                        text = decision.options.plain_canonical(action)
                     break
         if text is None:
             text = self.canonical(seat, action)
@@ -432,7 +393,7 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
 
     def _end(self, reason: str) -> None:
         self._over = reason
-        self._emit(_ended(self.ended_event, reason))
+        self._record.emit(_ended(self.ended_event, reason))  # (see _emit)
 
     @property
     def _emit(self) -> Callable[[Event], None]:
@@ -440,7 +401,9 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
 
         It is the record's method, not the session's, so that a session and its deal do
         not hold each other and a finished session is freed at once (a reference cycle
-        waits for the garbage collector, with everything the session recorded).
+        waits for the garbage collector, with everything the session recorded). A module
+        that mypyc compiles calls ``self._record.emit`` itself: compiled (mypyc 2.4),
+        ``self._emit(event)`` reads the property and never calls what it hands out.
         """
         return self._record.emit
 

@@ -215,7 +215,7 @@ class Night(Session):
             raise IllegalAction(str(error)) from None
         return " ".join([game, *(f"{key}={value}" for key, value in pairs)])
 
-    def act(self, seat: int, action: str) -> tuple[Event, ...]:
+    def act(self, seat: int, action: object) -> tuple[Event, ...]:
         """Apply ``seat``'s decision (the game's, or the choice of the next game) and
         return the events it caused; IllegalAction changes nothing."""
         start = len(self._events)

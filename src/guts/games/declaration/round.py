@@ -49,10 +49,8 @@ class ChoiceRound:
 
     def pending(self) -> tuple[Decision, ...]:
         """One decision per seat that must choose now."""
-        return tuple(
-            Decision.choose(s, self.options[s], self.prompt, self.simultaneous)
-            for s in self.waiting()
-        )
+        options, prompt, simultaneous = self.options, self.prompt, self.simultaneous
+        return tuple([Decision.choose(s, options[s], prompt, simultaneous) for s in self.waiting()])
 
     def choose(self, seat: int, action: str) -> list[Event]:
         """Record a (checked) choice; return the events it makes."""

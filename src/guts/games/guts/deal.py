@@ -9,8 +9,9 @@ deal's cards (round by round, in turn order); then the community cards.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
+from functools import partial
 
 from guts.cards import Card, Deck, card_codes
 from guts.games.base import Decision, Event
@@ -28,6 +29,7 @@ from guts.games.guts.events import (
     Passed,
     Shuffled,
     WildRanks,
+    cards_dealt,
     deal_ended,
     deal_started,
     declared,
@@ -44,6 +46,12 @@ _RIVALS = {GHOST: "the ghost", DECK: "the deck"}
 """The names of the seats that are not players."""
 
 
+def _emit_each(emit: Callable[[Event], None], events: Iterable[Event]) -> None:
+    """``emit`` each of ``events`` in turn (a deal's ``emit_all`` when it was given none)."""
+    for event in events:
+        emit(event)
+
+
 class Phase(Enum):
     """Where a deal stands."""
 
@@ -55,7 +63,8 @@ class Phase(Enum):
 
 
 class GutsDeal:
-    """One deal on ``table``; ``emit`` appends events to the session's record."""
+    """One deal on ``table``; ``emit`` appends events to the session's record, and
+    ``emit_all`` several in turn at once (the record checks its ledger once for them)."""
 
     def __init__(
         self,
@@ -66,10 +75,12 @@ class GutsDeal:
         number: int,
         seats: Sequence[int],
         skip_ante: frozenset[int] = frozenset(),
+        emit_all: Callable[[Iterable[Event]], None] | None = None,
     ) -> None:
         self.rules = rules
         self.table = table
         self.emit = emit
+        self._emit_all = emit_all or partial(_emit_each, emit)  # (no cycle through self)
         self.deck = deck
         self.number = number
         self.seats = tuple(seats)  # dealt in, from the dealer's left
@@ -164,22 +175,21 @@ class GutsDeal:
         table.pay_each(payers_, POT, rules.ante, Reason.ANTE)
 
     def _deal_hands(self) -> None:
-        rules = self.rules
-        seats, down = self.seats, self.down
-        if len(self.deck) >= rules.down_cards * len(seats):  # one at a time, round by round
-            for seat, cards in zip(
-                seats, self.deck.deal_around(rules.down_cards, len(seats)), strict=True
-            ):
-                down[seat].extend(cards)
+        rules, deck = self.rules, self.deck
+        seats, down, size = self.seats, self.down, rules.down_cards
+        if len(deck) >= size * len(seats):  # one at a time, round by round
+            for seat, cards in zip(seats, deck.deal_around(size, len(seats)), strict=True):
+                down[seat] = cards
         else:
-            for _ in range(rules.down_cards):  # it runs out on the card that is not there
+            for _ in range(size):  # it runs out on the card that is not there
                 for seat in seats:
-                    down[seat].append(self.deck.deal_one())
-        for seat in self.seats:
-            audience: tuple[int, ...] = () if rules.no_peek else (seat,)
-            if not rules.no_peek:
-                self.peeked.add(seat)
-            self.emit(CardsDealt(seat=seat, cards=card_codes(self.down[seat]), audience=audience))
+                    down[seat].append(deck.deal_one())
+        if rules.no_peek:
+            dealt = [cards_dealt(seat, card_codes(down[seat]), ()) for seat in seats]
+        else:
+            self.peeked.update(seats)
+            dealt = [cards_dealt(seat, card_codes(down[seat]), (seat,)) for seat in seats]
+        self._emit_all(dealt)
         if rules.low_in_wild:
             for seat in self.seats:
                 card = self.deck.deal_one()

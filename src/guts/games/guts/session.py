@@ -19,28 +19,15 @@ from typing import Any
 
 from guts.cards import Card, Deck
 from guts.errors import HandError, IllegalAction, OptionError
-from guts.games.base import Decision, Event
-from guts.games.guts.deal import GutsDeal, Phase
+from guts.games.base import Event
+from guts.games.guts.deal import GutsDeal
 from guts.games.guts.events import Acted, Moved, Outcome, SessionEnded, Shuffled, Stopped
-from guts.games.guts.quick import PlainQuickDeal, QuickDeal, covers, plain
 from guts.games.guts.rules import GutsRules
 from guts.games.guts.settle import ASIDE
 from guts.games.session import SHORT_OF_PLAYERS, RecordedSession
 from guts.table import POT, RESERVE, Reason, Table
 
 __all__ = ["SHORT_OF_PLAYERS", "GutsSession"]
-
-
-QUICK = True
-"""Deal with :class:`~guts.games.guts.quick.QuickDeal` where its rules allow (False: the
-general deal everywhere, which the tests compare it with)."""
-
-
-def _deal_class(rules: GutsRules) -> type[GutsDeal]:
-    """The class that plays a deal of ``rules`` (chosen once a session)."""
-    if not QUICK or not covers(rules):
-        return GutsDeal
-    return PlainQuickDeal if plain(rules) else QuickDeal
 
 
 class GutsSession(RecordedSession[GutsRules, GutsDeal]):
@@ -87,42 +74,10 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         rules.check_players(len(table.names))
         super().__init__(rules, table, record_buy_ins=False)  # buy-ins are not events
         self._rng = rng
-        self._pack, self._deal_class = rules.hand_ranking.deck, _deal_class(rules)
+        self._pack = rules.hand_ranking.deck
         self._skip_ante: frozenset[int] = frozenset()
         if not table.credit and len(self._seats_with_chips()) < 2:  # (on credit all play)
             self._end(SHORT_OF_PLAYERS)  # table stakes with fewer than two stakes
-
-    def pending(self) -> tuple[Decision, ...]:
-        """The decisions to be made now (a quick deal's declaration read at once, as
-        :meth:`QuickDeal.pending <guts.games.guts.quick.QuickDeal.pending>` reads it: it
-        costs less than the session's kept decisions)."""
-        deal = self._deal
-        if isinstance(deal, QuickDeal) and deal.round is None:
-            return () if self._over else deal.pending()
-        return super().pending()
-
-    def act(self, seat: int, action: str) -> tuple[Event, ...]:
-        """:meth:`RecordedSession.act <guts.games.session.RecordedSession.act>`; a quick
-        deal's declaration spelled as its actions spell it is applied at once."""
-        deal = self._deal
-        if (
-            isinstance(deal, QuickDeal)
-            and deal.round is None
-            and deal.phase is Phase.DECLARE
-            and not self._over
-            and type(seat) is int
-            and type(action) is str
-        ):
-            asks = deal.pending()
-            if asks and asks[0].seat == seat and action in asks[0].verbatim:
-                events = self._events  # as RecordedSession.act and _apply do it (the kept
-                start = len(events)  # decisions are never a quick deal's declaration)
-                self._pending_deal = None
-                deal.act(seat, action)
-                if deal.over or self._table.ledger_size != self._record.synced:
-                    self._after_step()  # (a declaration that ends nothing and moves no chips
-                return tuple(events[start:])  # has nothing for it to do)
-        return super().act(seat, action)
 
     def start_deal(self, deck: Deck | None = None) -> None:
         """Start the next deal, with ``deck`` (stacked, for tests and replays) or a shuffle."""
@@ -143,8 +98,15 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         if not table.credit:
             self._button_to_a_player(seats)
         self._deals += 1
-        deal = self._deal = self._deal_class(
-            self.rules, table, self._record.emit, deck, self._deals, seats, self._skip_ante
+        deal = self._deal = GutsDeal(
+            self.rules,
+            table,
+            self._record.emit,
+            deck,
+            self._deals,
+            seats,
+            self._skip_ante,
+            self._record.emit_all,
         )
         deal.start()
         self._after_step()
@@ -177,7 +139,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             return
         if not self.deal_over:
             raise IllegalAction(f"deal {self._deals} is in progress: finish it first")
-        self._emit(Stopped(reason=reason))
+        self._record.emit(Stopped(reason=reason))  # (see RecordedSession._emit)
         seats = self._seats_with_chips() or self._table.turn_order()
         shared = 0
         for place in (RESERVE, ASIDE):
@@ -185,7 +147,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         if self._table.pot:
             shared = self._table.pot
             self._table.split(POT, list(seats), Reason.REFUND)
-        self._emit(
+        self._record.emit(
             Outcome(text=f"The session stops: {shared} chips are shared out.", winners=tuple(seats))
         )
         if not self.is_over:
