@@ -1,7 +1,8 @@
 """A bot whose choice takes seconds of CPU (the equilibrium bot's first solve) chooses in
 a thread: every other table of the server plays on meanwhile, and the bot's table goes
 on once the choice is made. Against a real ``guts serve``, on a solve cache of its own
-(so the server solves for six players at the first decision)."""
+(so the server solves for six players at the first decision: with an ante of 2, a rule
+set no solution is shipped for)."""
 
 from __future__ import annotations
 
@@ -81,6 +82,7 @@ def test_a_first_equilibrium_solve_stalls_no_other_table(
         quiet = max(prober.round_trips)
         began = time.monotonic()
         created = server.post("/api/tables", {"preset": "two-card-guts", "bots": 6,
+                                              "options": {"ante": "2"},
                                               "bot": "equilibrium", "start": True})  # fmt: skip
         with server.socket(created["table_id"]) as watcher:
             watcher.send(json.dumps({"type": "resume"}))

@@ -1,7 +1,7 @@
 """The disk cache of solved strategies (``guts solve``): one compressed numpy file per
 preset, options, player count and solving budget, written atomically; a file that cannot
-be read is no cache. Where the user's cache has none, a solution shipped with the package
-under the same key (:mod:`guts.solve.shipped`) is read instead of solving.
+be read is no cache. :mod:`guts.solve.kept` reads it, and the solutions shipped with the
+package, before solving.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -22,10 +21,8 @@ __all__ = [
     "MODEL_VERSION",
     "arrays_of",
     "cache_dir",
-    "cached",
     "key",
     "load",
-    "ready",
     "store",
     "write",
 ]
@@ -73,16 +70,6 @@ def load(key: str, players: int, folder: Path | None = None) -> Result | None:
         return None
 
 
-def ready(
-    rules: GutsRules, players: int, iterations: int, tolerance: float, part: str = ""
-) -> bool:
-    """Whether a solve with this key needs no solving: kept in the cache or shipped."""
-    from guts.solve import shipped
-
-    name = key(rules, players, iterations, tolerance, part)
-    return (cache_dir() / f"{name}.npz").is_file() or shipped.load(name, players) is not None
-
-
 def arrays_of(result: Result) -> dict[str, np.ndarray]:
     """What :func:`load` reads back, by name."""
     arrays = {f"strategy{p}": s for p, s in enumerate(result.strategy)}
@@ -105,20 +92,3 @@ def write(path: Path, arrays: dict[str, np.ndarray]) -> None:
 def store(key: str, result: Result) -> None:
     with contextlib.suppress(OSError):  # a cache that cannot be written is no cache
         write(cache_dir() / f"{key}.npz", arrays_of(result))
-
-
-def cached(
-    rules: GutsRules, players: int, iterations: int, tolerance: float, use: bool,
-    solve: Callable[[], Result], part: str = "",
-) -> Result:  # fmt: skip
-    """The result of ``solve()`` for these rules, players and budget (and ``part``): read
-    from the cache or the shipped solutions (when ``use``), else solved and kept."""
-    from guts.solve import shipped
-
-    name = key(rules, players, iterations, tolerance, part)
-    result = (load(name, players) or shipped.load(name, players)) if use else None
-    if result is None:
-        result = solve()
-        if use:
-            store(name, result)
-    return result

@@ -41,9 +41,9 @@ from numpy.typing import NDArray
 
 from guts.errors import GutsError
 from guts.games.guts.rules import GutsRules
-from guts.solve.cache import cached
 from guts.solve.cfr import Deal, Result, solve_deal
 from guts.solve.hands import HandClasses
+from guts.solve.kept import cached
 from guts.solve.model import OUTCOMES, Model, Payoff, model_of, out_of_reach, pot_cap_chips
 from guts.solve.removal import deck_exact_fits
 from guts.solve.solution import Solution, deal_of

@@ -21,7 +21,6 @@ from numpy.typing import NDArray
 
 from guts.errors import GutsError
 from guts.games.guts.rules import GutsRules
-from guts.solve.cache import cached
 from guts.solve.cfr import Result
 from guts.solve.hands import HandClasses
 from guts.solve.hilo import (
@@ -33,6 +32,7 @@ from guts.solve.hilo import (
     solve_hi_lo,
 )
 from guts.solve.hilo_many import HiLoManyDeal
+from guts.solve.kept import cached
 from guts.solve.solution import position_names
 
 __all__ = ["HiLoAdvice", "HiLoSolution", "hi_lo_deal", "solve_hi_lo_rules"]

@@ -21,9 +21,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from guts.games.guts.rules import GutsRules
-from guts.solve.cache import cached
 from guts.solve.cfr import Deal, Result, solve_deal
 from guts.solve.hands import HandClasses
+from guts.solve.kept import cached
 from guts.solve.model import Model, model_of
 from guts.solve.removal import deck_exact_fits
 

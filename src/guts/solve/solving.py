@@ -18,10 +18,10 @@ from typing import TypeAlias
 
 from guts.errors import GutsError, OptionError
 from guts.games.guts.rules import GutsRules
-from guts.solve.cache import ready
 from guts.solve.chain import solve_chain_rules
 from guts.solve.hands import HandClasses
 from guts.solve.hilo_solution import HiLoSolution, solve_hi_lo_rules
+from guts.solve.kept import ready
 from guts.solve.model import model_of, pot_cap_chips
 from guts.solve.solution import Solution, sampled_part, solve_in_or_out
 
