@@ -45,12 +45,17 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeAlias
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from guts.betting.actions import Legal
 from guts.cards import Card, parse_card
 from guts.errors import GutsError, IllegalAction
 from guts.games.decision import Choose, Decision, Discard, PlayCard, Wager
+
+if TYPE_CHECKING:
+    from guts.games.guts.rules import GutsRules
+    from guts.solve.solving import AnySolution
 
 __all__ = [
     "HELP_WORDS",
@@ -748,13 +753,23 @@ def hint_lines(decision: Decision, view: Mapping[str, Any], rules: object) -> li
     if why or not 2 <= players <= 8 or not (view.get("hand") or rules.no_peek):
         return []
     from guts.solve.bot import advice
-    from guts.solve.solving import solve_for_play
+    from guts.solve.cache import cache_dir
 
     try:
-        found = advice(solve_for_play(rules, players), view)
+        found = advice(_solution(rules, players, str(cache_dir())), view)
     except GutsError:
         return []
     return found.lines(int(view.get("pot") or 0))
+
+
+@lru_cache(maxsize=4)
+def _solution(rules: GutsRules, players: int, cache: str) -> AnySolution:
+    """The solution the hints of ``rules`` for ``players`` read, kept while the terminal
+    runs: a sampled one computes its values on its deals once, not at every ``?``
+    (``cache``: the solve cache it was read from, part of the key)."""
+    from guts.solve.solving import solve_for_play
+
+    return solve_for_play(rules, players)
 
 
 def _choice_help(options: Choose) -> list[str]:
