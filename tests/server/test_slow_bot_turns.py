@@ -54,6 +54,11 @@ def run(sqlite_url: str, body: object) -> None:
     asyncio.run(main())
 
 
+UNSHIPPED = {"ante": "2"}
+"""Options no solution is shipped for: the six bots' first choice is a solve of seconds
+(the default rules' one is read from the package at once)."""
+
+
 @pytest.fixture(autouse=True)
 def unsolved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A solve cache of the test's own: the bots' first choice solves for six."""
@@ -64,7 +69,7 @@ def test_a_pause_while_a_bot_solves_is_committed_at_once_and_the_bot_waits(
     sqlite_url: str,
 ) -> None:
     async def body(tables: Tables, storage: Storage) -> None:
-        actor, secret = await bot_table(tables, "two-card-guts", 6, kind="equilibrium")
+        actor, secret = await bot_table(tables, "two-card-guts", 6, UNSHIPPED, kind="equilibrium")
         await while_thinking(actor)
         await actor.call(Pause(type="pause", secret=secret))
         assert await actor.query(lambda: actor.thinking)  # the pause did not wait for it
@@ -85,7 +90,7 @@ def test_a_choice_for_a_table_rebuilt_meanwhile_is_dropped_and_asked_again(
     sqlite_url: str,
 ) -> None:
     async def body(tables: Tables, storage: Storage) -> None:
-        actor, secret = await bot_table(tables, "two-card-guts", 6, kind="equilibrium")
+        actor, secret = await bot_table(tables, "two-card-guts", 6, UNSHIPPED, kind="equilibrium")
         await while_thinking(actor)
         before = await actor.query(lambda: actor.session)
         stored = await storage.load(actor.id)  # nothing is committed while the bot thinks
