@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from serve_helpers import free_port
 from server_helpers import WAIT, Server
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
 REDIS_CANDIDATE = "redis://127.0.0.1:6379/0"
@@ -180,7 +180,7 @@ class Player:
                 self.send({"type": "resume", "token": self.token, "last_seq": self.last_seq})
                 self.until("snapshot")
                 return
-            except (OSError, ConnectionClosed, TimeoutError):
+            except (OSError, ConnectionClosed, TimeoutError, InvalidHandshake):
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)

@@ -445,10 +445,16 @@ class _Dropped(Exception):
 
 
 def _connect(url: str) -> Any:
+    """A websocket to ``url``; a handshake the server broke off (a node going down or
+    starting again behind the same port) is a ConnectionError, tried again like any."""
     try:
+        from websockets.exceptions import InvalidHandshake
         from websockets.sync.client import connect
     except ImportError:
         raise OptionError(
             "guts join needs the websockets package: pip install 'guts[server]'"
         ) from None
-    return connect(url, open_timeout=10, max_size=2**22)
+    try:
+        return connect(url, open_timeout=10, max_size=2**22)
+    except InvalidHandshake as error:
+        raise ConnectionError(f"the server broke the handshake off ({error})") from None
