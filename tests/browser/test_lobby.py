@@ -66,10 +66,14 @@ def test_a_night_offers_what_fits_the_table(chromium: Any, server: Server, shots
     assert "(4 to 6 players)" in page.inner_text("label[for=pick-jacks-or-better]")
     assert page.is_enabled("#pick-three-five-seven") and page.is_enabled("#pick-bourre")
     page.locator("#game-picker").screenshot(path=str(shots / "night-picker.png"))
-    # chooser=dealer with a cap of as many deals as players: the same player would choose
+    # chooser=dealer, the deal continuing and a cap of as many deals as players: the same
+    # player would choose (by default the deal passes left after a game: no warning)
     assert page.input_value("#option-chooser") == "dealer"
+    assert page.input_value("#option-deal-after-game") == "passes"
     assert page.inner_text("#night-warning") == ""
     page.fill("#option-cap", "3")
+    page.wait_for_selector("#night-warning:empty")
+    page.select_option("#option-deal-after-game", "continues")
     page.wait_for_selector("#night-warning:has-text('they would choose every game')")
     page.fill("#night-players", "4")
     page.wait_for_selector("#night-warning:empty")

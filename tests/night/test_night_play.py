@@ -32,6 +32,24 @@ def test_the_dealer_of_each_game_chooses_it() -> None:
         assert chosen.seat == started.button  # whoever deals the game's first deal
 
 
+def test_after_a_game_the_deal_passes_left_of_its_first_dealer() -> None:
+    """Diablo in a dealer's choice game: the deal passes to the left of whoever called it,
+    who selects the next game; a cap of one deal per player goes round the table."""
+    night = play(new_night("two-card-guts,bourre", cap="4"), games=5)
+    assert [chosen.seat for chosen, _ in _choices(night)] == [0, 1, 2, 3, 0]
+    assert [started.button for _, started in _choices(night)] == [0, 1, 2, 3, 0]
+
+
+def test_with_the_deal_continuing_a_cap_of_one_orbit_brings_back_the_same_chooser() -> None:
+    night = play(new_night("two-card-guts,bourre", cap="4", deal_after_game="continues"),
+                 games=3)  # fmt: skip
+    seats = [chosen.seat for chosen, _ in _choices(night)]
+    capped = [i for i, result in enumerate(night.results[:-1]) if result.deals == 4]
+    assert capped, "no game reached the cap"
+    for i in capped:  # four deals later the button is back where the game began
+        assert seats[i + 1] == seats[i]
+
+
 def test_with_chooser_next_the_choice_passes_left_game_by_game() -> None:
     night = play(new_night("two-card-guts,bourre", chooser="next"), games=5)
     assert [chosen.seat for chosen, _ in _choices(night)] == [0, 1, 2, 3, 0]
@@ -47,16 +65,16 @@ def test_a_rotation_plays_the_games_in_turn_with_no_choice() -> None:
 
 
 def test_stacks_carry_exactly_from_game_to_game() -> None:
-    night = play(new_night("two-card-guts,three-five-seven,jacks-or-better,bourre"),
+    night = play(new_night("two-card-guts,three-five-seven,jacks-or-better,bourre", stack=100),
                  ["three-five-seven", "bourre", "jacks-or-better", "two-card-guts"] * 2,
                  games=8)  # fmt: skip
     ended = [e for e in night.events if isinstance(e, GameEnded)]
     started = [e for e in night.events if isinstance(e, GameStarted)]
     assert len(ended) == 8
-    assert started[0].players == tuple((n, 60) for n in ("Ann", "Bob", "Cat", "Dan"))
+    assert started[0].players == tuple((n, 100) for n in ("Ann", "Bob", "Cat", "Dan"))
     for before, after in zip(ended, started[1:], strict=False):
         assert tuple(stack for _, stack in after.players) == before.stacks
-    assert night.ledger.stacks == ended[-1].stacks and sum(ended[-1].stacks) == 240
+    assert night.ledger.stacks == ended[-1].stacks and sum(ended[-1].stacks) == 400
 
 
 def test_a_game_never_ends_while_a_pot_is_owed() -> None:

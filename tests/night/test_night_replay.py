@@ -103,3 +103,22 @@ def test_a_tampered_night_does_not_replay() -> None:
 
 def _of(night: Night, kind: type[Any]) -> list[Any]:
     return [event for event in night.events if isinstance(event, kind)]
+
+
+def test_a_record_names_who_deals_after_a_game_and_an_older_one_replays_as_it_was_played(
+) -> None:
+    """Records made before ``deal-after-game`` existed were played with the deal going on
+    from where each game left it: they still replay, and a record always names it."""
+    for deal in ("passes", "continues"):
+        night = play(new_night("two-card-guts,bourre", cap="4", deal_after_game=deal), games=4)
+        record = night.record()
+        assert record["rules"]["deal-after-game"] == deal
+        assert Night.replay(json.loads(json.dumps(record))).events == night.events
+    older = {**record, "rules": {k: v for k, v in record["rules"].items()
+                                if k != "deal-after-game"}}  # fmt: skip
+    assert Night.replay(older).events == night.events
+    passed = play(new_night("two-card-guts,bourre", cap="4"), games=4).record()
+    assert [e["seat"] for e in passed["events"] if e["kind"] == "night-game-chosen"] == [0, 1, 2, 3]
+    with pytest.raises(GutsError):  # played passing, read as continuing: another chooser
+        Night.replay({**passed, "rules": {k: v for k, v in passed["rules"].items()
+                                          if k != "deal-after-game"}})  # fmt: skip

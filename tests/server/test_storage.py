@@ -4,18 +4,24 @@ it changes are written together or not at all, and ``(table, seq)`` is unique.""
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
+from alembic.runtime.environment import EnvironmentContext
+from alembic.script import ScriptDirectory
 
 from guts.errors import GutsError
 from guts.server.storage import (
     ACTIONS,
     METADATA,
+    MIGRATIONS,
     ROWS_A_STATEMENT,
     ActionRow,
     SeatRow,
@@ -180,3 +186,54 @@ def test_database_urls(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     default = database_url()
     assert default.startswith("sqlite+pysqlite:///") and default.endswith("guts.sqlite3")
     assert Path(default.removeprefix("sqlite+pysqlite:///")).parent.is_dir()
+
+
+def _migrate_to(connection: sa.Connection, revision: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    script = ScriptDirectory.from_config(config)
+
+    def upgrade(current: Any, context: MigrationContext) -> Any:
+        return script._upgrade_revs(revision, current)
+
+    with EnvironmentContext(config, script, fn=upgrade, destination_rev=revision) as env:
+        env.configure(connection=connection, target_metadata=METADATA)
+        with env.begin_transaction():
+            env.run_migrations()
+
+
+def test_nights_stored_before_deal_after_game_keep_the_deal_they_were_played_with(
+    tmp_path: Path,
+) -> None:
+    """A night stored by an older server rebuilds from its commands with the deal going on
+    from game to game, as it was played; a night stored now keeps its own option."""
+    path = tmp_path / "old.sqlite3"
+    engine = sa.create_engine(f"sqlite+pysqlite:///{path}")
+    with engine.begin() as connection:
+        _migrate_to(connection, "0003_leases")
+        stored = {"old-night": ("dealers-choice", {"cap": "4"}),
+                  "new-night": ("dealers-choice", {"deal-after-game": "passes"}),
+                  "guts": ("two-card-guts", {"ante": "2"})}  # fmt: skip
+        for table_id, (preset, options) in stored.items():
+            row = table_row(table_id)
+            connection.execute(sa.text(
+                "INSERT INTO tables (id, preset, options, stakes, auto_approve, "
+                "host_secret_hash, status, created_at, updated_at) VALUES (:id, :preset, "
+                ":options, '{}', 0, :hash, 'lobby', :at, :at)"
+            ), {"id": table_id, "preset": preset, "options": json.dumps(options),
+                "hash": row.host_secret_hash, "at": datetime.now(UTC)})  # fmt: skip
+    engine.dispose()
+
+    async def options() -> dict[str, Any]:
+        storage = await Storage.open(f"sqlite:///{path}")
+        rows = await storage.run(
+            lambda connection: connection.execute(sa.text("SELECT id, options FROM tables")).all()
+        )
+        await storage.close()
+        return {table_id: json.loads(text) for table_id, text in rows}
+
+    assert asyncio.run(options()) == {
+        "old-night": {"cap": "4", "deal-after-game": "continues"},
+        "new-night": {"deal-after-game": "passes"},
+        "guts": {"ante": "2"},
+    }

@@ -16,6 +16,7 @@ from guts.night.rules import (
     DEFAULT_GAMES,
     CappedPot,
     Chooser,
+    DealAfterGame,
     GameEntry,
     NightRules,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "FEWER_THAN_TWO",
     "CappedPot",
     "Chooser",
+    "DealAfterGame",
     "GameEntry",
     "GameResult",
     "Night",

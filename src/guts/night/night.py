@@ -13,6 +13,8 @@ after deal; Guts with continue-after-empty), the first time, between deals, the 
 is empty and nobody holds legs or points. With ``cap``, a game also ends after that many
 deals, its middle settled by ``capped-pot``. A chooser who does not choose in time (the
 driver calls :meth:`Night.time_out`) gets the house default, else the game before.
+After a game the deal passes to the left of the game's first dealer
+(``deal-after-game``), so with ``chooser=dealer`` the choice goes round the table.
 
 >>> import random
 >>> night = Night(NightRules(games="two-card-guts,bourre"), ["Ann", "Bob"], buy_in=20,
@@ -50,7 +52,7 @@ from guts.night.events import (
 from guts.night.ledger import GameResult, NightLedger
 from guts.night.middle import nothing_owed, refund
 from guts.night.record import first_difference, game_records, read_events, record_players
-from guts.night.rules import CappedPot, Chooser, NightRules, parse_pairs
+from guts.night.rules import CappedPot, Chooser, DealAfterGame, NightRules, parse_pairs
 from guts.table import Table
 
 __all__ = ["FEWER_THAN_TWO", "POT_TAKEN", "Night"]
@@ -59,6 +61,10 @@ AnySession = RecordedSession[Any, Any]
 
 FEWER_THAN_TWO = "fewer than two players have chips"
 """Why a night at table stakes ends when it cannot go on."""
+
+DEAL_AFTER_GAME = "deal-after-game"
+"""The option every record names (a record without it is older than it: its deal
+continued from game to game)."""
 
 POT_TAKEN = "the pot was taken and nothing is owed"
 """Why the night ends a game whose session would play on."""
@@ -88,6 +94,7 @@ class Night(Session):
         self._stacks = list(self._buy_ins)
         self._first_button = table.button
         self._button = table.button
+        self._game_button = table.button  # the current (or last) game's first dealer
         self._rng = rng
         self._table = table
         self._events: list[Event] = []
@@ -332,7 +339,7 @@ class Night(Session):
             rules=tuple(sorted(session.rules.to_options().items())),
             players=tuple(session.players), button=self._button,
         ))  # fmt: skip
-        self._session, self._seen = session, 0
+        self._session, self._seen, self._game_button = session, 0, self._button
         self._sync()
         self._after_game_step()
 
@@ -421,7 +428,7 @@ class Night(Session):
                              "chooser": result.chooser, "deals": result.deals,
                              "reason": result.reason, "change": list(result.change)})  # fmt: skip
         self._deals += session.deals_played
-        self._button = table.button
+        self._button = self._next_button(table.button)
         self._session, self._seen = None, 0
         for seat, stack in enumerate(stacks):
             if stack < 0:
@@ -444,6 +451,13 @@ class Night(Session):
             after = self._button if rules.chooser is Chooser.DEALER or \
                 self._last_chooser is None else self._table.left_of(self._last_chooser)  # fmt: skip
             self._chooser = self._with_chips(after)
+
+    def _next_button(self, after_last_deal: int) -> int:
+        """The next game's first dealer: left of the last game's first dealer (the deal
+        passes game to game), or where the game's last deal left the button."""
+        if self.night_rules.deal_after_game is DealAfterGame.CONTINUES:
+            return after_last_deal
+        return self._with_chips((self._game_button + 1) % len(self._names))
 
     def _with_chips(self, seat: int) -> int:
         """``seat``, or the first seat to its left with chips at table stakes."""
@@ -520,7 +534,8 @@ class Night(Session):
         """A JSON-able record that :meth:`replay` turns back into this exact night."""
         return {
             "game": self.game,
-            "rules": self.night_rules.to_options(),
+            "rules": {**self.night_rules.to_options(), DEAL_AFTER_GAME:
+                      self.night_rules.deal_after_game.value},
             "players": [[name, stack] for name, stack in self.players],
             "button": self._first_button,
             "events": events_to_json(self._events),
@@ -538,8 +553,11 @@ class Night(Session):
             raise EventError(f"bad night record: missing {', '.join(missing)}")
         if not isinstance(record["rules"], Mapping):
             raise EventError("bad night record: rules must be an object of options")
+        options = record["rules"]
+        if DEAL_AFTER_GAME not in options:  # a record from before the option: it continued
+            options = {**options, DEAL_AFTER_GAME: DealAfterGame.CONTINUES.value}
         try:
-            rules = NightRules.from_record(record["rules"])
+            rules = NightRules.from_record(options)
         except OptionError as error:
             raise EventError(f"bad night record: rules: {error}") from None
         events = read_events(record["events"])

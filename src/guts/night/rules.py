@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_GAMES",
     "CappedPot",
     "Chooser",
+    "DealAfterGame",
     "GameEntry",
     "NightRules",
     "parse_pairs",
@@ -56,6 +57,19 @@ class Chooser(StrEnum):
     """The seat after the last chooser (the first game: the first dealer)."""
     ROTATION = "rotation"
     """Nobody: the host's games in turn, like a mixed game."""
+
+
+class DealAfterGame(StrEnum):
+    """Who deals the first deal of the next game."""
+
+    PASSES = "passes"
+    """The player to the left of the last game's first dealer: the deal passes left game
+    to game, so with ``chooser=dealer`` the choice goes round the table (the rule text's
+    Diablo: after the game the deal passes to the left of whoever called it)."""
+    CONTINUES = "continues"
+    """The next in turn after the game's last deal (the button goes on from where the
+    game left it; with a cap of deals that is a multiple of the players it comes back to
+    the same seat, who would choose every game)."""
 
 
 class CappedPot(StrEnum):
@@ -128,6 +142,9 @@ class NightRules(RuleOptions):
         "options (bourre ante=2)",
         "chooser": "who names each game: dealer (who deals its first deal), next (the seat "
         "after the last chooser) or rotation (no choice: the games in turn)",
+        "deal_after_game": "who deals the next game's first deal: passes (the player to "
+        "the left of the last game's first dealer) or continues (the next in turn after the "
+        "game's last deal)",
         "default": "the game a chooser who does not choose in time gets (none: the game "
         "before, or the first allowed for the first game)",
         "cap": "the most deals one game lasts (none: it runs until its own end)",
@@ -142,6 +159,7 @@ class NightRules(RuleOptions):
 
     games: str = DEFAULT_GAMES
     chooser: Chooser = Chooser.DEALER
+    deal_after_game: DealAfterGame = DealAfterGame.PASSES
     default: str | None = None
     cap: int | None = None
     capped_pot: CappedPot = CappedPot.SPLIT

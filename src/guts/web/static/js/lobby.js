@@ -207,24 +207,27 @@ function gamePicker(input) {
     why.textContent = (dropped.length ? `Taken off the list: ${dropped.join(", ")}. ` : "") +
       (unfit.length ? `Not for ${players} players: ${unfit.join(", ")}.` : "");
   };
-  /** The dealer of a game's first deal chooses it: with a cap of deals that is a multiple
-   * of the players, the button comes back to the same seat after every capped game. */
+  /** The dealer of a game's first deal chooses it: when the deal continues from game to
+   * game, a cap of deals that is a multiple of the players brings the button back to the
+   * same seat after every capped game. */
   const sameChooser = () => {
     const chooser = $("option-chooser");
+    const deal = $("option-deal-after-game");
     const cap = Number($("option-cap") && $("option-cap").value);
     const players = Number(count.value) || 0;
-    const stuck = chooser && chooser.value === "dealer" && Number.isInteger(cap) && cap > 0 &&
-      players >= 2 && cap % players === 0;
+    const stuck = chooser && chooser.value === "dealer" && deal && deal.value === "continues" &&
+      Number.isInteger(cap) && cap > 0 && players >= 2 && cap % players === 0;
     warning.textContent = stuck
-      ? `With chooser dealer and a cap of ${cap} deals for ${players} players, the deal comes back to ` +
-        "the same player after every capped game: they would choose every game. Pick chooser " +
-        "next, or a cap that is not a multiple of the players."
+      ? `With chooser dealer, the deal continuing and a cap of ${cap} deals for ${players} ` +
+        "players, the deal comes back to the same player after every capped game: they would " +
+        "choose every game. Let the deal pass after a game, pick chooser next, or a cap that " +
+        "is not a multiple of the players."
       : "";
   };
   count.addEventListener("input", sameChooser);
   box.addEventListener("change", sameChooser);
   queueMicrotask(() => {
-    for (const id of ["option-chooser", "option-cap"]) {
+    for (const id of ["option-chooser", "option-cap", "option-deal-after-game"]) {
       const input = $(id);
       if (input) for (const kind of ["input", "change"]) input.addEventListener(kind, sameChooser);
     }
