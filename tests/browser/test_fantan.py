@@ -75,11 +75,15 @@ def test_a_deal_of_fan_tan_played_by_clicking(chromium: Any, server: Server, sho
     winner = result["winner"]
     wait_until(lambda: "out first and" in bob.page.inner_text("#log"), "the outcome told")
     assert "the pot (" in bob.page.inner_text("#log")
-    rows, drawn = ann.page.evaluate(  # read at one moment (a next deal may have begun)
-        """() => [window.gutsState.game.rows, [...document.querySelectorAll('.fantan-row')]
-                  .map(r => [...r.querySelectorAll('[data-card]')].map(c => c.dataset.card))]"""
-    )
-    assert drawn == [rows[suit] for suit in ("clubs", "diamonds", "hearts", "spades")]
+
+    def rows_drawn_as_held() -> bool:  # read at one moment (a next deal may have begun,
+        rows, drawn = ann.page.evaluate(  # its frame held but not yet drawn)
+            """() => [window.gutsState.game.rows, [...document.querySelectorAll('.fantan-row')]
+                      .map(r => [...r.querySelectorAll('[data-card]')].map(c => c.dataset.card))]"""
+        )
+        return bool(drawn == [rows[suit] for suit in ("clubs", "diamonds", "hearts", "spades")])
+
+    wait_until(rows_drawn_as_held, "the rows drawn as the page holds them")
     stacks = ann.value("state.game.stacks")
     assert sum(stacks) == 200 and stacks[winner] > 100
     for person in people:
