@@ -16,7 +16,9 @@ number. Every person keeps a log of the actions the server told it were accepted
 
 While it plays it measures accepted actions a second, the time from ``act`` to each
 seat's receipt of that command (p50, p99, max; the acting seat's own echo included),
-error frames, reconnects, and each node's resident memory and open sockets over time
+where the wait is (the script's own event-loop lag, and how long each node takes to
+answer ``/healthz``: its event loop's lag), error frames, reconnects, and each node's
+resident memory and open sockets over time
 (progress lines on stderr). With ``--faults`` it injects, one every ``--fault-every``
 seconds in turn: ``kill`` (SIGKILL of a node; the script waits until every table it
 owned has another owner, then starts it again and sends it a share of the people, as a
@@ -891,6 +893,10 @@ class Run:
         first_ids = [node.id for node in self.nodes]  # (a node started again has another)
         kinds = [kind for kind in FAULTS if kind in args.faults]
         crowd.latencies.measuring = True
+        lag: list[float] = []
+        answers: list[list[float]] = [[] for _ in self.nodes]
+        watching = [asyncio.create_task(loop_lag(lag)),
+                    asyncio.create_task(health_times(self.nodes, answers))]  # fmt: skip
         began, self.began = time.perf_counter(), time.monotonic()
         cpu_before = [cpu_seconds(n.pid) if n.pid else 0.0 for n in self.nodes]
         client_cpu = time.process_time()
@@ -912,6 +918,8 @@ class Run:
             await pending
         elapsed = time.perf_counter() - began
         crowd.latencies.measuring = False
+        for task in watching:
+            task.cancel()
         server_cpu = [  # a node started again after a kill: None
             cpu_seconds(n.pid) - before if n.pid and n.starts == 1 else None
             for n, before in zip(self.nodes, cpu_before, strict=True)
@@ -951,6 +959,8 @@ class Run:
                 for cpu, n in zip(server_cpu, accepted, strict=True)
             ],
             "client_cpu_share": round(client_cpu / elapsed, 2),
+            "client_loop_lag_ms": spread_ms(lag),
+            "healthz_ms": [spread_ms(times) for times in answers],
             "measured_s": round(elapsed, 1),
             "faults": faults.done,
             "checks": [{k: v for k, v in c.items() if k in CHECK_KEYS} for c in self.checks],
@@ -968,6 +978,40 @@ class Run:
         say(f"fault {kind}: {report}")
         await asyncio.sleep(self.args.settle)
         await self.check(f"{kind} at {report['at_s']} s")
+
+
+async def loop_lag(samples: list[float], period: float = 0.05) -> None:
+    """How late this script's event loop wakes from a sleep of ``period``, into
+    ``samples`` (for ever): a receipt waits that long too before the script sees it."""
+    while True:
+        before = time.perf_counter()
+        await asyncio.sleep(period)
+        samples.append(time.perf_counter() - before - period)
+
+
+async def health_times(nodes: list[Node], samples: list[list[float]],
+                       period: float = 0.5) -> None:  # fmt: skip
+    """How long each node takes to answer ``/healthz`` (no database, no Redis: its event
+    loop's lag, the loopback and this script's lag), into ``samples`` (for ever)."""
+    async with httpx.AsyncClient(timeout=30) as client:
+        while True:
+            for node, times in zip(nodes, samples, strict=True):
+                if node.process is None:
+                    continue
+                before = time.perf_counter()
+                try:
+                    await client.get(f"{node.url}/healthz")
+                except httpx.HTTPError:
+                    continue
+                times.append(time.perf_counter() - before)
+            await asyncio.sleep(period)
+
+
+def spread_ms(samples: list[float]) -> list[float]:
+    """p50, p99 and max of ``samples`` (seconds), in milliseconds."""
+    return [round(quantile(samples, q) * 1000, 1) for q in (0.5, 0.99)] + [
+        round(max(samples, default=float("nan")) * 1000, 1)
+    ]
 
 
 def lost_leases(log: Path) -> int:
@@ -1027,7 +1071,8 @@ def summary(result: dict[str, Any]) -> None:
                 "errors", "reconnects", "duplicate_frames", "gaps", "resends", "server_cpu_share",
                 "server_cpu_ms_per_action",
                 "rss_growth_mib_per_min", "leases_lost",
-                "client_cpu_share", "load_before", "load_after"):  # fmt: skip
+                "client_cpu_share", "client_loop_lag_ms", "healthz_ms",
+                "load_before", "load_after"):  # fmt: skip
         table.add_row(key, str(result[key]))
     first, last = result["timeline"][0] if result["timeline"] else {}, \
         result["timeline"][-1] if result["timeline"] else {}  # fmt: skip

@@ -5,15 +5,18 @@ A node runs the actors of the tables whose lease it holds (:mod:`guts.server.lea
 and relays the clients of the others' tables to them (:mod:`guts.server.relay`). Its
 heartbeat, every third of the lease time:
 
-- renews its leases; a table whose lease it lost (it was paused or cut off longer than
-  the lease: another node has it now) is let go: its clients are hung up, to reconnect
-  (a table that expired, which any node may find, is let go too);
+- renews its leases, in a task of its own, so a takeover of many tables never makes it
+  late (:meth:`Node.take_free`); a table whose lease it lost (it was paused or cut off
+  longer than the lease: another node has it now) is let go: its clients are hung up, to
+  reconnect (a table that expired, which any node may find, is let go too);
 - says in Redis that it runs, and detaches the clients of nodes that stopped saying so;
 - hangs up its linked clients of a table whose owner changed (they reconnect and
   resume, at the new owner or here);
-- takes over the open tables nobody holds (never leased, or the owner died or stopped):
-  each is replayed from its record, with the next lease generation, so no accepted
-  command is lost and none applied twice (the fence refuses any commit of the old owner).
+
+and, in a second task at the same pace, it takes over the open tables nobody holds (never
+leased, or the owner died or stopped), :data:`TAKE_SLICE` at a time: each is replayed
+from its record, with the next lease generation, so no accepted command is lost and none
+applied twice (the fence refuses any commit of the old owner).
 
 A node that stops cleanly gives its leases up at once, so the others need not wait for
 them to expire.
@@ -25,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from guts.errors import GutsError
@@ -33,13 +37,16 @@ from guts.server.lease import Fence, Leases
 from guts.server.relay import Relay
 from guts.server.storage import Storage
 
-__all__ = ["LEASE_S", "Node"]
+__all__ = ["LEASE_S", "TAKE_SLICE", "Node"]
 
 log = logging.getLogger("guts.server")
 
 LEASE_S = 5.0
 """Seconds a lease lasts unless renewed (``--lease-seconds``): a dead node's tables are
 taken over within about this, plus a heartbeat."""
+TAKE_SLICE = 16
+"""How many more free tables a takeover looks up at a time: it takes them one by one,
+then looks again, until none is left."""
 
 
 class Tables(Protocol):
@@ -64,23 +71,27 @@ class Node:
         """The leases this node holds, by table."""
         self.broken: set[str] = set()
         """Tables that would not replay here (not tried again)."""
-        self._beating: asyncio.Task[None] | None = None
+        self._beating: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
         """Connect to Redis and start the heartbeat (``Tables.open_all`` takes the tables
         nobody holds)."""
         await self.relay.start()
         await self.relay.alive(self.lease_s)
-        self._beating = asyncio.create_task(self._beat(), name="node heartbeat")
+        self._beating = [
+            asyncio.create_task(self._every_beat(self.beat), name="node heartbeat"),
+            asyncio.create_task(self._every_beat(self.take_free), name="node takeovers"),
+        ]
         log.info("node started", extra={"event": "node", "client": self.id})
 
     async def quiet(self) -> None:
         """Stop the heartbeat (before the actors close: it takes no table then)."""
-        if self._beating is not None:
-            self._beating.cancel()
+        beating, self._beating = self._beating, []
+        for task in beating:
+            task.cancel()
+        for task in beating:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._beating
-            self._beating = None
+                await task
 
     async def close(self) -> None:
         """Stop the heartbeat, give up the leases (call after the actors closed)."""
@@ -117,24 +128,34 @@ class Node:
         asyncio.get_running_loop().create_task(actor.close())
 
     async def take_free(self) -> list[str]:
-        """Take over the open tables nobody holds; the ids of those that would not replay."""
-        failed = []
-        for table_id in await self.leases.free():
-            if table_id in self.broken or table_id in self.tables.actors:
-                continue
-            try:
-                await self.tables.get(table_id)
-            except GutsError:
-                log.exception("table %s does not replay", table_id)
-                self.broken.add(table_id)
-                failed.append(table_id)
-                continue
-            if table_id in self.tables.actors:
-                log.info("table taken over", extra={"event": "taken", "table": table_id})
-        return failed
+        """Take over the open tables nobody holds, :data:`TAKE_SLICE` looked up at a time,
+        until none is left; the ids of those that would not replay. Each table is
+        replayed in turn, so a dead node's hundreds of tables take a while: the leases
+        this node holds are renewed meanwhile by the heartbeat's own task."""
+        failed: list[str] = []
+        tried: set[str] = set()
+        while True:
+            skipped = len(tried | self.broken)  # still free: looked past
+            fresh = [table_id for table_id in await self.leases.free(skipped + TAKE_SLICE)
+                     if table_id not in tried]  # fmt: skip
+            if not fresh:
+                return failed
+            for table_id in fresh:
+                tried.add(table_id)
+                if table_id in self.broken or table_id in self.tables.actors:
+                    continue
+                try:
+                    await self.tables.get(table_id)
+                except GutsError:
+                    log.exception("table %s does not replay", table_id)
+                    self.broken.add(table_id)
+                    failed.append(table_id)
+                    continue
+                if table_id in self.tables.actors:
+                    log.info("table taken over", extra={"event": "taken", "table": table_id})
 
     async def beat(self) -> None:
-        """One heartbeat (see the module's text)."""
+        """One heartbeat, the takeovers left out (see the module's text)."""
         asked = dict(self.fences)  # a table taken meanwhile is not in this renewal
         held = await self.leases.renew(list(asked.values()))
         for table_id, fence in asked.items():
@@ -149,12 +170,12 @@ class Node:
             for table_id, owner in linked.items():
                 if owners.get(table_id) != owner:
                     self.relay.hang_up_table(table_id)
-        await self.take_free()
 
-    async def _beat(self) -> None:
+    async def _every_beat(self, work: Callable[[], Awaitable[object]]) -> None:
+        """``work()`` every third of the lease time, for ever."""
         while True:
             await asyncio.sleep(self.lease_s / 3)
             try:
-                await self.beat()
+                await work()
             except Exception:
                 log.exception("node heartbeat failed", extra={"event": "error"})
