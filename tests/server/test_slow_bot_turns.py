@@ -6,6 +6,7 @@ a table rebuilt meanwhile asks again, and replays to the same state)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,16 @@ async def thought(actor: TableActor) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the bot's thread never handed its choice in")
+
+
+async def until_played(actor: TableActor, count: int) -> None:
+    """Wait until the table holds ``count`` declarations (the bots may think for long on
+    a busy machine: a generous deadline, not a measure of speed)."""
+    deadline = time.monotonic() + 300
+    while await actor.query(lambda: declarations(actor)) < count:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"fewer than {count} declarations were played")
+        await asyncio.sleep(0.01)
 
 
 def run(sqlite_url: str, body: object) -> None:
@@ -77,11 +88,7 @@ def test_a_pause_while_a_bot_solves_is_committed_at_once_and_the_bot_waits(
         await thought(actor)
         assert await actor.query(lambda: (actor.seq, declarations(actor))) == (paused_at, 0)
         await actor.call(Pause(type="pause", secret=secret, paused=False))
-        for _ in range(1000):  # the choice made while paused is played now
-            if await actor.query(lambda: declarations(actor)):
-                break
-            await asyncio.sleep(0.01)
-        assert await actor.query(lambda: declarations(actor)) >= 1
+        await until_played(actor, 1)  # the choice made while paused is played now
 
     run(sqlite_url, body)
 
@@ -98,11 +105,7 @@ def test_a_choice_for_a_table_rebuilt_meanwhile_is_dropped_and_asked_again(
         await actor.query(lambda: actor.load(stored))  # a rebuild, between two commands
         await thought(actor)
         assert await actor.query(lambda: actor.session) is not before
-        for _ in range(1000):
-            if await actor.query(lambda: declarations(actor)) >= 6:
-                break
-            await asyncio.sleep(0.01)
-        assert await actor.query(lambda: declarations(actor)) >= 6  # the bots play on
+        await until_played(actor, 6)  # the bots play on
         await actor.call(Pause(type="pause", secret=secret))
         await settle(actor)
         stored = await storage.load(actor.id)
