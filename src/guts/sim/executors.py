@@ -382,7 +382,9 @@ class ProcessPool(Executor):
         self.context = multiprocessing.get_context(method)
         if method == "forkserver":  # fast: the fast path's loop ready in every worker
             preload = "guts.sim.preload" if fast else "guts.sim.executors"
-            self.context.set_forkserver_preload([preload])
+            # the main script too (`guts`: the command line), which every worker started
+            # would otherwise import again
+            self.context.set_forkserver_preload(["__main__", preload])
         self.workers = workers
         self.here = here
         self.pool, self.ready, self.starting = self._start()
