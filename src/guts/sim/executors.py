@@ -390,8 +390,8 @@ class ProcessPool(Executor):
         self.pool, self.ready, self.starting = self._start()
 
     def _start(self) -> tuple[Executor, Future[None], threading.Thread]:
-        """A new pool, its workers starting on a thread; ``ready`` is done once each was
-        asked something and one answered."""
+        """A new pool, its workers starting on a thread; ``ready`` is done once the calls
+        that started them were answered (or the pool broke)."""
         from concurrent.futures import ProcessPoolExecutor
 
         pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=self.context)
