@@ -16,6 +16,7 @@ import pytest
 
 from guts.errors import GutsError, OptionError
 from guts.sim import SimSpec, open_executor, play_session, report, simulate
+from guts.sim.executors import ProcessPool
 
 SPEC = SimSpec.make("two-card-guts", players=4, bots="threshold,random", buy_in=20, seed=21)
 
@@ -35,6 +36,39 @@ def test_sessions_are_numbered_from_zero_in_order() -> None:
     summary = simulate(SPEC, sessions=3)
     lengths = [play_session(SPEC, index).deals for index in range(3)]
     assert summary.deals == sum(lengths)
+
+
+FAST = SimSpec.make("two-card-guts", players=4, bots="threshold,random", buy_in=20, seed=5,
+                    fast=True)  # fmt: skip
+
+
+@pytest.mark.parametrize("plan", [{"sessions": 5000}, {"deals": 9000}])
+def test_this_process_and_a_pool_give_the_same_report_as_one_process(
+    plan: dict[str, int],
+) -> None:
+    alone = report(FAST, simulate(FAST, **plan), plan)  # type: ignore[arg-type]
+    with open_executor("process", 3, fast=True) as pool:
+        assert isinstance(pool, ProcessPool) and pool.here and pool.workers == 2
+        for batch in (None, 700):
+            summary = simulate(FAST, executor=pool, workers=3, batch=batch, **plan)  # type: ignore[arg-type]
+            assert json.dumps(report(FAST, summary, plan)) == json.dumps(alone)
+
+
+def test_this_process_plays_every_batch_while_the_pool_has_not_started() -> None:
+    class Starting(ProcessPool):
+        sent = 0
+
+        def started(self) -> bool:
+            return False
+
+        def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+            self.sent += 1
+            return super().submit(fn, *args, **kwargs)
+
+    alone = simulate(SPEC, sessions=12)
+    with Starting(1, here=True) as pool:
+        assert simulate(SPEC, sessions=12, executor=pool, workers=2, batch=3) == alone
+        assert pool.sent == 0
 
 
 @pytest.mark.parametrize("wanted", [1, 7, 40])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from guts.sim.outcomes import OUTCOMES
 from guts.sim.runner import SessionResult, SimSpec
 from guts.sim.summary import Summary
 from guts.sim.vector import fast_batch
@@ -23,7 +24,9 @@ def test_arrays_counted_at_once_as_one_by_one(largest: int) -> None:
     left = rng.integers(0, 6, sessions)
     capped = rng.random(sessions) < 0.1
     showdowns = rng.integers(0, deals + 1)  # per session, how many deals came to each
-    outcomes = {"showdown": showdowns, "uncontested": deals - showdowns}
+    outcomes = np.zeros((sessions, len(OUTCOMES)), dtype=np.int64)
+    outcomes[:, OUTCOMES.index("showdown")] = showdowns
+    outcomes[:, OUTCOMES.index("uncontested")] = deals - showdowns
     together = Summary.empty(BOTS)
     together.add_arrays(deals, nets, busted, left, capped, pots={4: 2, 9: 1},
                         outcomes=outcomes)  # fmt: skip

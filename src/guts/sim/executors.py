@@ -21,6 +21,10 @@ pool is started again and every batch in flight played again (the same seeds, so
 result), and Dask's or Ray's lost tasks, where they do not retry them themselves, are
 submitted again; ``tell`` is told each time. A batch lost :data:`RETRIES` times ends the
 run with a GutsError naming it.
+
+``--executor process`` with ``--workers n`` plays batches in this process too, beside a pool
+of ``n - 1`` (:class:`ProcessPool` with ``here``): this process would otherwise only wait,
+and it plays from the first moment, while the pool's workers start.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor, Executor, Future
@@ -59,30 +64,34 @@ RETRIES = 3
 
 @dataclass(frozen=True)
 class Batch:
-    """The summary of consecutive sessions, and how many deals each lasted (an array:
-    sent back from a worker as its bytes)."""
+    """The summary of consecutive sessions and, where asked for, how many deals each
+    lasted (an array, sent back from a worker as its bytes; empty where not asked for)."""
 
     first: int
     summary: Summary
     lengths: NDArray[np.int64]
 
 
-def run_batch(spec: SimSpec, first: int, count: int, cut: int | None = None) -> Batch:
+def run_batch(
+    spec: SimSpec, first: int, count: int, cut: int | None = None, *, lengths: bool = True
+) -> Batch:
     """Play sessions ``first`` to ``first + count - 1`` of ``spec`` (the last of them
-    stopped after ``cut`` deals, if given) and summarize them."""
+    stopped after ``cut`` deals, if given) and summarize them; ``lengths``: with each
+    session's length (a run of so many deals needs them; a run of so many sessions
+    does not, and a worker then sends back only the summary)."""
     if spec.fast:
         from guts.sim.vector import fast_batch
 
         fast, played = fast_batch(spec, first, count, cut)
-        return Batch(first, fast, played)
+        return Batch(first, fast, played if lengths else played[:0].copy())
     summary = Summary.empty(spec.seat_bots)
-    lengths = []
+    deals = []
     last = first + count - 1
     for index in range(first, first + count):
         result = play_session(spec, index, cut if index == last else None)
         summary.add(result)
-        lengths.append(result.deals)
-    return Batch(first, summary, np.array(lengths, dtype=np.int64))
+        deals.append(result.deals)
+    return Batch(first, summary, np.array(deals if lengths else [], dtype=np.int64))
 
 
 def simulate(
@@ -99,9 +108,11 @@ def simulate(
     """The summary of ``sessions`` sessions of ``spec`` (numbers 0, 1, ...), or of as many
     as make ``deals`` deals (the last session stopped when they are played).
 
-    Batches run on ``executor`` (None: in this process), about ``workers`` of them at
-    once; ``batch`` fixes the sessions per batch (by default a few batches per worker,
-    at most 64 sessions each). ``tell`` hears of batches played again (a worker died)."""
+    Batches run on ``executor`` (None: in this process; a :class:`ProcessPool` with
+    ``here``: in this process too), about ``workers`` of them at once; ``batch`` fixes
+    the sessions per batch (by default a few batches per worker, at most 64 sessions
+    each, 65,536 on the fast path; on workers, smaller towards the end). ``tell`` hears of
+    batches played again (a worker died)."""
     if (sessions is None) == (deals is None):
         raise OptionError("give either --sessions or --deals (not both)")
     if workers < 1:
@@ -112,11 +123,11 @@ def simulate(
         from guts.sim.vector import check_fast
 
         check_fast(spec)
-    runner = _Runner(spec, executor, workers, progress, tell)
+    runner = _Runner(spec, executor, workers, progress, tell, lengths=sessions is None)
     if sessions is not None:
         if sessions < 1:
             raise OptionError(f"--sessions must be at least 1, not {sessions}")
-        return runner.sessions(sessions, batch or _batch_size(sessions, workers, spec.fast))
+        return runner.sessions(sessions, batch)
     assert deals is not None
     if deals < 1:
         raise OptionError(f"--deals must be at least 1, not {deals}")
@@ -129,9 +140,16 @@ def _batch_size(sessions: float, workers: int, fast: bool = False) -> int:
     return max(1, min(1 << 16 if fast else 64, math.ceil(sessions / (4 * workers))))
 
 
+LEAST_FAST = 1 << 11
+"""The fewest sessions in one of the fast path's last batches on workers (a batch costs
+about as much as a few hundred sessions besides its sessions)."""
+
+
 class _Runner:
     """Submits batches in session order, at most two per worker in flight, and merges
-    their summaries in the same order."""
+    their summaries in the same order. Beside a :class:`ProcessPool` with ``here``, this
+    process plays the next batch itself whenever the oldest in flight is not played yet
+    (and while the pool's workers start)."""
 
     def __init__(
         self,
@@ -140,33 +158,66 @@ class _Runner:
         workers: int,
         progress: Progress | None,
         tell: Tell | None = None,
+        *,
+        lengths: bool = True,
     ) -> None:
         self.spec = spec
         self.executor = executor
         self.tell = tell
         self.lost: dict[int, int] = {}  # how many times each batch (by first session) was lost
-        self.window = 2 * workers if executor is not None else 1
+        self.here = isinstance(executor, ProcessPool) and executor.here
+        if executor is None:
+            self.window = 1
+        else:
+            self.window = 2 * (executor.workers if isinstance(executor, ProcessPool) else workers)
         self.workers = workers
         self.progress = progress
+        self.lengths = lengths
         self.summary = Summary.empty(spec.seat_bots)
         self.flight: deque[tuple[int, int, Future[Batch]]] = deque()
+        self.mine: set[int] = set()  # the batches in flight played here (by first session)
         self.next = 0
+
+    def _send(self, first: int, count: int) -> Future[Batch]:
+        assert self.executor is not None
+        return self.executor.submit(run_batch, self.spec, first, count, lengths=self.lengths)
 
     def _submit(self, count: int) -> None:
         first, self.next = self.next, self.next + count
         future: Future[Batch]
         if self.executor is None:
             future = Future()
-            future.set_result(run_batch(self.spec, first, count))
+            future.set_result(run_batch(self.spec, first, count, lengths=self.lengths))
         else:
             try:
-                future = self.executor.submit(run_batch, self.spec, first, count)
+                future = self._send(first, count)
             except BrokenExecutor as error:
                 if self.tell is not None:
                     self.tell(f"a worker died ({type(error).__name__}): starting the pool again")
                 self._restart()
-                future = self.executor.submit(run_batch, self.spec, first, count)
+                future = self._send(first, count)
         self.flight.append((first, count, future))
+
+    def _room(self) -> bool:
+        """Whether a batch may be sent now: fewer than the window sent and in flight (and,
+        beside a pool that plays here, its workers started)."""
+        sent = len(self.flight) - len(self.mine)
+        if self.here:
+            assert isinstance(self.executor, ProcessPool)
+            return sent < self.window and self.executor.started()
+        return sent < self.window
+
+    def _play_here(self, count: int) -> bool:
+        """Play the next ``count`` sessions in this process if it plays beside the pool and
+        would otherwise wait for the oldest batch in flight; whether it did."""
+        if not self.here or (self.flight and self.flight[0][2].done()):
+            return False
+        first, self.next = self.next, self.next + count
+        future: Future[Batch] = Future()
+        future.set_result(run_batch(self.spec, first, count, lengths=self.lengths))
+        self.flight.append((first, count, future))
+        self.mine.add(first)
+        return True
 
     def _result(self) -> tuple[int, int, Batch]:
         """The oldest batch in flight, once played: a batch lost with its worker is
@@ -183,11 +234,10 @@ class _Runner:
                 continue
             except Exception as error:  # Dask's KilledWorker, Ray's WorkerCrashedError, ...
                 self._lost(first, count, error)
-                assert self.executor is not None
-                future = self.executor.submit(run_batch, self.spec, first, count)
-                self.flight[0] = (first, count, future)
+                self.flight[0] = (first, count, self._send(first, count))
                 continue
             self.flight.popleft()
+            self.mine.discard(first)
             return first, count, batch
 
     def _lost(self, first: int, count: int, error: BaseException) -> None:
@@ -208,11 +258,10 @@ class _Runner:
         if restart is None:
             raise GutsError("a worker died and its executor cannot be started again")
         restart()
-        assert self.executor is not None
         flight: deque[tuple[int, int, Future[Batch]]] = deque()
         for first, count, future in self.flight:
             if not future.done() or future.exception() is not None:
-                future = self.executor.submit(run_batch, self.spec, first, count)
+                future = self._send(first, count)
             flight.append((first, count, future))
         self.flight = flight
 
@@ -221,12 +270,25 @@ class _Runner:
         if self.progress is not None:
             self.progress(self.summary.sessions, self.summary.deals)
 
-    def sessions(self, sessions: int, size: int) -> Summary:
+    def _size(self, sessions: int, size: int | None) -> int:
+        """The next batch of a run of ``sessions``: ``size`` sessions if given; in one
+        process, all of one size; on workers, a few for each of what is left, so that the
+        last batches are small and the workers finish together."""
+        remaining = sessions - self.next
+        if size is None and self.executor is None:
+            size = _batch_size(sessions, self.workers, self.spec.fast)
+        elif size is None:
+            least = LEAST_FAST if self.spec.fast else 1
+            size = max(least, _batch_size(remaining, self.workers, self.spec.fast))
+        return min(size, remaining)
+
+    def sessions(self, sessions: int, size: int | None) -> Summary:
         try:
             while self.next < sessions or self.flight:
-                while self.next < sessions and len(self.flight) < self.window:
-                    self._submit(min(size, sessions - self.next))
-                self._merge(self._result()[2])
+                while self.next < sessions and self._room():
+                    self._submit(self._size(sessions, size))
+                if self.next >= sessions or not self._play_here(self._size(sessions, size)):
+                    self._merge(self._result()[2])
         finally:
             self._cancel()
         return self.summary
@@ -235,8 +297,10 @@ class _Runner:
         played = 0
         try:
             while True:
-                while len(self.flight) < self.window:
+                while self._room():
                     self._submit(size or self._guess(deals - played))
+                if self._play_here(size or self._guess(deals - played)):
+                    continue
                 first, count, batch = self._result()
                 total = int(batch.lengths.sum())
                 if played + total < deals:
@@ -273,8 +337,9 @@ class _Runner:
 def open_executor(
     kind: str, workers: int, scheduler: str | None = None, *, fast: bool = False
 ) -> Iterator[Any]:
-    """The executor ``--executor kind`` names, shut down on leaving: ``process`` (a pool
-    of ``workers`` processes; None, meaning this process, for one worker), ``dask`` (a
+    """The executor ``--executor kind`` names, shut down on leaving: ``process`` (this
+    process beside a pool of ``workers - 1``; None, meaning this process alone, for one
+    worker), ``dask`` (a
     client of the Dask scheduler at ``scheduler``, or of a new local cluster of
     ``workers`` processes) or ``ray`` (the Ray cluster at ``scheduler``, or a local one).
     ``fast``: the pool's workers start with the fast path's loop loaded."""
@@ -293,18 +358,23 @@ def open_executor(
             yield executor
     elif workers == 1:
         yield None
-    else:
-        with ProcessPool(workers, fast=fast) as executor:
+    else:  # this process and a pool of the others
+        with ProcessPool(workers - 1, fast=fast, here=True) as executor:
             yield executor
 
 
 class ProcessPool(Executor):
     """A process pool that can be started again when a worker died (which breaks a
-    :class:`~concurrent.futures.ProcessPoolExecutor` for good)."""
+    :class:`~concurrent.futures.ProcessPoolExecutor` for good). Its workers start at once,
+    on a thread of their own (a worker forked from the fork server waits for it to import
+    the simulator and load the loop: a second or more). ``here``: this process plays
+    batches beside the pool's ``workers`` (:func:`simulate` does, while they start too)."""
 
-    def __init__(self, workers: int, *, fast: bool = False) -> None:
+    def __init__(self, workers: int, *, fast: bool = False, here: bool = False) -> None:
         import multiprocessing
 
+        if workers < 1:
+            raise OptionError(f"a process pool has at least 1 worker, not {workers}")
         # forkserver: workers are forked from a clean process (never from one running the
         # progress bar's thread), with the simulator already imported
         methods = multiprocessing.get_all_start_methods()
@@ -312,24 +382,49 @@ class ProcessPool(Executor):
         self.context = multiprocessing.get_context(method)
         if method == "forkserver":  # fast: the fast path's loop ready in every worker
             preload = "guts.sim.preload" if fast else "guts.sim.executors"
-            self.context.set_forkserver_preload([preload])
+            # the main script too (`guts`: the command line), which every worker started
+            # would otherwise import again
+            self.context.set_forkserver_preload(["__main__", preload])
         self.workers = workers
-        self.pool = self._start()
+        self.here = here
+        self.pool, self.ready, self.starting = self._start()
 
-    def _start(self) -> Executor:
+    def _start(self) -> tuple[Executor, Future[None], threading.Thread]:
+        """A new pool, its workers starting on a thread; ``ready`` is done once the calls
+        that started them were answered (or the pool broke)."""
         from concurrent.futures import ProcessPoolExecutor
 
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=self.context)
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=self.context)
+        ready: Future[None] = Future()
+
+        def start() -> None:
+            try:  # each call starts a worker until there are enough (none is idle yet)
+                asked = [pool.submit(os.getpid) for _ in range(self.workers)]
+                for answer in asked:
+                    answer.result()
+            except BaseException as error:  # the pool broken at its start: submit will say
+                ready.set_exception(error)
+            else:
+                ready.set_result(None)
+
+        thread = threading.Thread(target=start, name="guts-pool-start", daemon=True)
+        thread.start()
+        return pool, ready, thread
+
+    def started(self) -> bool:
+        """Whether the workers have started (or failed to)."""
+        return self.ready.done()
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         return self.pool.submit(fn, *args, **kwargs)
 
     def restart(self) -> None:
         """Shut the broken pool down and start a new one."""
-        self.pool.shutdown(wait=True, cancel_futures=True)
-        self.pool = self._start()
+        self.shutdown(wait=True, cancel_futures=True)
+        self.pool, self.ready, self.starting = self._start()
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.starting.join()
         self.pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 

@@ -989,46 +989,66 @@ def session_sums(
     nets: NDArray[np.int64],
     deals: NDArray[np.int64],
     busted: NDArray[np.bool_],
+    outcomes: NDArray[np.int64],
     kind_of: NDArray[np.int64],
     kinds: int,
-) -> tuple[NDArray[np.int64], int]:
-    """In one pass over the sessions (a row each), per column (each seat, then each of
-    the ``kinds`` bot kinds: the sum of the seats ``kind_of`` gives it) the sums of the
-    nets, their squares, their products with the deals, of the busts and their squares,
-    as ``sums[column]``; then ``sums[-1, :2]`` the sums of the deals and their squares.
-    With the largest net or deals in absolute value: the sums are exact (no int64
-    overflow) if its square times the sessions is below ``2**62``."""
+) -> tuple[NDArray[np.int64], NDArray[np.int64], int]:
+    """Over the sessions (a row each), per column (each seat, then each of the ``kinds``
+    bot kinds: the sum of the seats ``kind_of`` gives it) the sums of the nets, their
+    squares, their products with the deals, of the busts and their squares, as
+    ``sums[column]``; then ``sums[-1, :2]`` the sums of the deals and their squares. Per
+    outcome ``k`` (``outcomes[s, k]``: how many of session ``s``'s settlements came to it)
+    the sum of the counts, of their squares and of their products with the session's
+    settlements (``counted[k]``), then the same of the settlements (``counted[-1, 1]``
+    the sum of their squares). With the largest value in absolute value: the sums are
+    exact (no int64 overflow) if its square times the sessions is below ``2**62``.
+
+    Each sum is kept in a local over one column at a time (a sum kept in an array is
+    stored and loaded again at every step)."""
+    sessions = deals.shape[0]
     seats = nets.shape[1]
     sums = np.zeros((seats + kinds + 1, 5), dtype=np.int64)
-    kind_nets = np.zeros(kinds, dtype=np.int64)
-    kind_busts = np.zeros(kinds, dtype=np.int64)
+    counted = np.zeros((outcomes.shape[1] + 1, 3), dtype=np.int64)
     largest = 0
-    for s in range(deals.shape[0]):
+    y1 = y2 = 0
+    for s in range(sessions):
         y = deals[s]
         largest = max(largest, abs(y))
-        sums[-1, 0] += y
-        sums[-1, 1] += y * y
-        kind_nets[:] = 0
-        kind_busts[:] = 0
-        for seat in range(seats):
-            x = nets[s, seat]
-            b = int(busted[s, seat])
+        y1 += y
+        y2 += y * y
+    sums[-1, 0], sums[-1, 1] = y1, y2
+    for column in range(seats + kinds):
+        x1 = x2 = xy = b1 = b2 = 0
+        for s in range(sessions):
+            x = 0
+            b = 0
+            if column < seats:
+                x = nets[s, column]
+                b = int(busted[s, column])
+            else:  # a bot kind: its seats together
+                for seat in range(seats):
+                    if kind_of[seat] == column - seats:
+                        x += nets[s, seat]
+                        b += int(busted[s, seat])
             largest = max(largest, abs(x))
-            sums[seat, 0] += x
-            sums[seat, 1] += x * x
-            sums[seat, 2] += x * y
-            sums[seat, 3] += b
-            sums[seat, 4] += b  # a seat's busts are 0 or 1
-            kind_nets[kind_of[seat]] += x
-            kind_busts[kind_of[seat]] += b
-        for kind in range(kinds):
-            x = kind_nets[kind]
-            b = kind_busts[kind]
-            largest = max(largest, abs(x))
-            c = seats + kind
-            sums[c, 0] += x
-            sums[c, 1] += x * x
-            sums[c, 2] += x * y
-            sums[c, 3] += b
-            sums[c, 4] += b * b
-    return sums, largest
+            x1 += x
+            x2 += x * x
+            xy += x * deals[s]
+            b1 += b
+            b2 += b * b
+        sums[column, 0], sums[column, 1], sums[column, 2] = x1, x2, xy
+        sums[column, 3], sums[column, 4] = b1, b2
+    ways = outcomes.shape[1]
+    for k in range(ways + 1):  # each outcome, then the settlements of every outcome
+        c1 = c2 = ct = 0
+        for s in range(sessions):
+            t = 0
+            for j in range(ways):
+                t += outcomes[s, j]
+            c = outcomes[s, k] if k < ways else t
+            largest = max(largest, t)
+            c1 += c
+            c2 += c * c
+            ct += c * t
+        counted[k, 0], counted[k, 1], counted[k, 2] = c1, c2, ct
+    return sums, counted, largest

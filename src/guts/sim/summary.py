@@ -26,6 +26,7 @@ from typing import Self
 import numpy as np
 from numpy.typing import NDArray
 
+from guts.sim.outcomes import OUTCOMES
 from guts.sim.runner import SessionResult
 from guts.sim.stats import Histogram, Moments, Ratio, Tally
 
@@ -128,13 +129,14 @@ class Summary:
         capped: NDArray[np.bool_],
         *,
         pots: Mapping[int, int],
-        outcomes: Mapping[str, NDArray[np.int64]],
+        outcomes: NDArray[np.int64],
         overflowed: NDArray[np.bool_] | None = None,
     ) -> None:
         """Count many sessions at once (the fast path's arrays: one row per session, a
         column per seat), exactly as :meth:`add` would one by one; ``pots`` counts every
-        deal's pot, ``outcomes`` per outcome how many deals of each session came to it;
-        ``overflowed``: which sessions were stopped when a pot passed 2**60 chips."""
+        deal's pot, ``outcomes[s, k]`` how many settlements of session ``s`` came to
+        ``OUTCOMES[k]``; ``overflowed``: which sessions were stopped when a pot passed
+        2**60 chips."""
         if nets.shape != (len(deals), len(self.bots)):
             raise ValueError(f"nets of shape {nets.shape} for {len(deals)} sessions of "
                              f"{len(self.bots)} seats")  # fmt: skip
@@ -146,7 +148,9 @@ class Summary:
         kinds = list(self.kinds)
         kind_of = np.array([kinds.index(bot) for bot in self.bots], dtype=np.int64)
         columns = [*self.seats, *self.kinds.values()]
-        if not _add_compiled(columns, nets, deals, busted, kind_of):
+        for pot, times in pots.items():
+            self.pots.add(pot, times)
+        if not _add_compiled(columns, self.outcomes, nets, deals, busted, outcomes, kind_of):
             busts = busted.astype(np.int64)
             for seat, stats in enumerate(self.seats):
                 _add_ratio(stats.net, nets[:, seat], deals)
@@ -155,33 +159,35 @@ class Summary:
                 mine = [seat for seat, bot in enumerate(self.bots) if bot == kind]
                 _add_ratio(stats.net, nets[:, mine].sum(axis=1), deals)
                 _add_moments(stats.busts, busts[:, mine].sum(axis=1))
-        for pot, times in pots.items():
-            self.pots.add(pot, times)
-        totals = sum(outcomes.values(), np.zeros(len(deals), dtype=np.int64))
-        self.outcomes.add_sums(
-            len(deals),
-            _dot(totals, totals),
-            {name: (_sum(c), _dot(c, c), _dot(c, totals)) for name, c in outcomes.items()
-             if c.any()},
-        )  # fmt: skip
+            totals = outcomes.sum(axis=1)
+            self.outcomes.add_sums(
+                len(deals),
+                _dot(totals, totals),
+                {name: (_sum(c), _dot(c, c), _dot(c, totals))
+                 for name, c in zip(OUTCOMES, outcomes.T, strict=True) if c.any()},
+            )  # fmt: skip
 
 
 def _add_compiled(
     columns: list[SeatStats],
+    tally: Tally,
     nets: NDArray[np.int64],
     deals: NDArray[np.int64],
     busted: NDArray[np.bool_],
+    outcomes: NDArray[np.int64],
     kind_of: NDArray[np.int64],
 ) -> bool:
     """Add the sessions' nets and busts to ``columns`` (the seats', then the bot kinds',
-    ``kind_of`` each seat's) from one compiled pass (:func:`guts.sim.kernel.session_sums`);
-    False, adding nothing, where the fast path's loop is not compiled or int64 sums could
-    overflow."""
+    ``kind_of`` each seat's) and their outcomes to ``tally`` from compiled passes
+    (:func:`guts.sim.kernel.session_sums`); False, adding nothing, where the fast path's
+    loop is not compiled or int64 sums could overflow."""
     from guts.sim import kernel
 
     if not kernel.COMPILED or len(deals) == 0:
         return False
-    sums, largest = kernel.session_sums(nets, deals, busted, kind_of, len(columns) - len(kind_of))
+    sums, counted, largest = kernel.session_sums(
+        nets, deals, busted, outcomes, kind_of, len(columns) - len(kind_of)
+    )
     sessions = len(deals)
     if largest * largest * sessions >= 1 << 62:
         return False
@@ -190,11 +196,24 @@ def _add_compiled(
         x, xx, xy, b, bb = (int(value) for value in sums[column])
         stats.net.merge(Ratio(sessions, x, y, xx, yy, xy))
         stats.busts.merge(Moments(sessions, b, bb))
+    tally.add_sums(
+        sessions,
+        int(counted[-1, 1]),
+        {name: (int(c), int(cc), int(ct))
+         for name, (c, cc, ct) in zip(OUTCOMES, counted[:-1].tolist(), strict=True) if c},
+    )  # fmt: skip
     return True
 
 
 def _count(histogram: Histogram, values: NDArray[np.int64]) -> None:
-    found, times = np.unique(values, return_counts=True)
+    """Add ``values`` to ``histogram``: counted in one pass where they are small whole
+    numbers (session lengths, chips left), else sorted."""
+    if len(values) and values.min() >= 0 and values.max() < max(1 << 12, len(values)):
+        times = np.bincount(values)
+        found = np.flatnonzero(times)
+        times = times[found]
+    else:
+        found, times = np.unique(values, return_counts=True)
     for x, n in zip(found.tolist(), times.tolist(), strict=True):
         histogram.add(x, n)
 

@@ -572,13 +572,14 @@ def run_fast(
     trace_pots = np.zeros((rows, max_deals if trace else 0), dtype=np.int64)
     trace_outcomes = np.zeros_like(trace_pots)
     trace_stacks = np.zeros((rows, max_deals if trace else 0, n), dtype=np.int64)
-    deals = np.zeros(count, dtype=np.int64)
-    nets = np.zeros((count, n), dtype=np.int64)
-    busted = np.zeros((count, n), dtype=np.bool_)
-    left = np.zeros(count, dtype=np.int64)
-    capped = np.zeros(count, dtype=np.bool_)
-    overflowed = np.zeros(count, dtype=np.bool_)
-    outcomes = np.zeros((count, len(OUTCOMES)), dtype=np.int64)
+    # every row written by the loop: left as they come (zeroing them is another pass)
+    deals = np.empty(count, dtype=np.int64)
+    nets = np.empty((count, n), dtype=np.int64)
+    busted = np.empty((count, n), dtype=np.bool_)
+    left = np.empty(count, dtype=np.int64)
+    capped = np.empty(count, dtype=np.bool_)
+    overflowed = np.empty(count, dtype=np.bool_)
+    outcomes = np.empty((count, len(OUTCOMES)), dtype=np.int64)
     pot_counts = np.zeros(kernel.POT_BINS, dtype=np.int64)
     big = np.zeros(1 + max(4096, max_deals), dtype=np.int64)  # a session always fits
     listed: list[int] = []
@@ -640,7 +641,7 @@ def fast_batch(
     summary = Summary.empty(spec.seat_bots)
     summary.add_arrays(
         played.deals, played.nets, played.busted, played.left, played.capped,
-        pots=played.pots, outcomes=dict(zip(OUTCOMES, played.outcomes.T, strict=True)),
+        pots=played.pots, outcomes=played.outcomes,
         overflowed=played.overflowed,
     )  # fmt: skip
     return summary, played.deals
