@@ -500,14 +500,15 @@ class SampledDeal(Deal):
         self._last = ([s.copy() for s in strategy], found)
         return found
 
-    def history_chance(self, cls: int, weights: list[FloatArray]) -> float:
+    def history_chances(self, weights: list[FloatArray]) -> FloatArray:
         """The chance of the earlier positions' declarations (``weights``: each one's
-        chance per class, positions 0 to ``len(weights) - 1``) given my class ``cls``,
+        chance per class, positions 0 to ``len(weights) - 1``) given each class of mine,
         on the sampled deals and scaled as the values are (per deal and chance of the
         class), so that a value divided by it is the sampled game's expectation."""
         position = len(weights)
-        held = self.sample[self.sample[:, position] == cls]
-        chance = np.ones(len(held))
+        chance = np.ones(len(self.sample))
         for q, weight in enumerate(weights):
-            chance *= weight[held[:, q]]
-        return float(chance.sum() / (len(self.sample) * self.prior[cls]))
+            chance *= weight[self.sample[:, q]]
+        size = len(self.level)
+        found = np.bincount(self.sample[:, position], weights=chance, minlength=size)
+        return np.asarray(found / (len(self.sample) * self.prior), dtype=np.float64)

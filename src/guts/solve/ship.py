@@ -24,15 +24,15 @@ import platform
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from guts.games.guts.rules import GutsRules
-from guts.solve import shipped
+from guts.solve import cache, shipped
 from guts.solve.cache import key
 from guts.solve.sampled import SampledSession, sampled_nash_conv, sampled_session
-from guts.solve.solution import Solution, sampled_part
+from guts.solve.solution import Solution, kept_with, sampled_part
 from guts.solve.solving import ITERATIONS, default_deals, default_tolerance, solve_rules
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "REAL_SEED",
     "SHIPPED_PRESETS",
     "Target",
+    "keep_evs",
     "main",
     "ship",
     "table",
@@ -114,8 +115,23 @@ def ship(target: Target, real_deals: int = REAL_DEALS, folder: Path = shipped.FO
     facts = provenance(target, solution, real_deals)
     measured = time.process_time() - started - solved
     facts["cpu_seconds"] = {"solve": round(solved, 1), "measure": round(measured, 1)}
-    kept = replace(solution.result, growth=solution.expected_next_pot)  # read without deals
+    kept = kept_with(solution.result, solution.deal)  # read without drawing deals
     return shipped.write(target.key, kept, facts, folder)
+
+
+def keep_evs(target: Target, folder: Path = shipped.FOLDER) -> bool:
+    """Add the information sets' EVs (on the solve's own deals) to ``target``'s shipped
+    file where they are not in it, its strategy and provenance unchanged; whether it
+    did."""
+    path = folder / f"{target.key}.npz"
+    result = cache.load(target.key, target.players, folder)
+    if result is None or result.evs is not None:
+        return False
+    solution = solve_rules(target.rules, target.players, game=target.preset)
+    assert isinstance(solution, Solution)
+    kept = kept_with(result, solution.deal)
+    shipped.write(target.key, kept, shipped.provenance(path), folder)
+    return True
 
 
 def provenance(target: Target, solution: Solution, real_deals: int) -> dict[str, Any]:
@@ -217,6 +233,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         path = shipped.FOLDER / f"{target.key}.npz"
         if path.is_file() and not shipped.stale(path) and not args.again:
             print(f"{target.preset} -n {target.players}: shipped already ({path.name})")
+            if keep_evs(target):
+                print("  its information sets' EVs added", flush=True)
             continue
         print(f"{target.preset} -n {target.players} on {target.deals} deals ...", flush=True)
         path = ship(target, args.real_deals)
