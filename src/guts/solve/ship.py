@@ -175,7 +175,9 @@ def _session_facts(session: SampledSession | None, deals: int) -> dict[str, Any]
         return None  # pots that grow on average: no whole-session value
     lower, upper = session.per_player
     halves = [h / session.players for h in session.halves]
-    return {"deals": deals, "seed": REAL_SEED, "lower": lower, "upper": upper, "halves": halves}
+    error = session.lower_error / session.players
+    return {"deals": deals, "seed": REAL_SEED, "lower": lower, "upper": upper, "halves": halves,
+            "lower_error": error}  # fmt: skip
 
 
 def _number(x: float) -> float | None:
@@ -185,10 +187,11 @@ def _number(x: float) -> float | None:
 def table() -> list[str]:
     """What is shipped, a row per file (per player, pot units): its own game's
     exploitability in one deal and over the session, the real game's bracket with the
-    lower estimate's standard error, and the whole session's in the real game."""
+    lower estimate's standard error, and the whole session's in the real game (with its
+    lower estimate's, where it was taken)."""
     rows = [
         "| game | n | deals | iterations | own game (session) | real game, lower to upper (s.e.)"
-        " | whole session, real game | measured on | measure CPU |",
+        " | whole session, real game, lower to upper (s.e.) | measured on | measure CPU |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     found = [shipped.provenance(path) for path in shipped.files()]
@@ -197,13 +200,19 @@ def table() -> list[str]:
         own = f"{f['exploitability']:.1e} ({_short(f['session_exploitability'])})"
         bracket = f"{real['lower']:.1e} to {real['upper']:.1e} ({real['lower_error']:.1e})"
         session = "growing pots" if whole is None else (
-            f"{whole['lower']:.1e} to {whole['upper']:.1e}")  # fmt: skip
+            f"{whole['lower']:.1e} to {whole['upper']:.1e}{_error(whole)}")  # fmt: skip
         measure = f.get("cpu_seconds", {}).get("measure", "?")
         rows.append(
             f"| {f['preset']} | {f['players']} | {f['deals']:,} | {f['iterations']} | {own} "
             f"| {bracket} | {session} | {real['deals']:,} | {measure} s |"
         )
     return rows
+
+
+def _error(whole: dict[str, Any]) -> str:
+    """`` (s.e.)`` of a whole-session measure, where it was taken."""
+    error = whole.get("lower_error")
+    return "" if error is None else f" ({error:.1e})"
 
 
 def _short(x: float | None) -> str:
