@@ -175,6 +175,26 @@ def test_the_bot_and_the_hint_play_the_real_game_strategy(
     assert told.ev_in == pytest.approx(cv[1, 1, cls] / reach)  # type: ignore[union-attr]
 
 
+def test_the_chance_of_the_earlier_declarations_counts_every_deal_of_the_pack() -> None:
+    """The hint's divisor for the third position: the chance of the first two positions'
+    declarations given its hand, for every class at once, is the mean over every deal of
+    the 12-card pack where it holds that class (the two others' hands not independent)."""
+    deal = DeckDeal(model_of(preset("two-card-guts"), 3), _classes(TWELVE))
+    classes = deal.classes
+    rng = np.random.default_rng(4)
+    weights = [rng.random(len(classes.count)) for _ in range(2)]
+    masks = [sum(1 << int(c) for c in hand) for hand in classes.hands]
+    total, held = np.zeros(len(classes.count)), np.zeros(len(classes.count))
+    for a, b, c in itertools.permutations(range(len(masks)), 3):
+        if masks[a] & masks[b] or masks[a] & masks[c] or masks[b] & masks[c]:
+            continue
+        first, second, mine = (int(classes.of_hand[h]) for h in (a, b, c))
+        total[mine] += weights[0][first] * weights[1][second]
+        held[mine] += 1
+    np.testing.assert_allclose(deal.history_chances(weights), total / held)
+    assert deal.history_chance(3, weights) == pytest.approx(total[3] / held[3])
+
+
 def test_sampled_real_deals_bracket_the_exact_nash_conv() -> None:
     """guts.solve.sampled (for packs and counts the exact sums do not reach): on a
     12-card pack, three players, its lower and upper estimates from real deals bracket

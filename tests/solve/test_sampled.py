@@ -219,6 +219,33 @@ def test_the_whole_session_in_the_real_game_is_bracketed_by_sampled_deals() -> N
     assert real > 1e-3  # removal matters on a small pack
     assert lower - 1e-3 < real < upper + 1e-3
     assert lower <= upper
+    assert 0 < found.lower_error / 3 < 1e-3
+
+
+def test_the_whole_session_lower_estimate_s_error_is_its_spread_over_seeds() -> None:
+    """The standard error sampled_session gives its lower estimate (from the batches of
+    the valuing half) is the spread of that estimate over independent samples, within
+    the precision eight seeds allow (a factor of two either way); and the estimates lie
+    within a few errors of the exact whole-session figure."""
+    from guts.solve.cfr import Deal, solve_deal
+    from guts.solve.removal import DeckDeal
+    from guts.solve.sampled import sampled_session
+    from guts.solve.session import session_gains
+
+    rules = preset("two-card-guts")
+    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
+    model = model_of(rules, 3)
+    independent = Deal(model, classes, exact=False)
+    strategy = solve_deal(independent, 300, tolerance=1e-6).strategy
+    exact = session_gains(DeckDeal(model, classes), strategy)
+    assert exact is not None
+    found = [sampled_session(independent, strategy, deals=20_000, seed=10 + s) for s in range(8)]
+    lowers = np.array([f.lower for f in found if f is not None])
+    errors = np.array([f.lower_error for f in found if f is not None])
+    assert len(lowers) == 8
+    spread = float(np.std(lowers, ddof=1))
+    assert 0.5 < spread / float(np.mean(errors)) < 2.0
+    assert abs(float(np.mean(lowers)) - float(exact.sum())) < 4 * spread
 
 
 def test_a_large_sample_is_drawn_in_runs_from_one_generator(

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from guts.cards import parse_cards
 from guts.games.guts import preset
 from guts.solve import shipped
 from guts.solve.cache import MODEL_VERSION, key
@@ -38,6 +39,16 @@ def _no_solving(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solution, "solve_deal", refuse)
 
 
+def _no_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make drawing a sampled solve's deals fail: what a hint needs must be kept."""
+    from guts.solve.sampled import SampledDeal
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("drew the deals instead of reading what was kept")
+
+    monkeypatch.setattr(SampledDeal, "__init__", refuse)
+
+
 def test_every_default_sampled_solve_is_shipped_and_current() -> None:
     """One shipped file per preset's default rules and player count that a sampled solve
     settles (two-card Guts in turn for four to six players, ...), no other, each current:
@@ -60,6 +71,11 @@ def test_every_default_sampled_solve_is_shipped_and_current() -> None:
         assert facts["real_game"]["seed"] != facts["deal_seed"]
         if target.preset in AIMED:
             assert facts["real_game"]["upper"] < AIM, (target.preset, target.players)
+        result = shipped.load(name, target.players)  # what the hints read: kept with it
+        assert result is not None and result.evs is not None, path.name
+        for p, (evs, stay) in enumerate(zip(result.evs, result.strategy, strict=True)):
+            assert evs.shape == (stay.shape[0], 2, stay.shape[1]), (path.name, p)
+            assert np.isfinite(evs).all()
     assert sum(path.stat().st_size for path in found.values()) < 1_000_000
 
 
@@ -144,18 +160,57 @@ def test_the_bot_and_the_hint_play_the_shipped_real_game_strategy(
 
     monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
     session = new_session("two-card-guts", list("ABCDE"), buy_in=30)
-    with monkeypatch.context() as inner:
-        _no_solving(inner)
-        solution = EquilibriumPolicy(session.rules).solution(5)
-    assert solution.deals == 400_000  # type: ignore[union-attr]
     hands = {1: "Ah Kd", 2: "9s 8d", 3: "Qs Qd", 4: "7h 2s", 0: "5c 4c"}
     session.start_deal(session.stacked(hands))
     session.act(1, "out")
-    told = advice(solution, session.view(2))
+    with monkeypatch.context() as inner:
+        _no_solving(inner)
+        _no_drawing(inner)  # the first hint at once: its EVs shipped with the strategy
+        solution = EquilibriumPolicy(session.rules).solution(5)
+        told = advice(solution, session.view(2))
+    assert solution.deals == 400_000  # type: ignore[union-attr]
     assert np.isfinite(told.ev_in) and np.isfinite(told.ev_out)  # type: ignore[union-attr]
+    assert told.ev_in != told.ev_out  # type: ignore[union-attr]
     module = solve_for_play.__globals__  # the module the bot reads
     monkeypatch.setitem(module["SAMPLED_DEALS"], 5, 3000)
     assert solve_for_play(session.rules, 5).deals == 0  # type: ignore[union-attr]
+
+
+def test_a_sampled_solve_keeps_the_evs_its_hints_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A sampled solve keeps each information set's EVs with its strategy (in the disk
+    cache, as in a shipped file): read back, the hint gives them without drawing the
+    deals again, and they are what the deals give (the counterfactual values over the
+    chance of the declarations before, on the solve's own deals), to single precision."""
+    from guts.games.guts import new_session
+    from guts.solve.bot import advice
+    from guts.solve.sampled import SampledDeal
+    from guts.solve.solution import information_set_evs
+    from guts.solve.solving import solve_rules
+
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
+    rules = preset("two-card-guts")
+    solved = solve_rules(rules, 4, iterations=5, deals=3000)  # solved, kept in the cache
+    session = new_session("two-card-guts", list("ABCD"), buy_in=30)
+    session.start_deal(session.stacked({1: "Ah Kd", 2: "9s 8d", 3: "Qs Qd", 0: "7h 2s"}))
+    session.act(1, "out")
+    session.act(2, "in")
+    with monkeypatch.context() as inner:
+        _no_solving(inner)
+        _no_drawing(inner)
+        read = solve_rules(rules, 4, iterations=5, deals=3000)
+        told = advice(read, session.view(3))
+    deal = SampledDeal(read.model, read.classes, 3000)  # type: ignore[union-attr]
+    strategy, continuation = read.result.strategy, read.result.continuation
+    want = information_set_evs(deal, strategy, deal.counterfactual(strategy, continuation))
+    assert read.result.evs is not None
+    for kept, found in zip(read.result.evs, want, strict=True):
+        np.testing.assert_allclose(kept, found, rtol=1e-6, atol=1e-7)
+    cls = read.classes.class_of(parse_cards("Qs Qd"))  # type: ignore[union-attr]
+    assert told.ev_in == pytest.approx(want[2][0b10, 1, cls], rel=1e-6)  # type: ignore[union-attr]
+    assert told.ev_out == pytest.approx(want[2][0b10, 0, cls], rel=1e-6)  # type: ignore[union-attr]
+    assert solved.result.evs is not None
 
 
 def _measured(target_key: str, deals: int, seed: int) -> tuple[float, float, float]:

@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-import numpy as np
-
 from guts.cards import parse_card
 from guts.errors import GutsError, OptionError
 from guts.games.base import Decision
@@ -159,36 +157,5 @@ def advice(solution: AnySolution, view: Mapping[str, Any]) -> Advice | HiLoAdvic
     if solution.forced(position, history):
         return Advice(1.0, words, 0.0, 0.0, name, automatic=True)
     p_in = float(solution.result.strategy[position][history][cls])
-    cv = solution.counterfactual[position]
-    reach = _reach(solution, position, history, cls)
-    scale = 1.0 / reach if reach > 0 else 1.0
-    ev_in, ev_out = cv[history, 1, cls] * scale, cv[history, 0, cls] * scale
+    ev_out, ev_in = solution.evs[position][history, :, cls]
     return Advice(p_in, words, float(ev_in), float(ev_out), name)
-
-
-def _reach(solution: Solution, position: int, history: int, cls: int) -> float:
-    """The chance of the others' declarations that make ``history`` (what the
-    counterfactual values are weighted by), given this seat's class: the earlier
-    positions' in the first round; in the second chance, every other position's first
-    round out, the dealer's in and the earlier positions' second declarations."""
-    if not solution.model.in_turn:
-        return 1.0
-    strategy = solution.result.strategy
-    if history >> position:  # the second chance
-        second = history - (1 << position)
-        dealer = solution.players - 1
-        weights = [1.0 - strategy[q][0] for q in range(dealer) if q != position]
-        weights.append(strategy[dealer][0])
-        for q in range(position):
-            p_in = strategy[q][(1 << q) + (second & ((1 << q) - 1))]
-            weights[q] = weights[q] * (p_in if second >> q & 1 else 1.0 - p_in)
-    else:
-        weights = []
-        for q in range(position):
-            p_in = strategy[q][history & ((1 << q) - 1)]
-            weights.append(p_in if history >> q & 1 else 1.0 - p_in)
-    if solution.model.no_peek:  # declared unseen: the others' chances are the priors
-        chance = float(np.prod([weight @ solution.deal.prior for weight in weights]))
-    else:
-        chance = solution.deal.history_chance(cls, weights)
-    return chance if np.isfinite(chance) else 0.0

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -65,14 +66,25 @@ def load(key: str, players: int, folder: Path | None = None) -> Result | None:
                 seconds=float(data["seconds"]),
                 session_nash_conv=float(data["session_nash_conv"]),
                 growth=float(data["growth"]) if "growth" in data.files else float("nan"),
+                evs=_evs(data, players),
             )
     except (OSError, KeyError, ValueError):
         return None
 
 
+def _evs(data: Any, players: int) -> list[np.ndarray] | None:
+    """The information sets' EVs kept with a result (float64 again), or None."""
+    if "evs0" not in data.files:
+        return None
+    return [np.asarray(data[f"evs{p}"], dtype=np.float64) for p in range(players)]
+
+
 def arrays_of(result: Result) -> dict[str, np.ndarray]:
-    """What :func:`load` reads back, by name."""
+    """What :func:`load` reads back, by name (the information sets' EVs, where kept, in
+    single precision: far below a hint's three decimals, and half the bytes)."""
     arrays = {f"strategy{p}": s for p, s in enumerate(result.strategy)}
+    if result.evs is not None:
+        arrays |= {f"evs{p}": e.astype(np.float32) for p, e in enumerate(result.evs)}
     arrays["values"] = result.values
     arrays["continuation"] = result.continuation
     for name in ("nash_conv", "residual", "iterations", "seconds", "session_nash_conv",

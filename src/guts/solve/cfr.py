@@ -66,6 +66,10 @@ class Result:
     growth: float = float("nan")
     """The expected next pot (pot units) under ``strategy``, where it was kept with the
     result (a sampled solve's, whose deals would otherwise be drawn again); NaN if not."""
+    evs: list[FloatArray] | None = None
+    """``evs[p][history, action, h]``: the EV of out (0) and in (1) at each information
+    set (pot units, next pots included), where it was kept with the result (a sampled
+    solve's, as ``growth``); None if not (:attr:`guts.solve.solution.Solution.evs`)."""
 
     @property
     def exploitability(self) -> float:
@@ -442,10 +446,15 @@ class Deal:
 
     def history_chance(self, cls: int, weights: list[FloatArray]) -> float:
         """The chance of the earlier positions' declarations (``weights``: each one's
-        chance per class), given my class ``cls`` (heads-up with card removal)."""
-        chance = 1.0
+        chance per class), given my class ``cls``."""
+        return float(self.history_chances(weights)[cls])
+
+    def history_chances(self, weights: list[FloatArray]) -> FloatArray:
+        """:meth:`history_chance` for every class of mine at once (heads-up with card
+        removal; with hands independent, the same for every class)."""
+        chance = np.ones(len(self.level))
         for weight in weights:
-            chance *= float(self.cond[cls] @ weight if self.exact else weight @ self.prior)
+            chance = chance * (self.cond @ weight if self.exact else weight @ self.prior)
         return chance
 
     # -- values and best responses ------------------------------------------------------

@@ -142,8 +142,8 @@ class ChainDeal(Deal):
     def histories(self, position: int) -> int:
         return self.parts[0].histories(position)
 
-    def history_chance(self, cls: int, weights: list[FloatArray]) -> float:
-        return self.parts[0].history_chance(cls, weights)
+    def history_chances(self, weights: list[FloatArray]) -> FloatArray:
+        return self.parts[0].history_chances(weights)
 
     def history(self, position: int, ins: int) -> int:
         return self.parts[0].history(position, ins)

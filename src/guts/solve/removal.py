@@ -252,11 +252,11 @@ class DeckDeal(Deal):
         nobody = float(self.out_gain[0][0, 0] + c * self.out_next[0][0, 0])
         return np.asarray(nobody * ((joint @ ck) @ cj))
 
-    def history_chance(self, cls: int, weights: list[FloatArray]) -> float:
+    def history_chances(self, weights: list[FloatArray]) -> FloatArray:
         """The chance of the earlier positions' declarations (``weights``: each one's
-        chance per class), given my class ``cls``."""
+        chance per class), given each class of mine."""
         if not weights:
-            return 1.0
+            return np.ones(len(self.level))
         if len(weights) == 1:
-            return float(self.cond[cls] @ weights[0])
-        return float(weights[0] @ self.joint[cls] @ weights[1])
+            return np.asarray(self.cond @ weights[0], dtype=np.float64)
+        return np.asarray(self.joint @ weights[1] @ weights[0], dtype=np.float64)

@@ -115,13 +115,15 @@ class SampledSession:
     positions, pot units) in the real game, estimated from ``deals`` real deals: the
     pooled deals' best response (``upper``: biased up, as :class:`SampledNashConv`'s) and
     one chosen on each half and valued on the other (``lower``, the two halves' mean;
-    ``halves`` each)."""
+    ``halves`` each), with the lower estimate's standard error (``lower_error``: from the
+    spread of the valuing half's batches, the two halves' taken as fully correlated)."""
 
     lower: float
     upper: float
     halves: tuple[float, float]
     players: int
     deals: int
+    lower_error: float = float("nan")
 
     @property
     def per_player(self) -> tuple[float, float]:
@@ -136,29 +138,32 @@ def sampled_session(
     deals: int = 200_000,
     seed: int = 2,
     chunk: int = 25_000,
+    batches: int = 8,
 ) -> SampledSession | None:
     """The real game's whole-session exploitability of ``strategy`` from ``deals`` real
     deals (:func:`guts.solve.session.session_gains` on sampled counterfactual values:
     those with every next pot worth 0 and 1 summed once, the values being linear in it);
-    None where the value iteration does not settle (pots that grow on average)."""
+    None where the value iteration does not settle (pots that grow on average). Each half
+    of the deals is summed in ``batches`` batches: the deviation chosen on one half is
+    valued on each batch of the other, whose spread gives the standard error."""
     from guts.solve.session import cyclic_values, stationary_best
 
     _check_measurable(deal, seed)
-    n, size = deal.players, len(deal.level)
+    n, size, parts = deal.players, len(deal.level), 2 * batches
     rows = max(deal.histories(p) for p in range(n))
-    sums = np.zeros((2, 2, n, rows, 2, size))  # next pot worth 0 or 1, half, ...
-    counts = np.zeros((2, n, size))
+    sums = np.zeros((2, parts, n, rows, 2, size))  # next pot worth 0 or 1, part, ...
+    counts = np.zeros((parts, n, size))
     rng, lookup, done = np.random.default_rng(seed), _Lookup(deal), 0
     while done < deals:
         take = min(chunk, deals - done)
         classes = lookup.deal(rng, take, n)
-        half = (np.arange(done, done + take) % 2).astype(np.int64)
+        part = (np.arange(done, done + take) % parts).astype(np.int64)  # its half: part % 2
         for worth in (0, 1):
             scratch = counts if worth else np.zeros_like(counts)
-            _accumulate(deal, strategy, np.full(n, float(worth)), classes, half, sums[worth],
+            _accumulate(deal, strategy, np.full(n, float(worth)), classes, part, sums[worth],
                         scratch)  # fmt: skip
         done += take
-    held = np.array([(deals + 1) // 2, deals // 2], dtype=np.float64)
+    held = np.array([(deals - b + parts - 1) // parts for b in range(parts)], dtype=np.float64)
 
     def values(part: FloatArray, count: float) -> tuple[list[FloatArray], list[FloatArray]]:
         scale = count * deal.prior
@@ -170,25 +175,30 @@ def sampled_session(
     def own(zero: list[FloatArray], slope: list[FloatArray]) -> FloatArray:
         return cyclic_values(deal.values(strategy, zero)[0], deal.values(strategy, slope)[0])
 
+    def gain(picks: list[FloatArray], zero: list[FloatArray], slope: list[FloatArray]) -> float:
+        deviating = cyclic_values(deal.values(picks, zero)[0], deal.values(picks, slope)[0])
+        return float((deviating - own(zero, slope)).sum())
+
     zero, slope = values(sums.sum(axis=1), float(deals))
     mine = own(zero, slope)
     best = stationary_best(deal, strategy, zero, slope, mine)
     if best is None:
         return None
-    gains = []
+    gains, errors = [], []
     for judge in (0, 1):
-        zero, slope = values(sums[:, judge], held[judge])
+        zero, slope = values(sums[:, judge::2].sum(axis=1), held[judge::2].sum())
         chosen = stationary_best(deal, strategy, zero, slope, own(zero, slope))
         if chosen is None:
             return None
         picks = _picks(deal, [z + c * s for z, s, c in
                               zip(zero, slope, np.roll(chosen, 1), strict=True)])  # fmt: skip
-        zero, slope = values(sums[:, 1 - judge], held[1 - judge])
-        deviating = cyclic_values(deal.values(picks, zero)[0], deal.values(picks, slope)[0])
-        gains.append(float((deviating - own(zero, slope)).sum()))
+        other = slice(1 - judge, None, 2)
+        gains.append(gain(picks, *values(sums[:, other].sum(axis=1), held[other].sum())))
+        each = [gain(picks, *values(sums[:, b], held[b])) for b in range(1 - judge, parts, 2)]
+        errors.append(float(np.std(each, ddof=1)) / np.sqrt(batches) if batches > 1 else 0.0)
     return SampledSession(
         lower=sum(gains) / 2, upper=float((best - mine).sum()), halves=(gains[0], gains[1]),
-        players=n, deals=deals,
+        players=n, deals=deals, lower_error=sum(errors) / 2,
     )  # fmt: skip
 
 
@@ -308,13 +318,14 @@ def _accumulate(
     only: int | None = None,
 ) -> None:
     """Add each position's (or only ``only``'s) value at every leaf of every deal into
-    ``sums`` by half, position, history, action and
-    class; count the classes into ``counts``. Compiled where numba is (the two paths
-    are held equal by the tests)."""
+    ``sums`` by part (``half``: each deal's, a half of the deals or a batch of one),
+    position, history, action and class; count the classes into ``counts``. Compiled
+    where numba is (the two paths are held equal by the tests)."""
     n, size = deal.players, len(deal.level)
-    slot = half[:, None] * size + classes  # (deals, n): the half and the class, flat
+    slot = half[:, None] * size + classes  # (deals, n): the part and the class, flat
     for p in range(n):
-        counts[:, p] += np.bincount(slot[:, p], minlength=2 * size).reshape(2, size)
+        found = np.bincount(slot[:, p], minlength=len(counts) * size)
+        counts[:, p] += found.reshape(len(counts), size)
     kernel = _compiled()
     if kernel is not None:
         kernel(
@@ -359,8 +370,8 @@ def _accumulate_numpy(
     size = len(deal.level)
     slot = half[:, None] * size + classes
     for p, row, action, value in _leaf_values(deal, strategy, carry, classes, only):
-        found = np.bincount(slot[:, p], weights=value, minlength=2 * size)
-        sums[:, p, row, action] += found.reshape(2, size)
+        found = np.bincount(slot[:, p], weights=value, minlength=len(sums) * size)
+        sums[:, p, row, action] += found.reshape(len(sums), size)
 
 
 def _leaf_values(
@@ -500,14 +511,15 @@ class SampledDeal(Deal):
         self._last = ([s.copy() for s in strategy], found)
         return found
 
-    def history_chance(self, cls: int, weights: list[FloatArray]) -> float:
+    def history_chances(self, weights: list[FloatArray]) -> FloatArray:
         """The chance of the earlier positions' declarations (``weights``: each one's
-        chance per class, positions 0 to ``len(weights) - 1``) given my class ``cls``,
+        chance per class, positions 0 to ``len(weights) - 1``) given each class of mine,
         on the sampled deals and scaled as the values are (per deal and chance of the
         class), so that a value divided by it is the sampled game's expectation."""
         position = len(weights)
-        held = self.sample[self.sample[:, position] == cls]
-        chance = np.ones(len(held))
+        chance = np.ones(len(self.sample))
         for q, weight in enumerate(weights):
-            chance *= weight[held[:, q]]
-        return float(chance.sum() / (len(self.sample) * self.prior[cls]))
+            chance *= weight[self.sample[:, q]]
+        size = len(self.level)
+        found = np.bincount(self.sample[:, position], weights=chance, minlength=size)
+        return np.asarray(found / (len(self.sample) * self.prior), dtype=np.float64)

@@ -24,15 +24,15 @@ import platform
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from guts.games.guts.rules import GutsRules
-from guts.solve import shipped
+from guts.solve import cache, shipped
 from guts.solve.cache import key
 from guts.solve.sampled import SampledSession, sampled_nash_conv, sampled_session
-from guts.solve.solution import Solution, sampled_part
+from guts.solve.solution import Solution, kept_with, sampled_part
 from guts.solve.solving import ITERATIONS, default_deals, default_tolerance, solve_rules
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "REAL_SEED",
     "SHIPPED_PRESETS",
     "Target",
+    "keep_evs",
     "main",
     "ship",
     "table",
@@ -114,8 +115,23 @@ def ship(target: Target, real_deals: int = REAL_DEALS, folder: Path = shipped.FO
     facts = provenance(target, solution, real_deals)
     measured = time.process_time() - started - solved
     facts["cpu_seconds"] = {"solve": round(solved, 1), "measure": round(measured, 1)}
-    kept = replace(solution.result, growth=solution.expected_next_pot)  # read without deals
+    kept = kept_with(solution.result, solution.deal)  # read without drawing deals
     return shipped.write(target.key, kept, facts, folder)
+
+
+def keep_evs(target: Target, folder: Path = shipped.FOLDER) -> bool:
+    """Add the information sets' EVs (on the solve's own deals) to ``target``'s shipped
+    file where they are not in it, its strategy and provenance unchanged; whether it
+    did."""
+    path = folder / f"{target.key}.npz"
+    result = cache.load(target.key, target.players, folder)
+    if result is None or result.evs is not None:
+        return False
+    solution = solve_rules(target.rules, target.players, game=target.preset)
+    assert isinstance(solution, Solution)
+    kept = kept_with(result, solution.deal)
+    shipped.write(target.key, kept, shipped.provenance(path), folder)
+    return True
 
 
 def provenance(target: Target, solution: Solution, real_deals: int) -> dict[str, Any]:
@@ -159,7 +175,9 @@ def _session_facts(session: SampledSession | None, deals: int) -> dict[str, Any]
         return None  # pots that grow on average: no whole-session value
     lower, upper = session.per_player
     halves = [h / session.players for h in session.halves]
-    return {"deals": deals, "seed": REAL_SEED, "lower": lower, "upper": upper, "halves": halves}
+    error = session.lower_error / session.players
+    return {"deals": deals, "seed": REAL_SEED, "lower": lower, "upper": upper, "halves": halves,
+            "lower_error": error}  # fmt: skip
 
 
 def _number(x: float) -> float | None:
@@ -169,10 +187,11 @@ def _number(x: float) -> float | None:
 def table() -> list[str]:
     """What is shipped, a row per file (per player, pot units): its own game's
     exploitability in one deal and over the session, the real game's bracket with the
-    lower estimate's standard error, and the whole session's in the real game."""
+    lower estimate's standard error, and the whole session's in the real game (with its
+    lower estimate's, where it was taken)."""
     rows = [
         "| game | n | deals | iterations | own game (session) | real game, lower to upper (s.e.)"
-        " | whole session, real game | measured on | measure CPU |",
+        " | whole session, real game, lower to upper (s.e.) | measured on | measure CPU |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     found = [shipped.provenance(path) for path in shipped.files()]
@@ -181,13 +200,19 @@ def table() -> list[str]:
         own = f"{f['exploitability']:.1e} ({_short(f['session_exploitability'])})"
         bracket = f"{real['lower']:.1e} to {real['upper']:.1e} ({real['lower_error']:.1e})"
         session = "growing pots" if whole is None else (
-            f"{whole['lower']:.1e} to {whole['upper']:.1e}")  # fmt: skip
+            f"{whole['lower']:.1e} to {whole['upper']:.1e}{_error(whole)}")  # fmt: skip
         measure = f.get("cpu_seconds", {}).get("measure", "?")
         rows.append(
             f"| {f['preset']} | {f['players']} | {f['deals']:,} | {f['iterations']} | {own} "
             f"| {bracket} | {session} | {real['deals']:,} | {measure} s |"
         )
     return rows
+
+
+def _error(whole: dict[str, Any]) -> str:
+    """`` (s.e.)`` of a whole-session measure, where it was taken."""
+    error = whole.get("lower_error")
+    return "" if error is None else f" ({error:.1e})"
 
 
 def _short(x: float | None) -> str:
@@ -217,6 +242,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         path = shipped.FOLDER / f"{target.key}.npz"
         if path.is_file() and not shipped.stale(path) and not args.again:
             print(f"{target.preset} -n {target.players}: shipped already ({path.name})")
+            if keep_evs(target):
+                print("  its information sets' EVs added", flush=True)
             continue
         print(f"{target.preset} -n {target.players} on {target.deals} deals ...", flush=True)
         path = ship(target, args.real_deals)

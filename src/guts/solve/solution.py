@@ -27,7 +27,16 @@ from guts.solve.kept import cached
 from guts.solve.model import Model, model_of
 from guts.solve.removal import deck_exact_fits
 
-__all__ = ["MIXING", "Solution", "deal_of", "position_names", "sampled_part", "solve_in_or_out"]
+__all__ = [
+    "MIXING",
+    "Solution",
+    "deal_of",
+    "information_set_evs",
+    "kept_with",
+    "position_names",
+    "sampled_part",
+    "solve_in_or_out",
+]
 
 FloatArray = NDArray[np.float64]
 
@@ -135,6 +144,18 @@ class Solution:
     def counterfactual(self) -> list[FloatArray]:
         """``cv[p][history, action, h]`` of the solved strategy (see :class:`Deal`)."""
         return self.deal.counterfactual(self.result.strategy, self.result.continuation)
+
+    @cached_property
+    def evs(self) -> list[FloatArray]:
+        """``evs[p][history, action, h]``: the EV of out (0) and in (1) for class ``h`` at
+        each information set, given it is reached (pot units, next pots included): the
+        counterfactual values over the chance of the others' declarations that make the
+        history. Kept with a sampled solve (its deals are drawn again only where they
+        are not); else from the deal."""
+        kept = self.result.evs
+        if kept is not None:
+            return kept
+        return information_set_evs(self.deal, self.result.strategy, self.counterfactual)
 
     def strategy_json(self) -> list[dict[str, Any]]:
         """Each information set's chance of staying in per hand, in words."""
@@ -245,11 +266,61 @@ def solve_in_or_out(
 
         deal = SampledDeal(model, classes, deals)
         result = solve_deal(deal, iterations, tolerance=tolerance, progress=progress)
-        return replace(result, growth=deal.growth(result.strategy))  # kept: no second draw
+        return kept_with(result, deal)
 
     result = cached(rules, players, iterations, tolerance, cache, run, part=sampled_part(deals))
     named = dict(options) if options is not None else rules.to_options()
     return Solution(game or "guts", named, rules, model, classes, exact, result, deals)
+
+
+def kept_with(result: Result, deal: Deal) -> Result:
+    """``result`` with what its play reads from ``deal`` kept (the expected next pot and
+    the information sets' EVs), so that a sampled solve read back draws no deals."""
+    cv = deal.counterfactual(result.strategy, result.continuation)
+    evs = information_set_evs(deal, result.strategy, cv)
+    return replace(result, growth=deal.growth(result.strategy), evs=evs)
+
+
+def information_set_evs(
+    deal: Deal, strategy: list[FloatArray], cv: list[FloatArray]
+) -> list[FloatArray]:
+    """``evs[p][history, action, h]`` (see :attr:`Solution.evs`) of ``strategy`` from its
+    counterfactual values ``cv`` on ``deal`` (where a history is never reached, the
+    counterfactual values themselves)."""
+    evs = []
+    for p, values in enumerate(cv):
+        reach = np.stack([_reach(deal, strategy, p, h) for h in range(len(values))])
+        scale = np.where(reach > 0, 1.0 / np.where(reach > 0, reach, 1.0), 1.0)
+        evs.append(np.asarray(values * scale[:, None, :], dtype=np.float64))
+    return evs
+
+
+def _reach(deal: Deal, strategy: list[FloatArray], position: int, history: int) -> FloatArray:
+    """Per class of ``position``: the chance of the others' declarations that make
+    ``history`` (what the counterfactual values are weighted by): the earlier positions'
+    in the first round; in the second chance, every other position's first round out,
+    the dealer's in and the earlier positions' second declarations."""
+    model = deal.model
+    if not model.in_turn:
+        return np.ones(len(deal.level))
+    if history >> position:  # the second chance
+        second = history - (1 << position)
+        dealer = deal.players - 1
+        weights = [1.0 - strategy[q][0] for q in range(dealer) if q != position]
+        weights.append(strategy[dealer][0])
+        for q in range(position):
+            p_in = strategy[q][(1 << q) + (second & ((1 << q) - 1))]
+            weights[q] = weights[q] * (p_in if second >> q & 1 else 1.0 - p_in)
+    else:
+        weights = []
+        for q in range(position):
+            p_in = strategy[q][history & ((1 << q) - 1)]
+            weights.append(p_in if history >> q & 1 else 1.0 - p_in)
+    if model.no_peek:  # declared unseen: the others' chances are the priors
+        chance = np.full(len(deal.level), float(np.prod([w @ deal.prior for w in weights])))
+    else:
+        chance = deal.history_chances(weights)
+    return np.where(np.isfinite(chance), chance, 0.0)
 
 
 def sampled_part(deals: int) -> str:
