@@ -765,8 +765,9 @@ def hint_lines(decision: Decision, view: Mapping[str, Any], rules: object) -> li
 @lru_cache(maxsize=4)
 def _solution(rules: GutsRules, players: int, cache: str) -> AnySolution:
     """The solution the hints of ``rules`` for ``players`` read, kept while the terminal
-    runs: a sampled one computes its values on its deals once, not at every ``?``
-    (``cache``: the solve cache it was read from, part of the key)."""
+    runs: read once, not at every ``?`` (a sampled solve cached before it kept its values
+    computes them on its deals once); ``cache``: the solve cache it was read from, part of
+    the key."""
     from guts.solve.solving import solve_for_play
 
     return solve_for_play(rules, players)
