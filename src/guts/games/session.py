@@ -265,6 +265,20 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         """How many deals have started."""
         return self._deals
 
+    @property
+    def can_stop(self) -> bool:
+        """True if :meth:`stop` would end the session now (between deals)."""
+        return not self.is_over and self.deal_over
+
+    def stop(self, reason: str = "the players stopped the game") -> None:
+        """End the session between deals, by the players' choice, leaving the chips where
+        they are (a family that shares out what is left says so in its own ``stop``)."""
+        if self.is_over:
+            raise IllegalAction(f"the session is already over ({self._over})")
+        if not self.deal_over:
+            raise IllegalAction(f"finish deal {self._deals} before stopping the game")
+        self._end(reason)
+
     def pending(self) -> tuple[Decision, ...]:
         """The decisions to be made now."""
         deal = self._deal
