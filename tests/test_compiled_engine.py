@@ -77,6 +77,22 @@ def test_every_recorded_draw_session_plays_as_recorded_compiled() -> None:
     passes(compiled_site(), "tests/test_draw_fast_paths.py")
 
 
+def test_a_session_is_no_other_familys_yet_still_a_recorded_session_compiled() -> None:
+    """A staged session asked first whether it is a (compiled) Guts session is still a
+    recorded session and a session after it (compiled classes derived from an ABC shared
+    its isinstance caches, so the first answer, False, stuck to the others)."""
+    script = ("from guts.catalog import find_game\n"
+              "from guts.games.base import Session\n"
+              "from guts.games.guts.session import GutsSession\n"
+              "from guts.games.session import RecordedSession\n"
+              "s = find_game('three-five-seven').new_session(['A', 'B', 'C'], buy_in=50)\n"
+              "print(isinstance(s, GutsSession), isinstance(s, RecordedSession),"
+              " isinstance(s, Session))")  # fmt: skip
+    ran = python(compiled_site(), "-c", script, timeout=300)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    assert ran.stdout.split() == ["False", "True", "True"]
+
+
 ILL_TYPED = [
     "tests/engine/test_table.py::test_bad_setup_is_refused",
     "tests/engine/test_table.py::test_place_names_must_be_words",

@@ -333,22 +333,25 @@ def deck_cards(kind: DeckKind) -> tuple[Card, ...]:
     return naturals + tuple(Card.joker(i) for i in range(kind.jokers))
 
 
-_PACKS: dict[str, tuple[Card, ...]] = {}
-""":func:`deck_cards` of each kind of pack, by the kind's value."""
+@cache
+def _pack(value: str) -> tuple[Card, ...]:
+    """:func:`deck_cards` of the kind of pack of this value (an Enum hashes in Python, its
+    value in C)."""
+    return deck_cards(DeckKind(value))
+
 
 _PLAIN_SHUFFLE = getattr(Random, "_randbelow", None) is getattr(
     Random, "_randbelow_with_getrandbits", 0
 )
 """True when ``Random.shuffle`` draws each index with ``getrandbits`` (as CPython's does),
 which :func:`_shuffle` repeats without a method call per card."""
-_PLANS: dict[int, tuple[tuple[tuple[int, int, int, int, int, int], ...], tuple[int, ...]]] = {}
-"""Per pack size: for each position from the last down, the position, how many cards it
-draws among, and the bits ``getrandbits`` takes for that; two positions to a step, and
-the last position alone when their number is odd."""
 
 
+@cache
 def _plan(size: int) -> tuple[tuple[tuple[int, int, int, int, int, int], ...], tuple[int, ...]]:
-    """:data:`_PLANS` for a pack of ``size`` cards."""
+    """For a pack of ``size`` cards: for each position from the last down, the position, how
+    many cards it draws among, and the bits ``getrandbits`` takes for that; two positions to
+    a step, and the last position alone when their number is odd."""
     steps = [(i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)]
     pairs = tuple(a + b for a, b in zip(steps[0::2], steps[1::2], strict=False))  # (odd: one left)
     return pairs, steps[-1] if len(steps) % 2 else ()
@@ -358,11 +361,8 @@ def _shuffle(rng: Random, cards: list[Card]) -> None:
     """``rng.shuffle(cards)`` exactly (the same order, the same draws from ``rng``), for a
     plain ``random.Random``: CPython's Fisher-Yates with rejection sampling, inlined, two
     positions a step."""
-    plan = _PLANS.get(len(cards))
-    if plan is None:
-        plan = _PLANS[len(cards)] = _plan(len(cards))
     getrandbits = rng.getrandbits
-    pairs, odd = plan
+    pairs, odd = _plan(len(cards))
     for i, n, k, i2, n2, k2 in pairs:
         j = getrandbits(k)
         while j >= n:
@@ -418,12 +418,7 @@ class Deck:
     @classmethod
     def shuffled(cls, kind: DeckKind = DeckKind.STANDARD, rng: Random | None = None) -> Deck:
         """A full pack of ``kind`` in random order."""
-        pack = _PACKS.get(kind._value_) if type(kind) is DeckKind else None
-        if pack is None:  # (keyed by the kind's value: an Enum hashes in Python)
-            pack = deck_cards(kind)
-            if type(kind) is DeckKind:
-                _PACKS[kind._value_] = pack
-        cards = list(pack)
+        cards = list(_pack(kind._value_) if type(kind) is DeckKind else deck_cards(kind))
         if type(rng) is Random and _PLAIN_SHUFFLE:
             _shuffle(rng, cards)
         else:

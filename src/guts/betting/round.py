@@ -418,7 +418,7 @@ class BettingRound:
                 key = (seat, True, True, 0, low, high, None, None)
             else:
                 key = (seat, True, owe <= 0, call, None, None, low, high)
-        return _LEGALS.get(key) or _legal(*key)  # (_legal(*key), the usual one found here)
+        return _legal(*key)
 
     def _problem(self, seat: int, action: Action) -> str | None:
         """Why ``seat`` may not take ``action`` now, or None if it may."""
@@ -552,10 +552,7 @@ _EVENT_WORDS: dict[type, str] = {Fold: "fold", Check: "check", Call: "call", Bet
                                   Raise: "raise"}  # fmt: skip
 """The first word of each action's text, the kind of its event."""
 
-_LEGALS: dict[tuple[object, ...], Legal] = {}
-"""Each Legal made, by its fields (immutable, so one object serves every equal one)."""
-
-
+@lru_cache(maxsize=1 << 12)
 def _legal(
     seat: int,
     can_fold: bool,
@@ -566,39 +563,35 @@ def _legal(
     min_raise_to: int | None,
     max_raise_to: int | None,
 ) -> Legal:
-    """``Legal(...)`` of these fields, the same object for the same fields."""
-    key = (seat, can_fold, can_check, call_amount, min_bet, max_bet, min_raise_to, max_raise_to)
-    legal = _LEGALS.get(key)
-    if legal is None:
-        if len(_LEGALS) >= 1 << 12:
-            _LEGALS.clear()
-        legal = _LEGALS[key] = Legal(*key)
-    return legal
+    """``Legal(...)`` of these fields, the same object for the same fields (it is
+    immutable, so one object serves every equal one)."""
+    return Legal(seat, can_fold, can_check, call_amount, min_bet, max_bet, min_raise_to,
+                 max_raise_to)  # fmt: skip
 
 
 def _check_order(table: Table, order: Sequence[int]) -> tuple[int, ...]:
+    """``order`` as a tuple, once checked to be distinct seats of ``table``."""
     seats = tuple(order)
-    count = len(table.names)
-    plain = _JUST_INT.issuperset(map(type, seats))  # (no bool may pass for a seat kept)
-    if plain and (count, seats) in _ORDERS_CHECKED:
-        return seats
+    if _JUST_INT.issuperset(map(type, seats)):  # (no bool may pass for a seat kept)
+        return _checked_order(len(table.names), seats)
+    return _order_of(len(table.names), seats)
+
+
+def _order_of(count: int, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """``seats``, if they are distinct seats of a table of ``count``; else SeatError."""
     if not seats or len(set(seats)) != len(seats):
         raise SeatError(f"a betting round needs distinct seats in acting order, not {seats}")
     for seat in seats:
         a_seat = type(seat) is int or (isinstance(seat, int) and not isinstance(seat, bool))
         if not a_seat or not 0 <= seat < count:
             raise SeatError(f"no seat {seat!r}: seats are 0 to {count - 1}")
-    if plain:
-        if len(_ORDERS_CHECKED) >= 1 << 10:
-            _ORDERS_CHECKED.clear()
-        _ORDERS_CHECKED.add((count, seats))
     return seats
 
 
 _JUST_INT = frozenset({int})
-_ORDERS_CHECKED: set[tuple[int, tuple[int, ...]]] = set()
-"""The orders of plain ints :func:`_check_order` passed, by the table's number of seats
-(a round is opened with the same few orders again and again)."""
+_checked_order = lru_cache(maxsize=1 << 10)(_order_of)
+"""The orders of plain ints :func:`_order_of` passed, by the table's number of seats (a
+round is opened with the same few orders again and again)."""
 
 
 @lru_cache(maxsize=1 << 10)

@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 import json
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
 from types import NoneType, UnionType
@@ -302,13 +302,19 @@ def visible_to(events: Iterable[Event], seat: int | None) -> list[Event]:
     return [event for event in events if event.visible_to(seat)]
 
 
-class Session(ABC):
+class Session:
     """A game session: deals, one after another, on one :class:`~guts.table.Table`.
 
     Drive it with: ``while not s.is_over: if s.deal_over: s.start_deal(); else: pick a
     seat and action from s.pending() and call s.act(seat, action)``. The families build
     on :class:`guts.games.session.RecordedSession`, which keeps the record and replays it.
     """
+
+    # Not an ABC (mypy still refuses a class that leaves an abstract method): the classes
+    # mypyc compiles from it have no ABC state of their own but share this one, so one
+    # failed isinstance against a compiled family's session class (a staged session is no
+    # GutsSession) would make every later isinstance of that session's class against
+    # RecordedSession or Session False too.
 
     game: ClassVar[str] = "game"
 

@@ -2,18 +2,19 @@
 
 A policy chooses one of a :class:`~guts.games.base.Decision`'s actions from the seat's
 view alone (and a random source); it is never handed the session. A family's own bots
-(in its package's ``bots`` module) are policies, or are wrapped in :class:`ViewOnly`.
+(in its package's ``bots`` module) are policies, or bots that read everything from the
+view (:class:`ViewBot`, such as :class:`RandomBot`) wrapped in :class:`ViewOnly`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, Protocol
 
 from guts.games.base import Decision
 
-__all__ = ["Policy", "RandomPolicy", "ViewOnly"]
+__all__ = ["Policy", "RandomBot", "RandomPolicy", "ViewBot", "ViewOnly"]
 
 
 class Policy(Protocol):
@@ -36,11 +37,39 @@ class RandomPolicy:
         return rng.choice(decision.actions)
 
 
-class ViewOnly:
-    """A :class:`Policy` around a family bot that reads everything from the view
-    (``choose(view)``)."""
+class ViewBot(Protocol):
+    """A family's bot that reads everything from the seat's view."""
 
-    def __init__(self, bot: Any) -> None:
+    def choose(self, view: Mapping[str, Any]) -> str:
+        """One of the seat's legal actions (``view["pending"][0]["actions"]`` lists some)."""
+        ...
+
+
+class RandomBot:
+    """A :class:`ViewBot` that takes any of :meth:`actions`, uniformly.
+
+    >>> RandomBot(Random(1)).choose({"pending": [{"actions": ["in", "out"]}]}) in ("in", "out")
+    True
+    """
+
+    def __init__(self, rng: Random | None = None) -> None:
+        self.rng = rng if rng is not None else Random()
+
+    def actions(self, view: Mapping[str, Any]) -> Sequence[str]:
+        """What it picks among: the actions the view lists for the seat (a family whose
+        list leaves out legal actions, or names some it may not take, says which)."""
+        actions: Sequence[str] = view["pending"][0]["actions"]
+        return actions
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        """A uniformly random one of :meth:`actions`."""
+        return str(self.rng.choice(list(self.actions(view))))
+
+
+class ViewOnly:
+    """A :class:`Policy` around a :class:`ViewBot`."""
+
+    def __init__(self, bot: ViewBot) -> None:
         self.bot = bot
 
     def choose(self, view: Mapping[str, Any], decision: Decision, rng: Random) -> str:

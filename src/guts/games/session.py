@@ -104,20 +104,12 @@ def _moved_event(
     return from_transfer(transfer)
 
 
-def _ended(ended: type[EndedEvent], reason: str) -> EndedEvent:
-    """``ended(reason=reason)``, made once per event class and reason (a plain string):
-    events are immutable, and sessions end for the same few reasons."""
-    if type(reason) is not str:
-        return ended(reason=reason)
-    event = _ENDED.get((ended, reason))
-    if event is None:
-        if len(_ENDED) >= 1 << 8:
-            _ENDED.clear()
-        event = _ENDED[ended, reason] = ended(reason=reason)
-    return event
-
-
-_ENDED: dict[tuple[type[EndedEvent], str], EndedEvent] = {}
+@lru_cache(maxsize=1 << 8, typed=True)
+def _ended(ended: Callable[..., EndedEvent], reason: str) -> EndedEvent:
+    """``ended(reason=reason)``, one event per event class and reason (by type too, so a
+    string's subclass gets an event of its own): events are immutable, and sessions end
+    for the same few reasons."""
+    return ended(reason=reason)
 
 
 class PlayedDeal(Protocol):
@@ -273,6 +265,20 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
         """How many deals have started."""
         return self._deals
 
+    @property
+    def can_stop(self) -> bool:
+        """True if :meth:`stop` would end the session now (between deals)."""
+        return not self.is_over and self.deal_over
+
+    def stop(self, reason: str = "the players stopped the game") -> None:
+        """End the session between deals, by the players' choice, leaving the chips where
+        they are (a family that shares out what is left says so in its own ``stop``)."""
+        if self.is_over:
+            raise IllegalAction(f"the session is already over ({self._over})")
+        if not self.deal_over:
+            raise IllegalAction(f"finish deal {self._deals} before stopping the game")
+        self._end(reason)
+
     def pending(self) -> tuple[Decision, ...]:
         """The decisions to be made now."""
         deal = self._deal
@@ -393,7 +399,8 @@ class RecordedSession(Session, Generic[RulesT, DealT]):
 
     def _end(self, reason: str) -> None:
         self._over = reason
-        self._record.emit(_ended(self.ended_event, reason))  # (see _emit)
+        ended: Callable[..., EndedEvent] = self.ended_event  # (a class: typed as its call)
+        self._record.emit(_ended(ended, reason))  # (see _emit)
 
     @property
     def _emit(self) -> Callable[[Event], None]:

@@ -353,13 +353,7 @@ def _tally(
     return by_level, len(np.unique(seen))
 
 
-_KERNELS: dict[tuple[Wilds, int, bool], HighKernel] = {}
-
-
+@cache
 def kernel(wilds: Wilds, jokers: int, ace_low: bool) -> HighKernel:
-    """The (cached) kernel for these options."""
-    key = (wilds, jokers, ace_low)
-    found = _KERNELS.get(key)
-    if found is None:
-        found = _KERNELS[key] = HighKernel.build(wilds, jokers, ace_low)
-    return found
+    """The kernel for these options (built once for each)."""
+    return HighKernel.build(wilds, jokers, ace_low)

@@ -12,7 +12,7 @@ Rules as data (:class:`BourreRules`, :data:`PRESETS`), a deal as a state machine
 
 from __future__ import annotations
 
-from guts.games.bourre.bots import Bot, RandomBot, SensibleBot, play_session
+from guts.games.bourre.bots import RandomBot, SensibleBot, play_session
 from guts.games.bourre.deal import BourreDeal, Phase
 from guts.games.bourre.presets import FAMILY, new_session
 from guts.games.bourre.rules import PRESETS, BourreRules, EndPot, LonePlayer, preset
@@ -23,7 +23,6 @@ from guts.games.bourre.tricks import RenegeMode, TrickRules
 __all__ = [
     "FAMILY",
     "PRESETS",
-    "Bot",
     "BourreDeal",
     "BourreRules",
     "BourreSession",

@@ -1,6 +1,6 @@
 """Bots for Bourré: policies that see only a seat's view (:meth:`BourreSession.view`).
 
-A bot's :meth:`~Bot.choose` takes the view and returns one of the seat's actions.
+A bot's ``choose`` takes the view and returns one of the seat's actions.
 :class:`RandomBot` picks uniformly among the legal actions (never a renege);
 :class:`SensibleBot` plays when its trumps and aces promise a trick, draws for trumps,
 draws trumps out when it holds the top one, wins tricks as cheaply as it can and
@@ -21,36 +21,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from random import Random
-from typing import Any, Protocol
+from typing import Any
 
 from guts.cards import Card, Rank, Suit, parse_card
+from guts.games import policy
 from guts.games.bourre.session import BourreSession
 from guts.games.bourre.tricks import Play, trick_winner
 from guts.games.family import BotKind
-from guts.games.policy import ViewOnly
+from guts.games.policy import ViewBot, ViewOnly
 
-__all__ = ["BOTS", "Bot", "RandomBot", "SensibleBot", "play_session"]
-
-
-class Bot(Protocol):
-    """A policy: the action a seat takes, given only what the seat may see."""
-
-    def choose(self, view: Mapping[str, Any]) -> str:
-        """One of ``view["pending"][0]["actions"]``."""
+__all__ = ["BOTS", "RandomBot", "SensibleBot", "play_session"]
 
 
-class RandomBot:
+class RandomBot(policy.RandomBot):
     """Any legal action, uniformly: intents and discard sets, and legal cards only."""
 
-    def __init__(self, rng: Random | None = None) -> None:
-        self.rng = rng if rng is not None else Random()
-
-    def choose(self, view: Mapping[str, Any]) -> str:
-        """A uniformly random legal action."""
-        actions = view["pending"][0]["actions"]
+    def actions(self, view: Mapping[str, Any]) -> Sequence[str]:
+        """The seat's listed actions, or in the tricks its legal cards (never a renege)."""
         if view.get("phase") == "tricks" and view["legal"]:
-            actions = view["legal"]
-        return str(self.rng.choice(list(actions)))
+            legal: Sequence[str] = view["legal"]
+            return legal
+        return super().actions(view)
 
 
 class SensibleBot:
@@ -154,20 +145,14 @@ def _wins(trick: Sequence[Play], play: Play, trump: Suit) -> bool:
 
 
 def play_session(
-    session: BourreSession, bots: Sequence[Bot] | Mapping[int, Bot], deals: int | None = None
+    session: BourreSession,
+    bots: Sequence[ViewBot] | Mapping[int, ViewBot],
+    deals: int | None = None,
 ) -> None:
     """Play ``session`` to its end with a bot in each seat; with ``deals``, stop after that
     many deals (the players' choice)."""
-    while not session.is_over:
-        if session.deal_over:
-            if deals is not None and session.deals_played >= deals:
-                session.stop()
-                return
-            session.start_deal()
-            continue
-        decision = session.pending()[0]
-        action = bots[decision.seat].choose(session.view(decision.seat))
-        session.act(decision.seat, action)
+    session.play_out(lambda decision: bots[decision.seat].choose(session.view(decision.seat)),
+                     deals)  # fmt: skip
 
 
 BOTS: dict[str, BotKind] = {

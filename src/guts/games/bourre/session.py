@@ -23,7 +23,7 @@ from random import Random
 from typing import Any
 
 from guts.cards import Card, Deck, DeckKind, check_distinct
-from guts.errors import HandError, IllegalAction, OptionError
+from guts.errors import HandError, OptionError
 from guts.games.base import Event
 from guts.games.bourre.deal import BourreDeal
 from guts.games.bourre.events import Acted, Moved, SessionEnded, Shuffled, StockSeed
@@ -125,19 +125,6 @@ class BourreSession(RecordedSession[BourreRules, BourreDeal]):
         """
         self._check_can_deal()
         return Deck.dealing(hands, self._dealing_order(), HAND, then)
-
-    @property
-    def can_stop(self) -> bool:
-        """True if :meth:`stop` would end the session now (between deals)."""
-        return not self.is_over and self.deal_over
-
-    def stop(self, reason: str = "the players stopped the game") -> None:
-        """End the session between deals, by the players' choice (see ``end-pot``)."""
-        if self.is_over:
-            raise IllegalAction(f"the session is already over ({self._over})")
-        if not self.deal_over:
-            raise IllegalAction(f"finish deal {self._deals} before stopping the game")
-        self._end(reason)
 
     def _apply(self, seat: int, action: str) -> None:
         secret = action.startswith("discard")

@@ -10,11 +10,11 @@ by the chooser until all have chosen.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from guts.games.base import Event, register_event
 from guts.games.session import EndedEvent, MovedEvent
-from guts.games.shared import Shared
 
 __all__ = [
     "Acted",
@@ -163,66 +163,53 @@ class Stopped(Event):
 #
 # Events are immutable values, and a deal makes the same few again and again (seat 1 is in,
 # deal 2 starts with dealer 1, ...): these make each distinct one once and hand it out again
-# (about 4,400 instructions an event made, 600 one found). Only plain ints, strings and
-# tuples of ints are kept, so that a value of a subclass (a bool for an int) is never
-# answered with an event made for another type.
+# (about 4,400 instructions an event made, 600 one found). The caches tell values apart by
+# type too, and only tuples of plain ints are kept, so that a value of a subclass (a bool
+# for an int) is never answered with an event made for another type.
 
-_SHARED_EVENTS = Shared[Event](most=1 << 13)
-_SHARED = _SHARED_EVENTS.kept
-_keep = _SHARED_EVENTS.keep
-
-
+_SHARED = 1 << 13
+"""How many of each kind of event are kept (the least recently used go first)."""
 _INT = frozenset({int})
 
 
-def _seats(seats: tuple[int, ...] | None) -> bool:
+def _plain(seats: tuple[int, ...] | None) -> bool:
     """True for None or a tuple of plain ints."""
     return seats is None or (type(seats) is tuple and {*map(type, seats)} <= _INT)
 
 
 def acted(seat: int, action: str, audience: tuple[int, ...] | None = None) -> Acted:
     """``Acted(seat=seat, action=action, audience=audience)``, shared."""
-    key = ("acted", seat, action, audience)
-    if type(seat) is int and type(action) is str and (audience is None or _seats(audience)):
-        event = _SHARED.get(key)
-        if event is None:
-            return _keep(key, Acted(seat=seat, action=action, audience=audience))
-        return event  # type: ignore[return-value]  # kept under its own kind
+    if _plain(audience):
+        return _acted(seat, action, audience)
     return Acted(seat=seat, action=action, audience=audience)
 
 
+@lru_cache(maxsize=_SHARED, typed=True)
+def _acted(seat: int, action: str, audience: tuple[int, ...] | None) -> Acted:
+    return Acted(seat=seat, action=action, audience=audience)
+
+
+@lru_cache(maxsize=_SHARED, typed=True)
 def declared(seat: int, choice: str, round: int = 1, automatic: bool = False) -> Declared:
     """``Declared(seat=seat, choice=choice, round=round, automatic=automatic)``, shared."""
-    key = ("declared", seat, choice, round, automatic)
-    if type(seat) is int and type(choice) is str and type(round) is int and type(automatic) is bool:
-        event = _SHARED.get(key)
-        if event is None:
-            made = Declared(seat=seat, choice=choice, round=round, automatic=automatic)
-            return _keep(key, made)
-        return event  # type: ignore[return-value]
     return Declared(seat=seat, choice=choice, round=round, automatic=automatic)
 
 
 def deal_started(deal: int, dealer: int, seats: tuple[int, ...]) -> DealStarted:
     """``DealStarted(deal=deal, dealer=dealer, seats=seats)``, shared."""
-    if type(deal) is int and type(dealer) is int:
-        key = ("deal-started", deal, dealer, seats)
-        event = _SHARED.get(key)
-        if event is not None and (event.seats is seats or _seats(seats)):  # type: ignore[attr-defined]
-            return event  # type: ignore[return-value]  # (the kept tuple itself: plain ints)
-        if event is None and _seats(seats):
-            return _keep(key, DealStarted(deal=deal, dealer=dealer, seats=seats))
+    if _plain(seats):
+        return _deal_started(deal, dealer, seats)
     return DealStarted(deal=deal, dealer=dealer, seats=seats)
 
 
+@lru_cache(maxsize=_SHARED, typed=True)
+def _deal_started(deal: int, dealer: int, seats: tuple[int, ...]) -> DealStarted:
+    return DealStarted(deal=deal, dealer=dealer, seats=seats)
+
+
+@lru_cache(maxsize=_SHARED, typed=True)
 def deal_ended(deal: int, pot: int, reserve: int, aside: int) -> DealEnded:
     """``DealEnded(deal=deal, pot=pot, reserve=reserve, aside=aside)``, shared."""
-    key = ("deal-ended", deal, pot, reserve, aside)
-    if type(deal) is int and type(pot) is int and type(reserve) is int and type(aside) is int:
-        event = _SHARED.get(key)
-        if event is None:
-            return _keep(key, DealEnded(deal=deal, pot=pot, reserve=reserve, aside=aside))
-        return event  # type: ignore[return-value]
     return DealEnded(deal=deal, pot=pot, reserve=reserve, aside=aside)
 
 

@@ -22,37 +22,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from random import Random
-from typing import Any, Protocol
+from typing import Any
 
 from guts.cards import Card, Rank, parse_card, parse_cards
 from guts.games.draw.actions import discard_text
 from guts.games.draw.hands import opens
 from guts.games.draw.rules import DrawRules, Openers
 from guts.games.family import BotKind
-from guts.games.policy import ViewOnly
+from guts.games.policy import RandomBot, ViewBot, ViewOnly
 from guts.rankings.base import Category, Ranking
 
-__all__ = ["BOTS", "Policy", "RandomBot", "SensibleBot", "play_session"]
-
-
-class Policy(Protocol):
-    """Anything that picks an action from a seat's view."""
-
-    def choose(self, view: Mapping[str, Any]) -> str:
-        """One of ``view["pending"][0]["actions"]`` (or any other legal action)."""
-        ...
-
-
-class RandomBot:
-    """Uniformly random among the listed legal actions."""
-
-    def __init__(self, rng: Random | None = None) -> None:
-        self.rng = rng if rng is not None else Random()
-
-    def choose(self, view: Mapping[str, Any]) -> str:
-        """A random listed action."""
-        actions: list[str] = view["pending"][0]["actions"]
-        return self.rng.choice(actions)
+__all__ = ["BOTS", "RandomBot", "SensibleBot", "play_session"]
 
 
 _MADE = (Category.STRAIGHT, Category.FLUSH, Category.FULL_HOUSE, Category.FOUR_OF_A_KIND,
@@ -244,7 +224,7 @@ def _straight_draw(natural: Sequence[Card]) -> list[Card]:
     return []
 
 
-def play_session(session: Any, policies: Mapping[int, Policy]) -> None:
+def play_session(session: Any, policies: Mapping[int, ViewBot]) -> None:
     """Drive ``session`` to its end, each seat choosing by its policy."""
     while not session.is_over:
         if session.deal_over:

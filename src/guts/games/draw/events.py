@@ -8,11 +8,11 @@ cards a player draws is public (:class:`Drew`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, cast
+from functools import lru_cache
+from typing import ClassVar
 
 from guts.games.base import Event, register_event
 from guts.games.session import EndedEvent, MovedEvent
-from guts.games.shared import Shared
 
 __all__ = [
     "Acted",
@@ -219,31 +219,25 @@ class SessionEnded(EndedEvent):
 #
 # Events are immutable values, and a deal makes the same few again and again (seat 2 calls,
 # the second round starts with seat 4, seat 1 draws three cards): these make each distinct
-# one once and hand it out again (making an event costs several times finding it). Only
-# plain ints and strings are kept, so that a value of a subclass (a bool for an int) is
-# never answered with an event made for another type.
+# one once and hand it out again (making an event costs several times finding it). The
+# caches tell values apart by type too, and only seats that are plain ints are kept, so
+# that a value of a subclass (a bool for an int) is never answered with an event made for
+# another type.
 
-_SHARED_EVENTS = Shared[Event](most=1 << 12)
-_SHARED = _SHARED_EVENTS.kept
-_kept = _SHARED_EVENTS.keep
+_SHARED = 1 << 12
+"""How many of each kind of event are kept (the least recently used go first)."""
 
 
+@lru_cache(maxsize=_SHARED, typed=True)
 def acted(seat: int, action: str) -> Acted:
     """``Acted(seat=seat, action=action)`` (a public action), shared."""
-    if type(seat) is not int or type(action) is not str:
-        return Acted(seat=seat, action=action)
-    key = (Acted, seat, action)
-    event = _SHARED.get(key) or _kept(key, Acted(seat=seat, action=action))
-    return cast(Acted, event)
+    return Acted(seat=seat, action=action)
 
 
+@lru_cache(maxsize=_SHARED, typed=True)
 def betting_started(round: int, game: str, first: int) -> BettingStarted:
     """``BettingStarted(round=round, game=game, first=first)``, shared."""
-    if type(round) is not int or type(game) is not str or type(first) is not int:
-        return BettingStarted(round=round, game=game, first=first)
-    key = (BettingStarted, round, game, first)
-    event = _SHARED.get(key) or _kept(key, BettingStarted(round=round, game=game, first=first))
-    return cast(BettingStarted, event)
+    return BettingStarted(round=round, game=game, first=first)
 
 
 def deal_started(
@@ -251,27 +245,25 @@ def deal_started(
 ) -> DealStarted:
     """``DealStarted(deal=deal, dealer=dealer, seats=seats, openers=openers, antes=antes)``,
     shared."""
-    plain = type(deal) is int and type(dealer) is int and type(openers) is str
-    if not plain or type(antes) is not bool or {*map(type, seats)} != _INT:
-        return DealStarted(deal=deal, dealer=dealer, seats=seats, openers=openers, antes=antes)
-    key = (DealStarted, deal, dealer, seats, openers, antes)
-    made = _SHARED.get(key)
-    if made is None:
-        made = DealStarted(deal=deal, dealer=dealer, seats=seats, openers=openers, antes=antes)
-        _kept(key, made)
-    return cast(DealStarted, made)
+    if {*map(type, seats)} == _INT:
+        return _deal_started(deal, dealer, seats, openers, antes)
+    return DealStarted(deal=deal, dealer=dealer, seats=seats, openers=openers, antes=antes)
+
+
+@lru_cache(maxsize=_SHARED, typed=True)
+def _deal_started(
+    deal: int, dealer: int, seats: tuple[int, ...], openers: str, antes: bool
+) -> DealStarted:
+    return DealStarted(deal=deal, dealer=dealer, seats=seats, openers=openers, antes=antes)
 
 
 _INT = frozenset({int})
 
 
+@lru_cache(maxsize=_SHARED, typed=True)
 def drew(seat: int, count: int) -> Drew:
     """``Drew(seat=seat, count=count)`` (no cards shown), shared."""
-    if type(seat) is not int or type(count) is not int:
-        return Drew(seat=seat, count=count)
-    key = (Drew, seat, count)
-    event = _SHARED.get(key) or _kept(key, Drew(seat=seat, count=count))
-    return cast(Drew, event)
+    return Drew(seat=seat, count=count)
 
 
 # A hand's cards repeat too rarely for its events to be kept.

@@ -17,7 +17,7 @@ bots and narration (:func:`tell`).
 
 from __future__ import annotations
 
-from guts.games.fantan.bots import Bot, RandomBot, SensibleBot, play_session
+from guts.games.fantan.bots import RandomBot, SensibleBot, play_session
 from guts.games.fantan.deal import PASS, FanTanDeal, Phase, hand_sizes
 from guts.games.fantan.layout import Layout, row_order
 from guts.games.fantan.presets import FAMILY, new_session
@@ -38,7 +38,6 @@ __all__ = [
     "PASS",
     "PRESETS",
     "Aces",
-    "Bot",
     "ExtraChip",
     "FalsePass",
     "FanTanDeal",

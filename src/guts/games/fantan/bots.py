@@ -18,8 +18,7 @@ open a row of its own or nothing else fits. It never passes while a card fits.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from random import Random
-from typing import Any, Protocol
+from typing import Any
 
 from guts.cards import Card, Rank, parse_card
 from guts.games.family import BotKind, random_bot
@@ -27,27 +26,9 @@ from guts.games.fantan.deal import PASS
 from guts.games.fantan.layout import row_order
 from guts.games.fantan.rules import Aces
 from guts.games.fantan.session import FanTanSession
-from guts.games.policy import ViewOnly
+from guts.games.policy import RandomBot, ViewBot, ViewOnly
 
-__all__ = ["BOTS", "Bot", "RandomBot", "SensibleBot", "play_session"]
-
-
-class Bot(Protocol):
-    """A policy: the action a seat takes, given only what the seat may see."""
-
-    def choose(self, view: Mapping[str, Any]) -> str:
-        """One of ``view["pending"][0]["actions"]``."""
-
-
-class RandomBot:
-    """Any legal action, uniformly (a card that fits, or a pass where one is allowed)."""
-
-    def __init__(self, rng: Random | None = None) -> None:
-        self.rng = rng if rng is not None else Random()
-
-    def choose(self, view: Mapping[str, Any]) -> str:
-        """A uniformly random legal action."""
-        return str(self.rng.choice(list(view["pending"][0]["actions"])))
+__all__ = ["BOTS", "RandomBot", "SensibleBot", "play_session"]
 
 
 class SensibleBot:
@@ -96,19 +77,14 @@ class SensibleBot:
 
 
 def play_session(
-    session: FanTanSession, bots: Sequence[Bot] | Mapping[int, Bot], deals: int | None = None
+    session: FanTanSession,
+    bots: Sequence[ViewBot] | Mapping[int, ViewBot],
+    deals: int | None = None,
 ) -> None:
     """Play ``session`` to its end with a bot in each seat; with ``deals``, stop after that
     many deals (the players' choice)."""
-    while not session.is_over:
-        if session.deal_over:
-            if deals is not None and session.deals_played >= deals:
-                session.stop()
-                return
-            session.start_deal()
-            continue
-        decision = session.pending()[0]
-        session.act(decision.seat, bots[decision.seat].choose(session.view(decision.seat)))
+    session.play_out(lambda decision: bots[decision.seat].choose(session.view(decision.seat)),
+                     deals)  # fmt: skip
 
 
 BOTS: dict[str, BotKind] = {

@@ -17,7 +17,7 @@ from random import Random
 from typing import Any
 
 from guts.cards import Card, Deck, DeckKind, check_distinct, parse_cards
-from guts.errors import HandError, IllegalAction, OptionError
+from guts.errors import HandError, OptionError
 from guts.games.base import Event
 from guts.games.fantan.deal import FanTanDeal, hand_sizes
 from guts.games.fantan.events import Acted, Moved, SessionEnded, Shuffled
@@ -125,19 +125,6 @@ class FanTanSession(RecordedSession[FanTanRules, FanTanDeal]):
             if index < sizes[seat]
         ]
         return Deck.stacked(order)
-
-    @property
-    def can_stop(self) -> bool:
-        """True if :meth:`stop` would end the session now (between deals)."""
-        return not self.is_over and self.deal_over
-
-    def stop(self, reason: str = "the players stopped the game") -> None:
-        """End the session between deals, by the players' choice."""
-        if self.is_over:
-            raise IllegalAction(f"the session is already over ({self._over})")
-        if not self.deal_over:
-            raise IllegalAction(f"finish deal {self._deals} before stopping the game")
-        self._end(reason)
 
     def _apply(self, seat: int, action: str) -> None:
         self._emit(Acted(seat=seat, action=action))

@@ -58,6 +58,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import import_module
 from random import Random
 from typing import Any
@@ -180,10 +181,6 @@ def _codes(cards: Any) -> list[int]:
 # -- hand quantiles ----------------------------------------------------------------------
 
 
-_TABLES: dict[tuple[GutsRules, int, tuple[int, ...], int], IntArray] = {}
-"""Strength tables shared by every bot (keyed by rules, size, wild ranks, sample size)."""
-
-
 class Quantiles:
     """Hand quantiles per hand size: exact for up to 30,000 hands, else a fixed sample."""
 
@@ -197,21 +194,7 @@ class Quantiles:
 
     def table(self, size: int, wild: tuple[int, ...]) -> IntArray:
         """Sorted strengths of every (or a sample of) ``size``-card hand."""
-        key = (self.rules, size, wild, self.samples)
-        if key not in _TABLES:
-            if len(_TABLES) >= 256:
-                _TABLES.clear()
-            ranking = self.ranking(size, wild)
-            deck = [card.code for card in ranking.deck.cards]
-            if _choose(len(deck), size) <= 30_000:
-                hands = np.array(list(itertools.combinations(deck, size)), dtype=np.int64)
-            else:
-                gen = np.random.default_rng(20_241_201)
-                keys = gen.random((self.samples, len(deck)))
-                order = np.argsort(keys, axis=1)[:, :size]
-                hands = np.asarray(deck, dtype=np.int64)[order]
-            _TABLES[key] = np.sort(ranking.strength_batch(hands))
-        return _TABLES[key]
+        return _strengths(self.rules, size, wild, self.samples)
 
     def of(self, strengths: IntArray, size: int, wild: tuple[int, ...]) -> NDArray[np.float64]:
         """Quantiles of hands of ``size`` cards with these strengths."""
@@ -224,6 +207,22 @@ class Quantiles:
         """The quantile of one hand."""
         strength = self.ranking(len(cards), wild).strength_batch(np.array([list(cards)]))
         return float(self.of(strength, len(cards), wild)[0])
+
+
+@lru_cache(maxsize=256)
+def _strengths(rules: GutsRules, size: int, wild: tuple[int, ...], samples: int) -> IntArray:
+    """Sorted strengths of every ``size``-card hand under ``rules`` with the extra ``wild``
+    ranks, or of ``samples`` of them when there are more than 30,000 (shared by every bot)."""
+    ranking = rules.ranking_for(size, wild)
+    deck = [card.code for card in ranking.deck.cards]
+    if _choose(len(deck), size) <= 30_000:
+        hands = np.array(list(itertools.combinations(deck, size)), dtype=np.int64)
+    else:
+        gen = np.random.default_rng(20_241_201)
+        keys = gen.random((samples, len(deck)))
+        order = np.argsort(keys, axis=1)[:, :size]
+        hands = np.asarray(deck, dtype=np.int64)[order]
+    return np.sort(ranking.strength_batch(hands))
 
 
 def _choose(n: int, k: int) -> int:

@@ -7,6 +7,7 @@ emits an :class:`~guts.games.guts.events.Outcome` saying what happened in words.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from guts.cards import Card, Deck
@@ -14,7 +15,6 @@ from guts.games.base import Event
 from guts.games.guts.events import DECK, GHOST, Outcome
 from guts.games.guts.rules import EveryoneOut, Ghost, GutsRules, Payment, Qualifier
 from guts.games.guts.showdown import Contest, contest, hi_lo_contests, payers
-from guts.games.shared import Shared
 from guts.grammar import agree, each, who
 from guts.rankings.base import Category, Ranking
 from guts.table import POT, Place, Reason, Table, capped
@@ -34,6 +34,10 @@ __all__ = [
 
 ASIDE = Place("aside")
 """Where chips over the pot cap wait to become the next pot."""
+
+_KEPT = 1 << 12
+"""How many outcomes of each kind are kept: the same few (Ann takes the pot (4); Bob pays
+4 into the pot) come again and again, so each is worded and made once."""
 
 
 class SettledDeal(Protocol):
@@ -115,16 +119,15 @@ def lone_in(deal: SettledDeal, seat: int) -> None:
 
 def lone_outcome(deal: SettledDeal, seat: int, pot: int) -> Outcome:
     """The outcome of ``seat`` alone in taking ``pot`` ("Ann is alone in and takes the pot
-    (4)"), made once per name and pot."""
-    key = ("lone", deal.table.names, seat, pot)
-    outcome = _OUTCOMES.get(key)
-    if outcome is None:
-        name = [deal.name(seat)]
-        text = (
-            f"{who(name)} {agree(name, 'is')} alone in and {agree(name, 'takes')} the pot ({pot})"
-        )
-        outcome = _keep(key, Outcome(text=text, winners=(seat,)))
-    return outcome
+    (4)"), made once per names, seat and pot."""
+    return _lone_outcome(deal.table.names, seat, pot)
+
+
+@lru_cache(maxsize=_KEPT)
+def _lone_outcome(players: tuple[str, ...], seat: int, pot: int) -> Outcome:
+    name = [players[seat]]
+    text = f"{who(name)} {agree(name, 'is')} alone in and {agree(name, 'takes')} the pot ({pot})"
+    return Outcome(text=text, winners=(seat,))
 
 
 def lone_against_deck(deal: SettledDeal, seat: int) -> None:
@@ -204,60 +207,85 @@ def contest_outcome(
     """The outcome of a contest (its words by :func:`contest_words`), made once per
     everything the words and fields come from."""
     shown = deal.shown
-    fields = (result.winners, result.losers, result.pushed, result.ghost_won)
-    key = ("contest", deal.table.names, GHOST in shown, DECK in shown, fields, takes, pot,
-           paying, amount)  # fmt: skip
-    outcome = _OUTCOMES.get(key)
-    if outcome is None:
-        outcome = Outcome(
-            text=contest_words(deal, result, takes, pot, paying, amount),
-            winners=result.winners if takes else (),
-            payers=paying,
-        )
-        _keep(key, outcome)
-    return outcome
+    rival = deal.name(GHOST) if GHOST in shown else deal.name(DECK) if DECK in shown else ""
+    return _contest_outcome(deal.table.names, rival, result, takes, pot, paying, amount)
 
 
-_SHARED_OUTCOMES = Shared[Outcome](most=1 << 12)
-"""Outcomes made, by everything their words and fields come from: the same few outcomes
-(Ann takes the pot (4); Bob pays 4 into the pot) come again and again, so each is
-worded and made once."""
-_OUTCOMES = _SHARED_OUTCOMES.kept
-_keep = _SHARED_OUTCOMES.keep
+@lru_cache(maxsize=_KEPT)
+def _contest_outcome(
+    players: tuple[str, ...],
+    rival: str,
+    result: Contest,
+    takes: bool,
+    pot: int,
+    paying: tuple[int, ...],
+    amount: int,
+) -> Outcome:
+    return Outcome(
+        text=contest_words(Players(players), rival, result, takes, pot, paying, amount),
+        winners=result.winners if takes else (),
+        payers=paying,
+    )
 
 
 def contest_words(
-    deal: SettledDeal, result: Contest, takes: bool, pot: int, paying: Sequence[int], amount: int
+    named: Named,
+    rival: str,
+    result: Contest,
+    takes: bool,
+    pot: int,
+    paying: Sequence[int],
+    amount: int,
 ) -> str:
-    """The outcome of a contest in words ("Cat beats the ghost and takes the pot (8)")."""
-    rival = next((deal.name(s) for s in (GHOST, DECK) if s in deal.shown), "")
+    """The outcome of a contest in words ("Cat beats the ghost and takes the pot (8)"), the
+    players named by ``named`` and their ``rival`` (the ghost, the deck, or "")."""
     parts = []
     if result.ghost_won:
         parts.append(f"{rival or 'the ghost'} wins")
     elif takes:
-        winners = names(deal, result.winners)
+        winners = names(named, result.winners)
         beat = f"{agree(winners, 'beats')} {rival} and " if rival else ""
         verb = agree(winners, "takes") if len(winners) == 1 else "share"
         parts.append(f"{who(winners)} {beat}{verb} the pot ({pot})")
     elif result.winners:
-        parts.append(f"{says(deal, result.winners, 'wins')} but nobody takes the pot")
+        parts.append(f"{says(named, result.winners, 'wins')} but nobody takes the pot")
     if result.pushed:
-        parts.append(f"{says(deal, result.pushed, 'ties', start=not parts)} {rival or 'the ghost'}")
+        pushed = says(named, result.pushed, "ties", start=not parts)
+        parts.append(f"{pushed} {rival or 'the ghost'}")
     if paying:
         paid = f"{amount}{each(paying)} into the pot"
-        parts.append(f"{says(deal, paying, 'pays', start=not parts)} {paid}")
+        parts.append(f"{says(named, paying, 'pays', start=not parts)} {paid}")
     text = "; ".join(parts)
     return text[:1].upper() + text[1:] + "."
 
 
-def names(deal: SettledDeal, seats: Sequence[int]) -> list[str]:
-    """The names of ``seats`` (the ghost's and the deck's too)."""
-    return [deal.name(seat) for seat in seats]
+class Named(Protocol):
+    """Whatever names seats (a deal, or the players' names alone)."""
+
+    def name(self, seat: int) -> str:
+        """The seat's name."""
+        ...
 
 
-def says(deal: SettledDeal, seats: Sequence[int], verb: str, *, start: bool = True) -> str:
+class Players:
+    """The players' names by seat, as a :class:`Named`."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+
+    def name(self, seat: int) -> str:
+        """The player's name at ``seat``."""
+        return self.names[seat]
+
+
+def names(named: Named, seats: Sequence[int]) -> list[str]:
+    """The names of ``seats`` (the ghost's and the deck's too, when a deal names them)."""
+    return [named.name(seat) for seat in seats]
+
+
+def says(named: Named, seats: Sequence[int], verb: str, *, start: bool = True) -> str:
     """``seats`` by name and ``verb`` agreeing with them: "Ann pays", "You and Bob pay"."""
-    subject = names(deal, seats)
+    subject = names(named, seats)
     return f"{who(subject, start=start)} {agree(subject, verb)}"
 
 

@@ -1,12 +1,11 @@
 """Bots for the staged games: policies that see only a seat's view.
 
-A bot's ``choose(view)`` returns one of the seat's actions (``view["pending"]``); it also
-takes the ``decision`` and ``rng`` the terminal table passes. :class:`RandomBot` picks
-uniformly. :class:`SensibleBot` plays every staged game the same way: it ranks its hand
-against random hands of the stage (a cached sample, so a percentile), stays in with a
-good one (a better one when others are already in), always takes a free point when it
-declares last in turn and everyone before it is out, and picks in-turn when it is the
-dealer's choice (the dealer then declares last).
+A bot's ``choose(view)`` returns one of the seat's actions (``view["pending"]``).
+:class:`RandomBot` picks uniformly. :class:`SensibleBot` plays every staged game the
+same way: it ranks its hand against random hands of the stage (a cached sample, so a
+percentile), stays in with a good one (a better one when others are already in), always
+takes a free point when it declares last in turn and everyone before it is out, and picks
+in-turn when it is the dealer's choice (the dealer then declares last).
 
 >>> import random
 >>> from guts.games.staged.presets import new_session
@@ -23,41 +22,18 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from functools import cache
 from random import Random
-from typing import Any, Protocol
+from typing import Any
 
 from guts.cards import Card, DeckKind, deck_cards, parse_cards
 from guts.errors import OptionError
-from guts.games.base import Decision
 from guts.games.family import BotKind
+from guts.games.policy import RandomBot, ViewBot, ViewOnly
 from guts.games.staged.deal import MODES
 from guts.games.staged.rules import StagedRules
 from guts.games.staged.session import StagedSession
 from guts.rankings.base import Ranking
 
-__all__ = ["BOTS", "Bot", "RandomBot", "SensibleBot", "make_bot", "percentile", "play_session"]
-
-
-class Bot(Protocol):
-    """A policy: the action a seat takes, given only what the seat may see."""
-
-    def choose(
-        self, view: Mapping[str, Any], decision: Decision | None = None, rng: Random | None = None
-    ) -> str:
-        """One of ``view["pending"][0]["actions"]``."""
-        ...
-
-
-class RandomBot:
-    """Any legal action, uniformly."""
-
-    def __init__(self, rng: Random | None = None) -> None:
-        self.rng = rng if rng is not None else Random()
-
-    def choose(
-        self, view: Mapping[str, Any], decision: Decision | None = None, rng: Random | None = None
-    ) -> str:
-        """A uniformly random legal action."""
-        return str(self.rng.choice(list(view["pending"][0]["actions"])))
+__all__ = ["BOTS", "RandomBot", "SensibleBot", "make_bot", "percentile", "play_session"]
 
 
 class SensibleBot:
@@ -70,9 +46,7 @@ class SensibleBot:
         self.threshold = threshold
         self.step = step
 
-    def choose(
-        self, view: Mapping[str, Any], decision: Decision | None = None, rng: Random | None = None
-    ) -> str:
+    def choose(self, view: Mapping[str, Any]) -> str:
         """The action this policy takes."""
         actions = tuple(view["pending"][0]["actions"])
         if set(actions) == set(MODES):
@@ -129,7 +103,7 @@ def _sample(ranking: Ranking, size: int) -> tuple[int, ...]:
     return tuple(sorted(ranking.strength(rng.sample(pack, size)) for _ in range(400)))
 
 
-def make_bot(kind: str, rules: StagedRules | None = None) -> Bot:
+def make_bot(kind: str, rules: StagedRules | None = None) -> ViewBot:
     """A bot of ``kind`` (random or sensible) for the terminal table."""
     if kind == "random":
         return RandomBot()
@@ -139,19 +113,21 @@ def make_bot(kind: str, rules: StagedRules | None = None) -> Bot:
 
 
 def play_session(
-    session: StagedSession, bots: Sequence[Bot] | Mapping[int, Bot], deals: int | None = None
+    session: StagedSession,
+    bots: Sequence[ViewBot] | Mapping[int, ViewBot],
+    deals: int | None = None,
 ) -> None:
     """Play ``session`` to its end with a bot in each seat; with ``deals``, stop after that
     many deals (sharing out the pot)."""
-    session.play_out(lambda d: bots[d.seat].choose(session.view(d.seat), d), deals)
+    session.play_out(lambda d: bots[d.seat].choose(session.view(d.seat)), deals)
     if session.table.pot:
         session.stop("the deal limit left chips in the pot")
 
 
 BOTS: dict[str, BotKind] = {
     "random": BotKind("any legal action, uniformly at random (every game)",
-                      lambda rules, seats: make_bot("random", rules)),
+                      lambda rules, seats: ViewOnly(make_bot("random", rules))),
     "sensible": BotKind("stays in with a hand that beats enough of the hands it could face",
-                        lambda rules, seats: make_bot("sensible", rules)),
+                        lambda rules, seats: ViewOnly(make_bot("sensible", rules))),
 }  # fmt: skip
 """The staged family's bot kinds (:attr:`guts.games.family.Family.bots`)."""
