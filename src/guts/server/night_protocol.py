@@ -134,9 +134,9 @@ NIGHT_EVENTS: dict[str, type[BaseModel]] = {
 
 _PROSE = """\
 A table of the preset `dealers-choice` plays a night of many games: the options are
-the night's (`games`, `chooser`, `default`, `cap`, `capped-pot`, `credit`, `most-games`,
-`chooser-options`: `guts rules dealers-choice` says what each means), stacks carry
-from game to game, and the ledger, the settlement and the history downloads span the
+the night's (`games`, `chooser`, `deal-after-game`, `default`, `cap`, `capped-pot`, `credit`,
+`most-games`, `chooser-options`: `guts rules dealers-choice` says what each means), stacks
+carry from game to game, and the ledger, the settlement and the history downloads span the
 night. The frames are the ones above; what the night adds travels inside them.
 
 Between games the chooser's decision is the `decision` of its `event` frames (and in
