@@ -441,6 +441,8 @@ class Night(Session):
     def _between_games(self) -> None:
         """After a game (or before the first): the night ends, or the next chooser."""
         rules = self.night_rules
+        if rules.deal_after_game is DealAfterGame.PASSES:  # a seat with chips deals
+            self._button = self._with_chips(self._button)
         self._table = Table(list(zip(self._names, self._stacks, strict=True)),
                             credit=rules.credit, button=self._button)  # fmt: skip
         if rules.most_games is not None and self._number >= rules.most_games:
