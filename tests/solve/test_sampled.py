@@ -4,6 +4,8 @@ standard error is taken over the deals."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -200,18 +202,9 @@ def test_the_whole_session_in_the_real_game_is_bracketed_by_sampled_deals() -> N
     whole-session exploitability of the independent-hands equilibrium in the real game
     (a stationary best response on the exact deal) lies between the sampled lower and
     upper estimates, up to their noise."""
-    from guts.solve.cfr import Deal, solve_deal
-    from guts.solve.removal import DeckDeal
     from guts.solve.sampled import sampled_session
-    from guts.solve.session import session_gains
 
-    rules = preset("two-card-guts")
-    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
-    model = model_of(rules, 3)
-    independent = Deal(model, classes, exact=False)
-    strategy = solve_deal(independent, 300, tolerance=1e-6).strategy
-    exact = session_gains(DeckDeal(model, classes), strategy)
-    assert exact is not None
+    independent, strategy, exact = _sixteen_card_session()
     real = float(exact.sum()) / 3
     found = sampled_session(independent, strategy, deals=200_000, seed=5)
     assert found is not None
@@ -227,18 +220,9 @@ def test_the_whole_session_lower_estimate_s_error_is_its_spread_over_seeds() -> 
     the valuing half) is the spread of that estimate over independent samples, within
     the precision eight seeds allow (a factor of two either way); and the estimates lie
     within a few errors of the exact whole-session figure."""
-    from guts.solve.cfr import Deal, solve_deal
-    from guts.solve.removal import DeckDeal
     from guts.solve.sampled import sampled_session
-    from guts.solve.session import session_gains
 
-    rules = preset("two-card-guts")
-    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
-    model = model_of(rules, 3)
-    independent = Deal(model, classes, exact=False)
-    strategy = solve_deal(independent, 300, tolerance=1e-6).strategy
-    exact = session_gains(DeckDeal(model, classes), strategy)
-    assert exact is not None
+    independent, strategy, exact = _sixteen_card_session()
     found = [sampled_session(independent, strategy, deals=20_000, seed=10 + s) for s in range(8)]
     lowers = np.array([f.lower for f in found if f is not None])
     errors = np.array([f.lower_error for f in found if f is not None])
@@ -264,3 +248,20 @@ def test_a_large_sample_is_drawn_in_runs_from_one_generator(
     np.testing.assert_array_equal(large.sample[:1000], small.sample)
     assert not np.array_equal(large.sample[1000:2000], small.sample)
     assert large.held.sum() == 4 * 2500
+
+
+def _sixteen_card_session() -> tuple[Any, Any, Any]:
+    """Three players' independent-hands equilibrium on a 16-card pack: the deal, its
+    strategy and the exact whole-session gains in the real game."""
+    from guts.solve.cfr import Deal, solve_deal
+    from guts.solve.removal import DeckDeal
+    from guts.solve.session import session_gains
+
+    rules = preset("two-card-guts")
+    classes = HandClasses.of(rules.hand_ranking, cards=SIXTEEN)
+    model = model_of(rules, 3)
+    independent = Deal(model, classes, exact=False)
+    strategy = solve_deal(independent, 300, tolerance=1e-6).strategy
+    exact = session_gains(DeckDeal(model, classes), strategy)
+    assert exact is not None
+    return independent, strategy, exact
