@@ -12,6 +12,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from guts.server.actor import Client, TableActor
 from guts.server.protocol import SERVER, AddBot, Start
+from guts.server.state import TableState
+from guts.server.storage import Storage
 from guts.server.tables import Tables
 
 
@@ -57,6 +59,14 @@ class NullStorage:
 
     async def load(self, table_id: str) -> Any:
         return self.stored
+
+
+async def whole_night(storage: Storage, table_id: str) -> TableState:
+    """The table's night as its stored record builds it, every session kept (the table
+    in play keeps only its session in play)."""
+    stored = await storage.load(table_id)
+    assert stored is not None
+    return TableState.replay(stored, keep=True)
 
 
 def _busy(actor: TableActor) -> bool:

@@ -138,19 +138,22 @@ class Attacker(Recorder):
         self.checked = 0
 
     def number_in(self, index: int) -> int | None:
-        """This seat's number in session ``index`` of the table."""
-        lineup = self.actor.state.night.lineups[index]
+        """This seat's number in session ``index`` of the table (one it keeps)."""
+        state = self.actor.state
+        lineup = state.night.lineups[index - state.sessions_before]
         return lineup.index(self.seat_id) if self.seat_id in lineup else None
 
     @property
     def number(self) -> int | None:
         """This seat's number in the session in play."""
-        sessions = self.actor.state.sessions
-        return self.number_in(len(sessions) - 1) if sessions else None
+        state = self.actor.state
+        return self.number_in(state.session_number) if state.sessions else None
 
     def _catch_up(self) -> None:
-        """The cards of every event this seat may see so far, in every session."""
-        for index, session in enumerate(self.actor.state.sessions):
+        """The cards of every event this seat may see so far, in every session (those
+        the table no longer keeps were read while it did)."""
+        state = self.actor.state
+        for index, session in enumerate(state.sessions, start=state.sessions_before):
             events = session.events
             number = self.number_in(index)
             for event in events[self._read.get(index, 0) :]:
@@ -175,7 +178,7 @@ class Attacker(Recorder):
         if message["type"] == "event":
             assert session is not None
             entry = state.log[-1]
-            made = state.sessions[entry.session].events[entry.start : entry.end]
+            made = state.events_of(entry)
             assert message["events"] == self._visible(made), "not exactly the visible events"
             own = [d.to_dict() for d in session.pending() if d.seat == self.number]
             assert message["decision"] == as_json(own[0] if own else None)

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from server_helpers import Clock, Recorder, settle, views
+from server_helpers import Clock, Recorder, settle, views, whole_night
 
 from guts.server.actor import Settings, TableActor
 from guts.server.ledger import ledger_rows
@@ -249,7 +249,7 @@ def test_a_player_who_leaves_mid_deal_plays_safe_and_is_cashed_out(sqlite_url: s
         await until_fresh(actor, al, "check")  # Al plays; Jo is folded or checked
         jo_seat = actor.state.seats[jo.seat_id]  # type: ignore[index]
         assert jo_seat.status == "left" and jo_seat.number is None
-        last = actor.state.sessions[-2]  # Jo's last table
+        last = (await whole_night(storage, actor.id)).sessions[-2]  # Jo's last table
         assert jo_seat.cashed == last.table.stack(3)
         session = actor.session
         assert session is not None and "Jo" not in session.table.names
@@ -381,7 +381,7 @@ def test_rebuys_need_the_host_and_are_added_at_the_next_table(sqlite_url: str) -
         await actor.call(ApproveChips(type="approve_chips", secret=secret, seat_id=3))
         assert (seat.asked, seat.due, seat.bought) == (0, 20, 70)
         await until_fresh(actor, jo, "fold")  # a fresh table, with Jo's chips added
-        before = actor.state.sessions[-2].table.stack(3)
+        before = (await whole_night(storage, actor.id)).sessions[-2].table.stack(3)
         session = actor.session
         assert session is not None
         assert session.players[seat.number or 0] == ("Jo", before + 20)
@@ -400,7 +400,7 @@ def test_sitting_out_deals_a_seat_out_with_its_chips_held(sqlite_url: str) -> No
         with refused("not-now"):
             await actor.call(SitOut(type="sit_out"), jo)
         await until_fresh(actor, al, "fold")
-        held = actor.state.sessions[-2].table.stack(3)
+        held = (await whole_night(storage, actor.id)).sessions[-2].table.stack(3)
         session = actor.session
         assert session is not None and "Jo" not in session.table.names
         seat = actor.state.seats[3]

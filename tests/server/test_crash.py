@@ -46,6 +46,7 @@ from guts.catalog import replay_record
 from guts.night import Night
 from guts.server.actor import TableActor
 from guts.server.ledger import ledger_rows
+from guts.server.state import TableState
 from guts.server.storage import ActionRow, Storage, StoredTable
 
 THINK = (0.01, 0.08)
@@ -212,7 +213,7 @@ def fresh(stored: StoredTable, seq: int | None = None) -> TableActor:
 def replayed(stored: StoredTable) -> TableActor:
     """A table rebuilt from ``stored`` in memory, its ledgers checked."""
     actor = TableActor(stored.table, NullStorage(), None)  # type: ignore[arg-type]
-    actor.load(stored)
+    actor.state = TableState.replay(stored, keep=True)  # as load() does, every session kept
     actor.check()  # the ledger of every session adds up
     return actor
 

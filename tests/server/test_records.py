@@ -12,6 +12,8 @@ import tomllib
 import warnings
 from typing import Any
 
+from server_helpers import whole_night
+
 from guts.history import read_history
 from guts.server.actor import Settings
 from guts.server.app import create_app
@@ -61,7 +63,9 @@ def sessions_of(text: str) -> list[list[dict[str, Any]]]:
 def test_a_history_shows_each_requester_only_what_it_could_see(sqlite_url: str) -> None:
     with TestClient(create_app(sqlite_url, settings=Settings(0, 0))) as client:
         table_id, secret, token = play_night(client, "jacks-or-better")
-        actor = client.app.state.tables.actors[table_id]  # type: ignore[attr-defined]
+        storage = client.app.state.tables.storage  # type: ignore[attr-defined]
+        assert client.portal is not None
+        night = client.portal.call(whole_night, storage, table_id)
         url = f"/api/tables/{table_id}/history"
         mine = client.get(url, headers={"authorization": f"Bearer {token}"})
         public = client.get(url, headers={"authorization": f"Bearer {secret}"})
@@ -69,14 +73,14 @@ def test_a_history_shows_each_requester_only_what_it_could_see(sqlite_url: str) 
         assert client.get(url, headers={"authorization": "Bearer forged"}).status_code == 403
         assert client.get(url).status_code == 403  # no token: no history
         # the host's secret shows what a spectator sees
-        sessions = actor.state.sessions
+        sessions = night.sessions
         mine_blocks, public_blocks = sessions_of(mine.text), sessions_of(public.text)
         assert len(mine_blocks) == len(public_blocks) == len(sessions)
         hidden_elsewhere = False
         for number, (session, own, seen) in enumerate(
             zip(sessions, mine_blocks, public_blocks, strict=True)
         ):
-            jo = actor.state.night.lineups[number].index(3)
+            jo = night.night.lineups[number].index(3)
             header = own[0]
             assert header["redacted"] is True and header["viewer"] == jo
             assert header["session"] == number + 1 and seen[0]["viewer"] is None

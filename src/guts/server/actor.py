@@ -483,7 +483,7 @@ def _tellable(state: TableState, command: Command, mark: tuple[int, int]) -> boo
     are the stacks, the pot and what the events said."""
     session = state.session
     number, start = mark
-    if len(state.sessions) - 1 != number:
+    if state.session_number != number:
         start = 0
     try:
         orjson.dumps(command.model_dump(), option=orjson.OPT_NON_STR_KEYS)

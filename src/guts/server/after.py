@@ -11,17 +11,17 @@ nothing but the engine's own view of the seat is sent: never another seat's hidd
 caller's own history download and gives the caller's own decisions only.
 
 Every route wants ``Authorization: Bearer TOKEN`` (a seat's device token, or the host
-secret), reads the table through the actor (:meth:`~guts.server.actor.TableActor.query`)
-and does its work in a thread, never on the event loop.
+secret, checked through the actor: :meth:`~guts.server.actor.TableActor.query`), and reads
+the night from the table's record, replayed in a thread (:mod:`guts.server.past`: the
+table in play keeps only its session in play), never on the event loop.
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import io
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -32,6 +32,7 @@ from guts.errors import GutsError
 from guts.games.base import Session
 from guts.night import Night
 from guts.server.limits import bearer_token
+from guts.server.past import Replayed, from_record
 from guts.server.records import history_lines
 from guts.server.state import TableState
 from guts.server.tables import Tables
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
     from guts.solve.review import Judged, Review
 
 __all__ = ["after_routes", "deal_steps", "finished_deals", "seat_review"]
+
+T = TypeVar("T")
 
 COSTLIEST = 5
 """How many of the costliest decisions the review names."""
@@ -53,13 +56,15 @@ def _error(code: str, message: str, status: int = 400) -> JSONResponse:
 
 
 class _Caller:
-    """Who asks: the table's actor, the caller's lobby seat (None: the host, as a
-    spectator), and what the table had committed when it was asked."""
+    """Who asks: the table's actor and the caller's lobby seat (None: the host, as a
+    spectator)."""
 
-    def __init__(self, actor: TableActor, seat_id: int | None, state: TableState,
-                 upto: list[int], over: bool) -> None:  # fmt: skip
-        self.actor, self.seat_id, self.state, self.upto, self.over = (
-            actor, seat_id, state, upto, over)  # fmt: skip
+    def __init__(self, actor: TableActor, seat_id: int | None) -> None:
+        self.actor, self.seat_id = actor, seat_id
+
+    async def night(self, work: Callable[[Replayed], T]) -> T:
+        """``work`` done in a thread on the night the table's record holds now."""
+        return await from_record(self.actor.storage, self.actor.id, work)
 
 
 async def _caller(request: Request) -> _Caller | JSONResponse:
@@ -73,17 +78,10 @@ async def _caller(request: Request) -> _Caller | JSONResponse:
         return _error("not-seated", "a deal's replay and review are its players': send a "
                                     "seat's token", 403)  # fmt: skip
 
-    def ask() -> tuple[int | None, bool, TableState, list[int], bool]:
-        state = actor.state
-        last = state.session
-        return (actor.seat_of(token), actor.is_host(token), state,
-                [len(session.events) for session in state.sessions],
-                last is None or last.is_over or last.deal_over)  # fmt: skip
-
-    seat_id, host, state, upto, over = await actor.query(ask)
+    seat_id, host = await actor.query(lambda: (actor.seat_of(token), actor.is_host(token)))
     if seat_id is None and not host:
         return _error("not-seated", "that token is no seat's of this table", 403)
-    return _Caller(actor, seat_id, state, upto, over)
+    return _Caller(actor, seat_id)
 
 
 def _number(state: TableState, index: int, seat_id: int | None) -> int | None:
@@ -253,7 +251,12 @@ async def deal_list(request: Request) -> Response:
     caller = await _caller(request)
     if isinstance(caller, JSONResponse):
         return caller
-    listed = await asyncio.to_thread(finished_deals, caller.state, caller.upto, caller.over)
+    try:
+        listed = await caller.night(
+            lambda night: finished_deals(night.state, night.upto, night.over)
+        )
+    except GutsError as error:
+        return _error("invalid", str(error)[:300])
     return JSONResponse({"table_id": caller.actor.id, "deals": listed})
 
 
@@ -268,8 +271,8 @@ async def deal_replay(request: Request) -> Response:
     except ValueError:
         return _error("invalid", "a deal is named by two numbers: its session and deal")
     try:
-        steps = await asyncio.to_thread(deal_steps, caller.state, caller.seat_id, caller.upto,
-                                        caller.over, session, deal)  # fmt: skip
+        steps = await caller.night(lambda night: deal_steps(
+            night.state, caller.seat_id, night.upto, night.over, session, deal))  # fmt: skip
     except GutsError as error:
         return _error("no-such-deal", str(error)[:300], 404)
     return JSONResponse(steps)
@@ -292,7 +295,9 @@ async def seat_review_route(request: Request) -> Response:
             }
         )
     try:
-        found = await asyncio.to_thread(seat_review, caller.state, caller.seat_id, caller.upto)
+        found = await caller.night(
+            lambda night: seat_review(night.state, caller.seat_id, night.upto)
+        )
     except GutsError as error:
         return _error("invalid", str(error)[:300])
     return JSONResponse(found)

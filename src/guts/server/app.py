@@ -50,6 +50,7 @@ from guts.server.limits import (
     read_body,
 )
 from guts.server.pages import ledger_response, page_routes
+from guts.server.past import from_record
 from guts.server.presets import check_bots, table_game
 from guts.server.protocol import (
     MAX_MESSAGE_BYTES,
@@ -61,7 +62,6 @@ from guts.server.protocol import (
     read_message,
 )
 from guts.server.records import history_lines, phh_documents
-from guts.server.state import TableState
 from guts.server.storage import Storage
 from guts.server.tables import Tables
 
@@ -293,8 +293,9 @@ async def table_history(request: Request) -> Response:
     """``GET /api/tables/{table_id}/history``: the night's hand histories as JSON lines,
     redacted for the requester (``Authorization: Bearer TOKEN``, a seat's device token:
     that seat's view; the host secret: a spectator's; nothing: refused); ``?format=phh``
-    for draw poker. Written in a thread, from the events committed when it was asked
-    (the actor only counts them), so a long night's record never stalls the tables."""
+    for draw poker. Written in a thread from the table's record as committed when it was
+    asked (replayed there: the table in play keeps only its session in play), so a long
+    night's record never stalls the tables."""
     actor = await _tables(request).get(request.path_params["table_id"])
     if actor is None:
         return _error("no-such-table", "no table has that id", 404)
@@ -303,18 +304,14 @@ async def table_history(request: Request) -> Response:
         return _error("not-seated", "a history is its players' and the host's: send a "
                                     "seat's token or the host secret", 403)  # fmt: skip
 
-    def ask() -> tuple[int | None, bool, TableState, list[int]]:
-        state = actor.state
-        return (actor.seat_of(token), actor.is_host(token), state,
-                [len(session.events) for session in state.sessions])  # fmt: skip
-
-    seat_id, host, state, upto = await actor.query(ask)
+    seat_id, host = await actor.query(lambda: (actor.seat_of(token), actor.is_host(token)))
     if seat_id is None and not host:
         return _error("not-seated", "that token is no seat's of this table", 403)
     phh = request.query_params.get("format") == "phh"
     write = phh_documents if phh else history_lines
     try:
-        lines = await asyncio.to_thread(lambda: list(write(state, seat_id, upto)))
+        lines = await from_record(actor.storage, actor.id,
+                                  lambda night: list(write(night.state, seat_id, night.upto)))
     except GutsError as error:
         return _error("invalid", str(error)[:300])
     name = f"guts-{actor.id}-history.{'phh' if phh else 'jsonl'}"

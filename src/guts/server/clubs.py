@@ -407,7 +407,7 @@ def night_record(stored: StoredTable) -> NightRecord:
     """A table's night as the club stats read it: replayed from its commands (the
     server's own replay), each seat's ledger net, and each session's public record (as
     the history download writes it for no seat)."""
-    state = TableState.replay(stored)
+    state = TableState.replay(stored, keep=True)
     seats = tuple(SeatResult(seat.seat_id, seat.nickname, state.net(seat), seat.kind == "person")
                   for seat in state.seats.values() if seat.bought)  # fmt: skip
     sessions = []

@@ -39,6 +39,7 @@ from guts.night import DEALERS_CHOICE, NightRules
 from guts.night.narrate import NightNarrator
 from guts.server.ledger import departures, ledger_body, ledger_rows, to_csv
 from guts.server.limits import MAX_BODY_BYTES, BodyTooLarge, bearer_token, read_body
+from guts.server.past import from_record
 from guts.server.protocol import MAX_SEATS
 from guts.server.tables import Tables
 
@@ -293,7 +294,7 @@ async def ledger_response(request: Request, actor: TableActor) -> Response:
 async def _full_log(actor: TableActor) -> Response:
     from guts.server.full_log import log_csv, log_lines
 
-    lines = await actor.query(lambda: log_lines(actor.state))
+    lines = await from_record(actor.storage, actor.id, lambda night: log_lines(night.state))
     at = await actor.storage.committed_at(actor.id, {seq for _, seq in lines})
     return Response(log_csv(lines, at), media_type="text/csv; charset=utf-8",
                     headers={"content-disposition":

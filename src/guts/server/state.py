@@ -41,7 +41,7 @@ from typing import Any
 from guts.bots import Policy, policy_for
 from guts.catalog import FAMILIES
 from guts.errors import GutsError, OptionError
-from guts.games.base import Decision
+from guts.games.base import Decision, Event
 from guts.games.session import RecordedSession
 from guts.night import Night
 from guts.night.bots import NightPolicy
@@ -73,6 +73,7 @@ from guts.server.storage import SeatRow, StoredTable, TableRow
 
 __all__ = [
     "CHOICE_TIMED_OUT",
+    "LOG_KEPT",
     "RESEATED",
     "SAFE_ACTIONS",
     "ChatLine",
@@ -109,6 +110,10 @@ time takes when one is legal."""
 
 CHAT_KEPT = 50
 """How many chat lines a snapshot carries."""
+
+LOG_KEPT = 1000
+"""How many of the latest commands of the session in play a table in play keeps in its
+log (a client that missed more gets a snapshot): older ones are read from the record."""
 
 CHOICE_TIMED_OUT = "time-out"
 """The action the table records for a night's chooser who did not choose in time (or is
@@ -227,15 +232,24 @@ class _Night:
     deals_before: int = 0
     changed_options: bool = False
     lineups: list[list[int]] = field(default_factory=list)
+    """The lobby seat ids each kept session deals in, by game seat (as ``sessions``)."""
     games_before: int = 0
     """Dealer's choice: the games of the nights before this seating's."""
 
 
 class TableState:
-    """Everything a table's commands build; rebuilt from scratch by :meth:`replay`."""
+    """Everything a table's commands build; rebuilt from scratch by :meth:`replay`.
 
-    def __init__(self, row: TableRow) -> None:
+    A table in play keeps only what its next commands and a resuming client need: the
+    session in play, its lineup and the latest :data:`LOG_KEPT` commands of it, so its
+    memory does not grow with the sessions it finished. With ``keep`` every session,
+    lineup and command is kept: the whole night, as the routes that read finished
+    sessions (history, deals, review, full log, club stats) replay it from the record.
+    """
+
+    def __init__(self, row: TableRow, *, keep: bool = False) -> None:
         self.row = row
+        self.keep = keep
         self.game: TableGame = table_game(row.preset)
         self.dealer = Dealer()
         self.seats: dict[int, Seat] = {}
@@ -243,6 +257,9 @@ class TableState:
         """The requests refused or withdrawn, by the seat id they freed (until it is taken
         again): kept only for their stored rows."""
         self.sessions: list[TableSession] = []
+        """The sessions kept: every one of the night with ``keep``, else the one in play."""
+        self.sessions_before = 0
+        """How many sessions of the night came before ``sessions[0]`` (dropped)."""
         self.status = "lobby"
         self.ending = False
         self.stopped = False
@@ -257,6 +274,7 @@ class TableState:
         self.client_seqs: dict[int, tuple[int, int]] = {}
         """Each seat's last applied client sequence number, and the command it made."""
         self.log: list[Logged] = []
+        """The committed commands kept (see the class's docstring), oldest first."""
         self.chat: list[ChatLine] = []
         self.chat_lines = 0
         """How many lines of chat the record holds."""
@@ -270,6 +288,18 @@ class TableState:
     def session(self) -> TableSession | None:
         """The session in play (or the last one), None before the start."""
         return self.sessions[-1] if self.sessions else None
+
+    @property
+    def session_number(self) -> int:
+        """The number of the session in play in the night (from 0; -1 before the start)."""
+        return self.sessions_before + len(self.sessions) - 1
+
+    def events_of(self, entry: Logged) -> tuple[Event, ...]:
+        """The engine events (hidden ones included) that the command ``entry`` made
+        (LookupError if its session is no longer kept)."""
+        if entry.session < self.sessions_before:
+            raise LookupError(f"session {entry.session} is no longer kept")
+        return self.sessions[entry.session - self.sessions_before].events[entry.start : entry.end]
 
     @property
     def is_night(self) -> bool:
@@ -353,7 +383,7 @@ class TableState:
     def mark(self) -> tuple[int, int]:
         """Where the next events will start: the session's number and its event count."""
         session = self.session
-        return len(self.sessions) - 1, 0 if session is None else len(session.events)
+        return self.session_number, 0 if session is None else len(session.events)
 
     def apply(self, command: Command) -> list[int]:
         """Apply ``command`` (live or replaying); the seat ids whose rows it changed.
@@ -693,17 +723,28 @@ class TableState:
     def committed(self, seq: int, command: Command, mark: tuple[int, int]) -> Logged:
         """Note that ``command``, applied since ``mark``, is command ``seq`` of the record."""
         number, start = mark
-        if len(self.sessions) - 1 != number:  # it began a new session
-            number, start = len(self.sessions) - 1, 0
+        if self.session_number != number:  # it began a new session
+            number, start = self.session_number, 0
         session = self.session
         entry = Logged(
             seq, command.kind, number, start, 0 if session is None else len(session.events)
         )
         self.log.append(entry)
+        if not self.keep:
+            self._forget_commands()
         self.seq = seq
         if isinstance(command, ActCommand) and command.client_seq is not None:
             self.client_seqs[command.seat_id] = (command.client_seq, seq)
         return entry
+
+    def _forget_commands(self) -> None:
+        """Drop the log's commands that no client will be sent again: those of earlier
+        sessions, and all but the latest :data:`LOG_KEPT` (a few at a time)."""
+        log, current = self.log, self.session_number
+        if log[0].session != current:
+            self.log = log = [entry for entry in log if entry.session == current]
+        if len(log) > 2 * LOG_KEPT:
+            del log[:-LOG_KEPT]
 
     def _start(self) -> list[int]:
         changed = self._fresh(None)
@@ -739,6 +780,10 @@ class TableState:
     def _begin(self, session: TableSession, lineup: list[int]) -> None:
         self.sessions.append(session)
         self.night.lineups.append(lineup)
+        if not self.keep:  # the finished sessions are read from the record when asked for
+            self.sessions_before += len(self.sessions) - 1
+            del self.sessions[:-1]
+            del self.night.lineups[:-1]
         self.policies = {
             number: self._bot(self.seats[seat_id].kind, session)
             for number, seat_id in enumerate(lineup)
@@ -812,10 +857,11 @@ class TableState:
     # -- the record -------------------------------------------------------------------------
 
     @classmethod
-    def replay(cls, stored: StoredTable) -> TableState:
+    def replay(cls, stored: StoredTable, *, keep: bool = False) -> TableState:
         """The table its record builds: every stored command applied in order, with the
-        shuffles fed back; CommandError if the record does not replay."""
-        state = cls(stored.table)
+        shuffles fed back (``keep``: every session kept, as the class says); CommandError
+        if the record does not replay."""
+        state = cls(stored.table, keep=keep)
         for expected, action in enumerate(stored.actions, start=1):
             if action.seq != expected:
                 raise CommandError(f"table {stored.table.id}: command {expected} is missing")
@@ -834,6 +880,7 @@ class TableState:
         return state
 
     def check(self) -> None:
-        """Check that every session's chips add up to its ledger (GutsError if not)."""
+        """Check that every session kept has its chips add up to its ledger (GutsError if
+        not)."""
         for session in self.sessions:
             session.table.check_invariant()

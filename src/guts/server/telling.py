@@ -26,10 +26,11 @@ from guts.server.commands import (
 )
 from guts.server.open_table import Client, OpenTable
 from guts.server.protocol import PROTOCOL_VERSION
-from guts.server.state import Logged
+from guts.server.state import LOG_KEPT, Logged
 
-MAX_CATCH_UP = 1000
-"""A client that missed more commands than this gets a snapshot instead."""
+MAX_CATCH_UP = LOG_KEPT
+"""A client that missed more commands than this gets a snapshot instead (the table in
+play keeps no more)."""
 
 
 def tell(table: OpenTable, entry: Logged, command: Command, *, lobby: bool,
@@ -114,9 +115,11 @@ def missed(table: OpenTable, last_seq: int | None) -> list[Logged] | None:
     state = table.state
     if last_seq is None or not 0 <= last_seq <= state.seq or state.session is None:
         return None
+    if state.log and state.log[0].seq > last_seq + 1:
+        return None  # some it missed are no longer kept: they began an earlier session
     entries = [entry for entry in state.log if entry.seq > last_seq]
     plain = {"deal", "act", "stop", "end"}
-    current = len(state.sessions) - 1
+    current = state.session_number
     if len(entries) > MAX_CATCH_UP or any(
         entry.kind not in plain or entry.session != current for entry in entries
     ):
@@ -140,12 +143,8 @@ def event_frame(table: OpenTable, client: Client, entries: Iterable[Logged]) -> 
 
 def happened(table: OpenTable, entries: Iterable[Logged]) -> list[Event]:
     """The engine events (hidden ones included) that ``entries`` made."""
-    sessions = table.state.sessions
-    return [
-        event
-        for entry in entries
-        for event in sessions[entry.session].events[entry.start : entry.end]
-    ]
+    state = table.state
+    return [event for entry in entries for event in state.events_of(entry)]
 
 
 def snapshot(table: OpenTable, client: Client | None) -> dict[str, Any]:
