@@ -17,7 +17,7 @@ import io
 import json
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -161,6 +161,7 @@ def test_the_after_game_routes_read_every_session_from_the_record_off_the_loop(
         return replay(stored)
 
     monkeypatch.setattr(past, "replayed", spied)
+    monkeypatch.setattr(past, "_nights", OrderedDict())  # nothing kept from other tests
     with TestClient(create_app(sqlite_url, settings=FAST)) as client:
         created = client.post("/api/tables", json={
             "preset": "two-card-guts", "bots": 4, "bot": "random", "start": True,
@@ -203,4 +204,17 @@ def test_the_after_game_routes_read_every_session_from_the_record_off_the_loop(
         told = [text for text, _ in log_lines(night)]
         assert sorted(entries) == sorted(told) and len(told) > played
         loop_thread = client.portal.call(threading.get_ident)
-        assert len(threads) == 4 and loop_thread not in threads  # one replay a route
+        # the night is over: the four routes read one replay of it, made off the loop
+        assert len(threads) == 1 and loop_thread not in threads
+
+        async def together() -> list[past.Replayed]:  # a seat asking many times at once
+            return list(await asyncio.gather(
+                *(past.night_of(tables.storage, table_id, 5) for _ in range(6))))  # fmt: skip
+
+        first_five = client.portal.call(together)
+        assert len(threads) == 2 and all(night is first_five[0] for night in first_five)
+        assert first_five[0].state.seq == 5  # the commands committed when it was asked
+        for seq in range(6, 6 + past.KEPT):  # others asked for push it out of those kept
+            client.portal.call(past.night_of, tables.storage, table_id, seq)
+        client.portal.call(past.night_of, tables.storage, table_id, 5)
+        assert len(threads) == 3 + past.KEPT

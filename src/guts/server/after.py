@@ -64,7 +64,7 @@ class _Caller:
 
     async def night(self, work: Callable[[Replayed], T]) -> T:
         """``work`` done in a thread on the night the table's record holds now."""
-        return await from_record(self.actor.storage, self.actor.id, work)
+        return await from_record(self.actor, work)
 
 
 async def _caller(request: Request) -> _Caller | JSONResponse:

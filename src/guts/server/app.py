@@ -310,7 +310,7 @@ async def table_history(request: Request) -> Response:
     phh = request.query_params.get("format") == "phh"
     write = phh_documents if phh else history_lines
     try:
-        lines = await from_record(actor.storage, actor.id,
+        lines = await from_record(actor,
                                   lambda night: list(write(night.state, seat_id, night.upto)))
     except GutsError as error:
         return _error("invalid", str(error)[:300])

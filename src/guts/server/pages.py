@@ -294,7 +294,7 @@ async def ledger_response(request: Request, actor: TableActor) -> Response:
 async def _full_log(actor: TableActor) -> Response:
     from guts.server.full_log import log_csv, log_lines
 
-    lines = await from_record(actor.storage, actor.id, lambda night: log_lines(night.state))
+    lines = await from_record(actor, lambda night: log_lines(night.state))
     at = await actor.storage.committed_at(actor.id, {seq for _, seq in lines})
     return Response(log_csv(lines, at), media_type="text/csv; charset=utf-8",
                     headers={"content-disposition":
