@@ -1,6 +1,6 @@
 """The build: pure Python by default; with ``GUTS_COMPILE=1``, the engine's and the
 server's hot modules compiled to C extensions by mypyc (cards, the table and its ledger,
-the hand rankings' tables, betting, the recorded session and a Guts deal's path through
+the hand rankings and their tables, betting, the recorded session and a Guts deal's path through
 it; a table's actor and its concerns, its state, the information barrier and the
 dealer), which takes a C compiler and a few minutes.
 

@@ -137,5 +137,88 @@ def play_sessions(preset: str, sessions: int, seed: int = 0) -> list[str]:
     return lines
 
 
+RANKINGS: list[tuple[str, dict[str, str], str, str, int]] = [
+    ("high", {}, "", "bug", 0),
+    ("high", {"ace-low": "no"}, "2", "bug", 0),
+    ("high", {}, "", "bug", 1),
+    ("high", {}, "Js,Jh", "wild", 2),
+    ("low", {}, "", "bug", 0),
+    ("low", {"pairs": "strong"}, "", "bug", 1),
+    ("low", {}, "2", "bug", 2),
+    ("stripped", {}, "", "bug", 0),
+    ("two-card", {}, "", "bug", 0),
+    ("two-card", {"straights": "yes", "flushes": "yes", "ace-low": "yes", "crumpler": "yes"},
+     "", "bug", 1),
+    ("two-card", {"flushes": "yes"}, "5", "wild", 2),
+    ("three-card", {}, "", "bug", 0),
+    ("three-card", {"straights": "no", "flushes": "no"}, "3", "bug", 0),
+    ("three-card", {"order": "straight-flush,trips,straight,flush,pair,high-card"}, "", "bug", 2),
+    ("three-card", {"ace-low": "no"}, "2", "wild", 1),
+    ("single", {}, "", "bug", 0),
+]  # fmt: skip
+"""Rankings whose verdicts both builds must share: each ranking's name, its options, the
+wild cards, how jokers play and how many are in the pack."""
+
+
+def ranking_verdicts(hands: int = 150, seed: int = 0) -> list[str]:
+    """What each ranking of :data:`RANKINGS` says of seeded random hands of every size it
+    ranks (each hand's evaluation in full, strength, category and words, the same hands'
+    batch strengths and categories), of hands it refuses (the error's class and message),
+    of itself (options, categories, a pickled copy, its class's place among the others),
+    one JSON line a ranking and size, for comparing two builds line by line."""
+    import json
+    import pickle
+    import random
+
+    import numpy as np
+
+    from guts.cards import Card
+    from guts.errors import GutsError
+    from guts.rankings import RANKINGS as CLASSES
+    from guts.rankings import Ranking, Wilds, make_ranking, ranking_class
+
+    def refusal(ranking: Ranking, cards: list[Card]) -> str:
+        try:
+            ranking.strength(cards)
+        except GutsError as error:
+            return f"{type(error).__name__}: {error}"
+        return "accepted"
+
+    lines: list[str] = []
+    classes = [ranking_class(name) for name in CLASSES]
+    for number, (name, options, wild, joker, jokers) in enumerate(RANKINGS):
+        ranking = make_ranking(name, options, wilds=Wilds.parse(wild, joker), jokers=jokers)
+        copy = pickle.loads(pickle.dumps(ranking))
+        itself = {
+            "repr": repr(ranking), "options": ranking.options(),
+            "categories": [category.value for category in ranking.categories()],
+            "deck": ranking.deck.value, "copy": [copy == ranking, hash(copy) == hash(ranking)],
+            "classes": [isinstance(ranking, cls) for cls in classes]
+            + [isinstance(ranking, Ranking), isinstance(copy, type(ranking))],
+        }  # fmt: skip
+        lines.append(json.dumps({"ranking": number, **itself}, sort_keys=True))
+        pack = list(ranking.deck.cards)
+        rng = random.Random(seed + number)
+        for size in range(ranking.min_cards, ranking.max_cards + 1):
+            drawn = [rng.sample(pack, size) for _ in range(hands)]
+            said = []
+            for cards in drawn:
+                found = ranking.evaluate(cards)
+                said.append([
+                    found.strength, found.category.value, [card.ascii for card in found.cards],
+                    found.description, [[a.ascii, b.ascii] for a, b in found.stands_for],
+                    ranking.strength(cards), ranking.category(cards).value,
+                    ranking.describe(cards),
+                ])  # fmt: skip
+            codes = np.array([[card.code for card in cards] for cards in drawn], np.uint8)
+            batch = [ranking.strength_batch(codes).tolist(),
+                     ranking.category_batch(codes).tolist()]  # fmt: skip
+            refused = [refusal(ranking, [cards[0]] * size), refusal(ranking, cards[:1] * 8),
+                       refusal(ranking, [*cards[1:], Card(53)]), refusal(ranking, [])]  # fmt: skip
+            lines.append(json.dumps({"ranking": number, "size": size, "hands": said,
+                                     "batch": batch, "refused": refused}))  # fmt: skip
+    return lines
+
+
 if __name__ == "__main__":
     print(compiled_site())  # build (unless built) and name the folder, for the benchmarks

@@ -16,7 +16,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from compiled_build import COMPILED, MARKS, ROOT, compiled_site, module_name, passes, python
+from compiled_build import (
+    COMPILED,
+    MARKS,
+    RANKINGS,
+    ROOT,
+    compiled_site,
+    module_name,
+    passes,
+    python,
+)
 
 pytestmark = MARKS
 
@@ -46,8 +55,14 @@ def test_the_wheel_holds_the_compiled_modules() -> None:
 def _played(site: Path | None, preset: str) -> list[str]:
     """:func:`compiled_build.play_sessions` of ``preset`` in a Python of its own: on the
     compiled wheel, or (``site`` None) on the source."""
-    script = ("import json, sys\nfrom compiled_build import play_sessions\n"
-              f"json.dump(play_sessions({preset!r}, {SESSIONS}), sys.stdout)")  # fmt: skip
+    return _lines(site, f"play_sessions({preset!r}, {SESSIONS})")
+
+
+def _lines(site: Path | None, call: str) -> list[str]:
+    """The lines a :mod:`compiled_build` function returns (``call``, its call) in a Python
+    of its own: on the compiled wheel, or (``site`` None) on the source."""
+    script = ("import json, sys\nimport compiled_build\n"
+              f"json.dump(compiled_build.{call}, sys.stdout)")  # fmt: skip
     if site is not None:
         ran = python(site, "-c", script, timeout=600)
     else:
@@ -65,6 +80,19 @@ def test_sessions_make_the_same_events_on_both_builds(preset: str) -> None:
     for index, (want, got) in enumerate(zip(plain, compiled, strict=False)):
         assert got == want, f"{preset}, step {index}: compiled and plain builds differ"
     assert len(compiled) == len(plain) > SESSIONS
+
+
+def test_every_ranking_says_the_same_of_every_hand_on_both_builds() -> None:
+    """The ranking classes, compiled, rank, evaluate, describe and refuse hands as the
+    Python ones, one at a time and in batches, pickle alike, and each is an instance of
+    :class:`~guts.rankings.Ranking` after being asked about the other rankings' classes."""
+    compiled = _lines(compiled_site(), "ranking_verdicts()")
+    plain = _lines(None, "ranking_verdicts()")
+    for want, got in zip(plain, compiled, strict=False):
+        shown = json.loads(want)
+        where = f"ranking {RANKINGS[shown['ranking']]}, hand size {shown.get('size', '-')}"
+        assert json.loads(got) == shown, f"{where}: compiled and plain builds differ"
+    assert len(compiled) == len(plain) > len(RANKINGS)
 
 
 def test_recorded_draw_sessions_play_as_recorded_compiled() -> None:

@@ -31,6 +31,7 @@ import json
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
+from functools import cache
 from types import NoneType, UnionType
 from typing import (
     Any,
@@ -86,10 +87,7 @@ class Event:
         """A JSON-able dict: ``kind``, ``audience`` and the fields (tuples as lists)."""
         data: dict[str, Any] = {"kind": self.kind}
         values = self.__dict__
-        names = _FIELD_NAMES.get(type(self))
-        if names is None:
-            names = _FIELD_NAMES[type(self)] = tuple(item.name for item in fields(self))
-        for name in names:
+        for name in type(self)._field_names():
             value = values[name] if name in values else getattr(self, name)
             data[name] = _to_json(value) if isinstance(value, tuple | list) else value
         return data
@@ -106,12 +104,12 @@ class Event:
         cls = _EVENTS.get(kind)
         if cls is None:
             raise EventError(f"unknown event kind {kind!r}")
-        hints = _field_hints(cls)
+        hints = cls._field_hints()
         values = {k: _from_json(v) for k, v in data.items() if k != "kind"}
         unknown = sorted(str(k) for k in set(values) - set(hints))
         if unknown:
             raise EventError(f"{kind} event: unknown fields {unknown}")
-        missing = [name for name in _required_fields(cls) if name not in values]
+        missing = [name for name in cls._required_fields() if name not in values]
         if missing:
             raise EventError(f"{kind} event: missing fields {missing}")
         for name, value in values.items():
@@ -123,6 +121,32 @@ class Event:
             return cls(**values)
         except (TypeError, ValueError) as error:  # a family's own check of its fields
             raise EventError(f"{kind} event: {error}") from None
+
+    # What an event class's fields are, asked once per class (``dataclasses.fields`` and
+    # ``get_type_hints`` are slow to ask for every event written or read).
+
+    @classmethod
+    @cache
+    def _field_names(cls) -> tuple[str, ...]:
+        """The field names, in order."""
+        return tuple(item.name for item in fields(cls))
+
+    @classmethod
+    @cache
+    def _field_hints(cls) -> dict[str, Any]:
+        """Each field and its resolved type."""
+        resolved = get_type_hints(cls)
+        return {item.name: resolved[item.name] for item in fields(cls)}
+
+    @classmethod
+    @cache
+    def _required_fields(cls) -> tuple[str, ...]:
+        """The fields without a default."""
+        return tuple(
+            item.name
+            for item in fields(cls)
+            if item.default is MISSING and item.default_factory is MISSING
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -158,31 +182,6 @@ class EndedEvent(Event):
     """The session is over, and why (each family registers a subclass under its kind)."""
 
     reason: str
-
-
-_HINTS: dict[type[Event], dict[str, Any]] = {}
-_REQUIRED: dict[type[Event], tuple[str, ...]] = {}
-
-
-def _field_hints(cls: type[Event]) -> dict[str, Any]:
-    """Each field of event class ``cls`` and its resolved type (computed once per class)."""
-    hints = _HINTS.get(cls)
-    if hints is None:
-        resolved = get_type_hints(cls)
-        hints = _HINTS[cls] = {item.name: resolved[item.name] for item in fields(cls)}
-    return hints
-
-
-def _required_fields(cls: type[Event]) -> tuple[str, ...]:
-    """The fields of ``cls`` without a default."""
-    required = _REQUIRED.get(cls)
-    if required is None:
-        required = _REQUIRED[cls] = tuple(
-            item.name
-            for item in fields(cls)
-            if item.default is MISSING and item.default_factory is MISSING
-        )
-    return required
 
 
 def _matches(value: object, hint: Any) -> bool:
@@ -260,10 +259,6 @@ def register_event(cls: E) -> E:
 def event_kinds() -> tuple[str, ...]:
     """Every registered event kind."""
     return tuple(_EVENTS)
-
-
-_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
-"""Each event class's field names in order (``dataclasses.fields`` is slow to ask)."""
 
 
 def _to_json(value: object) -> Any:

@@ -35,6 +35,7 @@ import types
 from collections.abc import Mapping
 from dataclasses import fields
 from enum import StrEnum
+from functools import cache
 from typing import Any, ClassVar, Self, Union, get_args, get_origin, get_type_hints
 
 from guts.errors import OptionError
@@ -148,9 +149,6 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-_HINTS: dict[type, dict[str, Any]] = {}
-
-
 class RuleOptions:
     """Mixin for a frozen dataclass of options: set, list and describe them by name.
 
@@ -165,11 +163,10 @@ class RuleOptions:
     none_words: ClassVar[tuple[str, ...]] = NONE_WORDS
 
     @classmethod
+    @cache
     def option_hints(cls) -> dict[str, Any]:
-        """Each field's name -> its type hint."""
-        if cls not in _HINTS:
-            _HINTS[cls] = get_type_hints(cls)
-        return _HINTS[cls]
+        """Each field's name -> its type hint (read once per rules class)."""
+        return get_type_hints(cls)
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:

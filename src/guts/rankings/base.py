@@ -8,11 +8,11 @@ cards that play, what each wild card stands for, and the hand in plain words.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
-from typing import TYPE_CHECKING, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from guts.cards import Card, DeckKind, check_distinct
 from guts.errors import HandError
@@ -90,16 +90,36 @@ class Evaluation:
     stands_for: tuple[tuple[Card, Card], ...] = ()
 
 
-class Ranking(ABC):
+class Ranking:
     """A total order on hands. Subclasses are frozen dataclasses of their options.
 
     ``min_cards`` and ``max_cards`` bound the hand sizes it ranks; ``deck`` is the pack its
     cards come from. Strengths are comparable between any two hands of one ranking object.
+    ``name``, ``min_cards`` and ``max_cards`` are properties, not class variables: mypyc
+    makes every assignment in a dataclass's body a field, so a class variable set there
+    would be a field that its ``__init__`` cannot set.
     """
 
-    name: ClassVar[str]
-    min_cards: ClassVar[int] = 1
-    max_cards: ClassVar[int] = 7
+    # Not an ABC (mypy still refuses a subclass that leaves an abstract method): the
+    # classes mypyc compiles from an ABC share its isinstance caches, so asking whether a
+    # ranking is a LowRanking (False) would make it no Ranking for the rest of the run.
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def name(self) -> str:
+        """The ranking's name, as :func:`guts.rankings.make_ranking` takes it."""
+        raise NotImplementedError
+
+    @property
+    def min_cards(self) -> int:
+        """The fewest cards of a hand this ranking ranks."""
+        return 1
+
+    @property
+    def max_cards(self) -> int:
+        """The most cards of a hand this ranking ranks."""
+        return 7
 
     @classmethod
     def from_options(
@@ -116,10 +136,12 @@ class Ranking(ABC):
     @abstractmethod
     def evaluate(self, cards: Sequence[Card]) -> Evaluation:
         """The strength, category, playing cards and description of ``cards``."""
+        raise NotImplementedError
 
     @abstractmethod
     def categories(self) -> tuple[Category, ...]:
         """The categories this ranking has, best first."""
+        raise NotImplementedError
 
     def strength(self, cards: Sequence[Card]) -> int:
         """The hand's strength: bigger is better, equal means a tie."""
@@ -181,3 +203,8 @@ class Ranking(ABC):
     def options(self) -> dict[str, str]:
         """The ranking's options and their values, as shown to players."""
         return {}
+
+    def __reduce__(self) -> tuple[type[Self], tuple[object, ...]]:
+        # rebuilt by the constructor from its options (rankings travel to simulation
+        # workers by pickle): what the options imply, tables included, is made again
+        return (type(self), tuple(getattr(self, item.name) for item in fields(self) if item.init))

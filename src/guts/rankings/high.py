@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from functools import cache
+from typing import TYPE_CHECKING
 
 from guts.cards import Card, DeckKind, Rank, Suit
 from guts.errors import OptionError
@@ -82,13 +83,14 @@ class HighRanking(Ranking):
     jokers: int = 0
     ace_low: bool = True
 
-    name: ClassVar[str] = "high"
-    min_cards: ClassVar[int] = 1
-    max_cards: ClassVar[int] = 7
-
     def __post_init__(self) -> None:
         if self.jokers not in (0, 1, 2):
             raise OptionError(f"jokers must be 0, 1 or 2, not {self.jokers}")
+
+    @property
+    def name(self) -> str:
+        """``high``."""
+        return "high"
 
     @property
     def natural(self) -> bool:
@@ -239,12 +241,8 @@ class HighRanking(Ranking):
         """The hand in plain words. A natural five-card hand's words follow from its
         strength (category and ranks), so they are looked up by it once worked out."""
         if self.natural and len(cards) == 5:
-            strength = self.strength(cards)  # the table path; a bad hand raises as ever
-            key = (self.ace_low, strength)
-            words = _FIVE_WORDS.get(key)
-            if words is None:
-                words = _FIVE_WORDS[key] = _strength_words(strength)
-            return words
+            # the table path (a bad hand raises as ever); the words kept by strength
+            return _strength_words(self.strength(cards))
         return self.evaluate(cards).description
 
     def evaluate(self, cards: Sequence[Card]) -> Evaluation:
@@ -306,8 +304,6 @@ class _ScalarTables:
 
 
 _SCALAR: dict[bool, _ScalarTables | None] = {False: None, True: None}
-_FIVE_WORDS: dict[tuple[bool, int], str] = {}
-"""The words of natural five-card hands, by ``ace_low`` and strength (7,462 at most each)."""
 
 
 def _scalar_tables(ace_low: bool) -> _ScalarTables:
@@ -387,9 +383,11 @@ def _plural(rank: int) -> str:
     return Rank(rank).plural
 
 
+@cache
 def _strength_words(strength: int) -> str:
     """A natural hand's words from its packed strength: the category's level above bit
-    20, then the plan's key ranks (2-14, never 0) in nibbles, zeros after the last."""
+    20, then the plan's key ranks (2-14, never 0) in nibbles, zeros after the last (kept:
+    7,462 strengths at most for each ``ace_low``)."""
     nibbles = ((strength >> shift) & 15 for shift in (16, 12, 8, 4, 0))
     key = tuple(rank for rank in nibbles if rank)
     return describe_plan(Plan(HIGH_LEVELS[strength >> 20], key, key))

@@ -55,7 +55,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
-from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Literal, NamedTuple, NoReturn
 
 from guts.cards import Card, DeckKind, Rank
 from guts.errors import CardError, HandError, OptionError
@@ -168,10 +168,6 @@ def _solve(strong: bool, naturals: tuple[int, ...], wilds: int) -> _Solved:
 class LowRanking(Ranking):
     """Ace-to-five low, optionally with jokers as fitters and strong pairs (see module)."""
 
-    name: ClassVar[str] = "low"
-    min_cards: ClassVar[int] = 1
-    max_cards: ClassVar[int] = 7
-
     pairs: PairsRule = "bad"
     jokers: int = 0
     wilds: Wilds = _NO_WILDS
@@ -191,6 +187,11 @@ class LowRanking(Ranking):
             )
         wild = {card.code for card in self.deck.cards if card.is_joker or self.wilds.is_wild(card)}
         object.__setattr__(self, "_wild_codes", frozenset(wild))
+
+    @property
+    def name(self) -> str:
+        """``low``."""
+        return "low"
 
     @classmethod
     def from_options(
@@ -313,16 +314,26 @@ _KEY_MASK = (1 << _WILD_SHIFT) - 1
 _NOT_IN_PACK = 8  # a code outside the pack counts as eight wild cards: more than any hand
 
 
-class _LowTables(NamedTuple):
+class _LowTables:
     """Low strengths by hand size ``k`` (1-7): ``strengths[k]`` holds one block per number
     of wild cards ``w`` (0..k), starting at ``offsets[k][w]``, of the strengths of the
     multisets of ``k - w`` natural ranks, in the order of ``dense`` (the multiset's index
     within its size, by sum of rank keys; see :func:`guts.rankings.tables.rank_multisets`).
     """
 
-    strengths: tuple[NDArray[np.int32], ...]
-    offsets: tuple[NDArray[np.intp], ...]
-    dense: NDArray[np.uint16]
+    # A plain class, not a NamedTuple: mypyc would look up the numpy annotations of a
+    # NamedTuple's fields when the module loads, and importing a ranking loads no numpy.
+    __slots__ = ("dense", "offsets", "strengths")
+
+    def __init__(
+        self,
+        strengths: tuple[NDArray[np.int32], ...],
+        offsets: tuple[NDArray[np.intp], ...],
+        dense: NDArray[np.uint16],
+    ) -> None:
+        self.strengths = strengths
+        self.offsets = offsets
+        self.dense = dense
 
 
 @cache

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, ClassVar, NoReturn, Self
+from typing import TYPE_CHECKING, NoReturn, Self
 
 from guts.cards import Card
 from guts.errors import HandError, OptionError
@@ -58,9 +58,15 @@ class SingleCardRanking(Ranking):
     wild cards or jokers.
     """
 
-    name: ClassVar[str] = "single"
-    min_cards: ClassVar[int] = 1
-    max_cards: ClassVar[int] = 1
+    @property
+    def name(self) -> str:
+        """``single``."""
+        return "single"
+
+    @property
+    def max_cards(self) -> int:
+        """One: a hand is one card."""
+        return 1
 
     @classmethod
     def from_options(

@@ -32,9 +32,9 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property, lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, permutations
-from typing import TYPE_CHECKING, ClassVar, NamedTuple, NoReturn, Self
+from typing import TYPE_CHECKING, NamedTuple, NoReturn, Self
 
 from guts.cards import Card, DeckKind, Rank
 from guts.errors import HandError, OptionError
@@ -52,6 +52,8 @@ _DECKS = {0: DeckKind.STANDARD, 1: DeckKind.ONE_JOKER, 2: DeckKind.TWO_JOKERS}
 _BOOLEANS = {"yes": True, "no": False}
 _NO_WILDS = Wilds()
 _BLOCK = 1 << 16
+_TWO_CARD_OPTIONS = ("straights", "flushes", "ace-low", "crumpler", "order")
+_THREE_CARD_OPTIONS = ("straights", "flushes", "ace-low", "order")
 _EVALUATIONS_KEPT = 1 << 16
 """The most evaluations a ranking keeps (all 2,862 two-card sequences fit)."""
 
@@ -112,17 +114,38 @@ class _SmallRanking(Ranking):
 
     Subclasses are frozen dataclasses with the fields ``straights``, ``flushes``,
     ``ace_low``, ``order``, ``wilds`` and ``jokers``; they say how to classify a natural
-    hand (:meth:`_shape`) and which categories they have by default.
+    hand (:meth:`_shape`) and which categories they have by default, and their
+    ``__post_init__`` calls :meth:`_validate`, which also sets what the options imply:
+    the levels of the categories, the wild card codes and the strength of every natural
+    hand (built once per distinct ranking, and shared).
     """
 
-    size: ClassVar[int]
-    option_keys: ClassVar[tuple[str, ...]]
     straights: bool
     flushes: bool
     ace_low: bool
     order: tuple[Category, ...]
     wilds: Wilds
     jokers: int
+    _levels: dict[Category, int]
+    _wild_codes: frozenset[int]
+    _tables: _Tables
+    _evaluations: dict[int, Evaluation]
+
+    @property
+    @abstractmethod
+    def size(self) -> int:
+        """The number of cards of a hand."""
+        raise NotImplementedError
+
+    @property
+    def min_cards(self) -> int:
+        """:attr:`size`: a hand holds exactly that many cards."""
+        return self.size
+
+    @property
+    def max_cards(self) -> int:
+        """:attr:`size`: a hand holds exactly that many cards."""
+        return self.size
 
     @abstractmethod
     def _default_order(self) -> tuple[Category, ...]:
@@ -135,7 +158,9 @@ class _SmallRanking(Ranking):
     # -- construction --------------------------------------------------------------
 
     def _validate(self) -> None:
-        """Check ``jokers`` and ``order``; store a default order as ``()``."""
+        """Check ``jokers`` and ``order``; store a default order as ``()``; set what the
+        options imply (these are no dataclass fields: equality, hash, repr and pickles
+        leave them out)."""
         if self.jokers not in _DECKS:
             raise OptionError(f"option 'jokers' must be 0, 1 or 2, not {self.jokers!r}")
         order = tuple(self.order)
@@ -148,17 +173,28 @@ class _SmallRanking(Ranking):
                 f"first: {allowed} (got {given})"
             )
         object.__setattr__(self, "order", () if order == default else order)
+        levels = self.categories()
+        object.__setattr__(self, "_levels", {
+            category: len(levels) - 1 - index for index, category in enumerate(levels)
+        })  # fmt: skip
+        wild = frozenset(c.code for c in self.deck.cards if self.wilds.is_wild(c))
+        object.__setattr__(self, "_wild_codes", wild)
+        object.__setattr__(self, "_evaluations", {})
+        object.__setattr__(self, "_tables", _build_tables(self))
 
-    @classmethod
-    def _read_options(cls, options: Mapping[str, str]) -> dict[str, str]:
-        """Options with normalised keys; an unknown key raises OptionError."""
+    @staticmethod
+    def _read_options(
+        options: Mapping[str, str], name: str, keys: tuple[str, ...]
+    ) -> dict[str, str]:
+        """Options with normalised keys; a key not in ``keys`` (the options of the ranking
+        called ``name``) raises OptionError."""
         values: dict[str, str] = {}
         for raw_key, value in options.items():
             key = raw_key.strip().lower().replace("_", "-")
-            if key not in cls.option_keys:
-                allowed = ", ".join(cls.option_keys)
+            if key not in keys:
+                allowed = ", ".join(keys)
                 raise OptionError(
-                    f"unknown option {raw_key!r} for the {cls.name} ranking: "
+                    f"unknown option {raw_key!r} for the {name} ranking: "
                     f"allowed options are {allowed}"
                 )
             values[key] = value.strip()
@@ -281,7 +317,7 @@ class _SmallRanking(Ranking):
             return super().strength_batch(codes)  # the scalar path explains the error
         if rows.dtype != np.uint8 and rows.size and not 0 <= rows.min() <= rows.max() < 256:
             _reject(self, rows[np.flatnonzero(((rows < 0) | (rows > 255)).any(axis=1))[0]])
-        dense = self._dense_table
+        dense = _build_dense_table(self)
         weights = _column_weights(self.size)
         out = np.empty(len(rows), np.int64)
         for start in range(0, len(rows), _BLOCK):
@@ -313,32 +349,7 @@ class _SmallRanking(Ranking):
     def _extra_options(self) -> dict[str, str]:
         return {}
 
-    def __getstate__(self) -> dict[str, object]:
-        """Pickle the options only; lookup tables are rebuilt (or found) on first use."""
-        return {key: value for key, value in self.__dict__.items() if not key.startswith("_")}
-
     # -- internals -----------------------------------------------------------------
-
-    @cached_property
-    def _evaluations(self) -> dict[int, Evaluation]:
-        return {}
-
-    @cached_property
-    def _levels(self) -> dict[Category, int]:
-        order = self.categories()
-        return {category: len(order) - 1 - index for index, category in enumerate(order)}
-
-    @cached_property
-    def _wild_codes(self) -> frozenset[int]:
-        return frozenset(c.code for c in self.deck.cards if self.wilds.is_wild(c))
-
-    @cached_property
-    def _tables(self) -> _Tables:
-        return _build_tables(self)
-
-    @cached_property
-    def _dense_table(self) -> NDArray[np.int32]:
-        return _build_dense_table(self)
 
     def _strength_of(self, shape: _Shape) -> int:
         return pack(self._levels[shape.category], shape.ranks)
@@ -519,14 +530,6 @@ class TwoCardRanking(_SmallRanking):
     True
     """
 
-    name: ClassVar[str] = "two-card"
-    min_cards: ClassVar[int] = 2
-    max_cards: ClassVar[int] = 2
-    size: ClassVar[int] = 2
-    option_keys: ClassVar[tuple[str, ...]] = (
-        "straights", "flushes", "ace-low", "crumpler", "order",
-    )  # fmt: skip
-
     straights: bool = False
     flushes: bool = False
     ace_low: bool = False
@@ -538,18 +541,29 @@ class TwoCardRanking(_SmallRanking):
     def __post_init__(self) -> None:
         self._validate()
 
+    @property
+    def name(self) -> str:
+        """``two-card``."""
+        return "two-card"
+
+    @property
+    def size(self) -> int:
+        """Two."""
+        return 2
+
     @classmethod
     def from_options(
         cls, options: Mapping[str, str], *, wilds: Wilds = _NO_WILDS, jokers: int = 0
     ) -> Self:
         """Build from CLI strings: ``straights``, ``flushes``, ``ace-low``, ``crumpler``
         (yes|no) and ``order`` (category keys, best first)."""
-        values = cls._read_options(options)
+        values = cls._read_options(options, "two-card", _TWO_CARD_OPTIONS)
+        default = cls()
         return cls(
-            straights=cls._flag(values, "straights", cls.straights),
-            flushes=cls._flag(values, "flushes", cls.flushes),
-            ace_low=cls._flag(values, "ace-low", cls.ace_low),
-            crumpler=cls._flag(values, "crumpler", cls.crumpler),
+            straights=cls._flag(values, "straights", default.straights),
+            flushes=cls._flag(values, "flushes", default.flushes),
+            ace_low=cls._flag(values, "ace-low", default.ace_low),
+            crumpler=cls._flag(values, "crumpler", default.crumpler),
             order=cls._parse_order(values),
             wilds=wilds,
             jokers=jokers,
@@ -605,12 +619,6 @@ class ThreeCardRanking(_SmallRanking):
     'Three of a kind, nines'
     """
 
-    name: ClassVar[str] = "three-card"
-    min_cards: ClassVar[int] = 3
-    max_cards: ClassVar[int] = 3
-    size: ClassVar[int] = 3
-    option_keys: ClassVar[tuple[str, ...]] = ("straights", "flushes", "ace-low", "order")
-
     straights: bool = True
     flushes: bool = True
     ace_low: bool = True
@@ -621,17 +629,28 @@ class ThreeCardRanking(_SmallRanking):
     def __post_init__(self) -> None:
         self._validate()
 
+    @property
+    def name(self) -> str:
+        """``three-card``."""
+        return "three-card"
+
+    @property
+    def size(self) -> int:
+        """Three."""
+        return 3
+
     @classmethod
     def from_options(
         cls, options: Mapping[str, str], *, wilds: Wilds = _NO_WILDS, jokers: int = 0
     ) -> Self:
         """Build from CLI strings: ``straights``, ``flushes``, ``ace-low`` (yes|no) and
         ``order`` (``trips,straight-flush,straight,flush,pair,high-card``, best first)."""
-        values = cls._read_options(options)
+        values = cls._read_options(options, "three-card", _THREE_CARD_OPTIONS)
+        default = cls()
         return cls(
-            straights=cls._flag(values, "straights", cls.straights),
-            flushes=cls._flag(values, "flushes", cls.flushes),
-            ace_low=cls._flag(values, "ace-low", cls.ace_low),
+            straights=cls._flag(values, "straights", default.straights),
+            flushes=cls._flag(values, "flushes", default.flushes),
+            ace_low=cls._flag(values, "ace-low", default.ace_low),
             order=cls._parse_order(values),
             wilds=wilds,
             jokers=jokers,

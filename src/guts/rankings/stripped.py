@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, ClassVar, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from guts.cards import Card, DeckKind, Rank, Suit
 from guts.errors import HandError, OptionError
@@ -147,9 +147,15 @@ def _best(cards: Sequence[Card]) -> tuple[Category, tuple[Card, ...], list[int]]
 class StrippedRanking(Ranking):
     """32-card poker (7 to A): flush over full house, A-7-8-9-10 straights, ranked suits."""
 
-    name: ClassVar[str] = "stripped"
-    min_cards: ClassVar[int] = 5
-    max_cards: ClassVar[int] = 7
+    @property
+    def name(self) -> str:
+        """``stripped``."""
+        return "stripped"
+
+    @property
+    def min_cards(self) -> int:
+        """Five: the best five of five to seven cards play."""
+        return 5
 
     @classmethod
     def from_options(
@@ -274,14 +280,26 @@ _SUIT_COUNT_SHIFT = 51
 _ENTRY_SHIFT = 6  # a non-flush entry: (strength without suit) << 6 | shift of its suit bits
 
 
-class _BatchTables(NamedTuple):
+class _BatchTables:
     """Card words and lookup tables of :meth:`StrippedRanking.strength_batch`."""
 
-    words: NDArray[np.int64]
-    nonflush: NDArray[np.int64]
-    best_suit: NDArray[np.int64]
-    flush_suit: NDArray[np.int64]
-    flush: NDArray[np.int64]
+    # A plain class, not a NamedTuple: mypyc would look up the numpy annotations of a
+    # NamedTuple's fields when the module loads, and importing a ranking loads no numpy.
+    __slots__ = ("best_suit", "flush", "flush_suit", "nonflush", "words")
+
+    def __init__(
+        self,
+        words: NDArray[np.int64],
+        nonflush: NDArray[np.int64],
+        best_suit: NDArray[np.int64],
+        flush_suit: NDArray[np.int64],
+        flush: NDArray[np.int64],
+    ) -> None:
+        self.words = words
+        self.nonflush = nonflush
+        self.best_suit = best_suit
+        self.flush_suit = flush_suit
+        self.flush = flush
 
 
 def _finish(tables: _BatchTables, total: NDArray[np.int64]) -> NDArray[np.int64]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
+from functools import cache
 from typing import Any, get_type_hints
 
 from guts.cards import Card, Rank, Suit, check_distinct
@@ -156,13 +157,10 @@ class TrickRules:
         return _DOCS[name.replace("-", "_")]
 
 
-_HINTS: dict[str, Any] = {}
-
-
+@cache
 def _hints() -> dict[str, Any]:
-    if not _HINTS:
-        _HINTS.update(get_type_hints(TrickRules))
-    return _HINTS
+    """Each play option's name -> its type hint."""
+    return get_type_hints(TrickRules)
 
 
 @dataclass(frozen=True)
