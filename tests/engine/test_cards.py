@@ -146,3 +146,20 @@ def test_any_deck_order_round_trips_through_text(order: list[Card]) -> None:
 
     assert shown(parse_cards(format_cards(order, ascii=True))) == shown(order)
     assert shown(parse_cards(format_cards(order))) == shown(order)
+
+
+@given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=0, max_value=60))
+def test_the_inlined_shuffle_draws_exactly_as_random_shuffle(seed: int, size: int) -> None:
+    """Every stored deck depends on the order: the engine's shuffle and the standard
+    library's give the same cards from the same seed and leave the stream at the same place."""
+    from guts import cards
+    from guts.cards import shuffle
+
+    assert cards._PLAIN_SHUFFLE  # CPython's Random: the inlined path is the one played
+    pack = list(Deck.shuffled(DeckKind.STANDARD, Random(1)).cards)[: min(size, 52)]
+    pack += pack[: max(0, size - 52)]
+    ours, theirs = list(pack), list(pack)
+    rng, reference = Random(seed), Random(seed)
+    shuffle(ours, rng)
+    reference.shuffle(theirs)
+    assert ours == theirs and rng.random() == reference.random()
