@@ -105,10 +105,13 @@ def solve_rules(
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
     deals: int | None = None,
+    report: Callable[[int, float, float, float], None] | None = None,
 ) -> AnySolution:
     """Solve ``rules`` for ``players`` (as :func:`solve`; ``game`` and ``options`` only
     name them: by default the options that differ from two-card Guts; ``tolerance``:
-    :func:`default_tolerance` when None; ``deals``: :func:`default_deals` when None)."""
+    :func:`default_tolerance` when None; ``deals``: :func:`default_deals` when None;
+    ``report``: each fixed-point step of an in/out solve, as
+    :func:`~guts.solve.cfr.solve_deal`'s)."""
     if tolerance is None:
         tolerance = default_tolerance(rules, players)
     if deals is None:
@@ -122,7 +125,7 @@ def solve_rules(
     else:
         return solve_in_or_out(
             rules, players, game=game, options=options, iterations=iterations,
-            tolerance=tolerance, progress=progress, cache=cache, deals=deals,
+            tolerance=tolerance, progress=progress, cache=cache, deals=deals, report=report,
         )  # fmt: skip
     return solver(
         rules, players, game=game, options=options, iterations=iterations,
