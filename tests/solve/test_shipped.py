@@ -135,13 +135,14 @@ def test_the_first_six_player_solve_reads_the_shipped_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """``guts solve two-card-guts -n 6`` on a fresh cache: the shipped real-game solve,
-    read, not solved (sampled on its 400,000 deals), its deals not even drawn."""
+    read, not solved (sampled on its default deals), its deals not even drawn."""
     from guts.solve import solve
+    from guts.solve.solving import SAMPLED_DEALS
 
     monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
     _no_solving(monkeypatch)
     solution = solve("two-card-guts", 6)
-    assert solution.deals == 400_000  # type: ignore[union-attr]
+    assert solution.deals == SAMPLED_DEALS[6]  # type: ignore[union-attr]
     assert solution.result.exploitability <= 1e-4
     # the expected next pot is kept with it: the footer draws no deals; it is the deals'
     kept = solution.expected_next_pot  # type: ignore[union-attr]
@@ -168,10 +169,10 @@ def test_the_bot_and_the_hint_play_the_shipped_real_game_strategy(
         _no_drawing(inner)  # the first hint at once: its EVs shipped with the strategy
         solution = EquilibriumPolicy(session.rules).solution(5)
         told = advice(solution, session.view(2))
-    assert solution.deals == 400_000  # type: ignore[union-attr]
+    module = solve_for_play.__globals__  # the module the bot reads
+    assert solution.deals == module["SAMPLED_DEALS"][5]  # type: ignore[union-attr]
     assert np.isfinite(told.ev_in) and np.isfinite(told.ev_out)  # type: ignore[union-attr]
     assert told.ev_in != told.ev_out  # type: ignore[union-attr]
-    module = solve_for_play.__globals__  # the module the bot reads
     monkeypatch.setitem(module["SAMPLED_DEALS"], 5, 3000)
     assert solve_for_play(session.rules, 5).deals == 0  # type: ignore[union-attr]
 

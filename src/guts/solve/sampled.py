@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,9 +50,16 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
 
-DRAWN_AT_ONCE = 1_000_000
-"""The most deals :class:`SampledDeal` shuffles at once (the shuffle takes about 800
-bytes a deal); more are drawn in runs of this many from the same generator."""
+PRUNED = True
+"""Whether the compiled sums skip the leaves whose values are all exactly zero (where the
+strategies are pure): the same sums to the bit, in a fraction of the steps once CFR has
+settled most hands (the tests compare the two walks)."""
+
+DRAWN_AT_ONCE = 250_000
+"""The most deals :class:`SampledDeal` shuffles at once (the shuffle takes about 1,000
+bytes a deal while it runs); more are drawn in runs of this many from the same generator,
+whose stream of numbers does not depend on the runs' length (the same deals either
+way)."""
 
 
 @dataclass(frozen=True)
@@ -95,14 +103,14 @@ def sampled_nash_conv(
     sums = np.zeros((2, n, max(deal.histories(p) for p in range(n)), 2, size))
     counts = np.zeros((2, n, size))
     lookup = _Lookup(deal)
-    chunks: list[tuple[IntArray, IntArray]] = []
+    chunks: list[tuple[int, NDArray[np.int16]]] = []  # each run's first deal and classes
     done = 0
     while done < deals:
         take = min(chunk, deals - done)
         classes = lookup.deal(rng, take, n)  # (take, n)
         half = (np.arange(done, done + take) % 2).astype(np.int64)
         _accumulate(deal, strategy, carry, classes, half, sums, counts)
-        chunks.append((classes, half))
+        chunks.append((done, classes.astype(np.int16)))  # kept for the lower estimate
         done += take
     upper, values = _upper(deal, strategy, sums, counts, deals)
     lower, error = _lower(deal, strategy, carry, sums, counts, chunks)
@@ -142,7 +150,8 @@ def sampled_session(
 ) -> SampledSession | None:
     """The real game's whole-session exploitability of ``strategy`` from ``deals`` real
     deals (:func:`guts.solve.session.session_gains` on sampled counterfactual values:
-    those with every next pot worth 0 and 1 summed once, the values being linear in it);
+    what is won now and the next pot summed apart in one pass, the values being linear in
+    the next pot's worth);
     None where the value iteration does not settle (pots that grow on average). Each half
     of the deals is summed in ``batches`` batches: the deviation chosen on one half is
     valued on each batch of the other, whose spread gives the standard error."""
@@ -151,25 +160,21 @@ def sampled_session(
     _check_measurable(deal, seed)
     n, size, parts = deal.players, len(deal.level), 2 * batches
     rows = max(deal.histories(p) for p in range(n))
-    sums = np.zeros((2, parts, n, rows, 2, size))  # next pot worth 0 or 1, part, ...
-    counts = np.zeros((parts, n, size))
+    apart = np.zeros((parts, 2, n, rows, 2, size))  # part, now or the next pot, ...
     rng, lookup, done = np.random.default_rng(seed), _Lookup(deal), 0
     while done < deals:
         take = min(chunk, deals - done)
         classes = lookup.deal(rng, take, n)
         part = (np.arange(done, done + take) % parts).astype(np.int64)  # its half: part % 2
-        for worth in (0, 1):
-            scratch = counts if worth else np.zeros_like(counts)
-            _accumulate(deal, strategy, np.full(n, float(worth)), classes, part, sums[worth],
-                        scratch)  # fmt: skip
+        _accumulate_apart(deal, strategy, classes, part, apart)
         done += take
+    sums = apart.swapaxes(0, 1)  # now or the next pot, part, ...
     held = np.array([(deals - b + parts - 1) // parts for b in range(parts)], dtype=np.float64)
 
     def values(part: FloatArray, count: float) -> tuple[list[FloatArray], list[FloatArray]]:
         scale = count * deal.prior
         zero = [part[0, p, : deal.histories(p)] / scale for p in range(n)]
-        slope = [(part[1, p, : deal.histories(p)] - part[0, p, : deal.histories(p)]) / scale
-                 for p in range(n)]  # fmt: skip
+        slope = [part[1, p, : deal.histories(p)] / scale for p in range(n)]
         return zero, slope
 
     def own(zero: list[FloatArray], slope: list[FloatArray]) -> FloatArray:
@@ -225,7 +230,7 @@ def _lower(
     carry: FloatArray,
     sums: FloatArray,
     counts: FloatArray,
-    chunks: list[tuple[IntArray, IntArray]],
+    chunks: list[tuple[int, NDArray[np.int16]]],
 ) -> tuple[float, float]:
     """The lower estimate and its standard error over the deals: each half's best
     response (chosen on the other half's values) less the strategy, as a mean over the
@@ -245,9 +250,10 @@ def _lower(
             weights[p, :rows, 0] = (1.0 - chosen) - (1.0 - s)
             if deal.forced(p, 0):
                 weights[p, 0] = 0.0
-        per_deal = np.concatenate(
-            [_per_deal(deal, strategy, carry, c[h == judge], weights) for c, h in chunks]
-        )
+        per_deal = np.concatenate(  # deal i is in half i % 2
+            [_per_deal(deal, strategy, carry, c[(judge - first) % 2 :: 2], weights)
+             for first, c in chunks]
+        )  # fmt: skip
         estimate += float(per_deal.mean()) / 2
         variance += float(per_deal.var(ddof=1)) / len(per_deal) / 4
     return estimate, float(np.sqrt(variance))
@@ -257,21 +263,21 @@ def _per_deal(
     deal: Deal,
     strategy: list[FloatArray],
     carry: FloatArray,
-    classes: IntArray,
+    compact: NDArray[np.int16],
     weights: FloatArray,
 ) -> FloatArray:
-    """Per deal: the sum over positions and leaves of each value times ``weights[p, row,
-    action, class]``."""
+    """Per deal of ``compact`` (the deals' classes, kept small): the sum over positions
+    and leaves of each value times ``weights[p, row, action, class]``."""
     n = deal.players
     kernel = _compiled()
+    classes = np.ascontiguousarray(compact, dtype=np.int64)
     if kernel is not None:
         sums = np.zeros((1, *weights.shape))
         per_deal = np.zeros(len(classes))
         kernel(
-            _padded(deal, strategy), np.ascontiguousarray(classes, dtype=np.int64),
-            np.zeros(len(classes), dtype=np.int64), deal.model.in_turn,
-            len(deal.leaves()) < 1 << n, deal.level.astype(np.int64), carry, deal.packed,
-            -1, sums, weights, per_deal, True, False,
+            _padded(deal, strategy), classes, np.zeros(len(classes), dtype=np.int64),
+            deal.model.in_turn, len(deal.leaves()) < 1 << n, deal.level.astype(np.int64),
+            carry, deal.packed, -1, sums, weights, per_deal, True, False, PRUNED,
         )  # fmt: skip
         return per_deal
     per_deal = np.zeros(len(classes))
@@ -314,28 +320,54 @@ def _accumulate(
     classes: IntArray,
     half: IntArray,
     sums: FloatArray,
-    counts: FloatArray,
+    counts: FloatArray | None,
     only: int | None = None,
 ) -> None:
     """Add each position's (or only ``only``'s) value at every leaf of every deal into
     ``sums`` by part (``half``: each deal's, a half of the deals or a batch of one),
-    position, history, action and class; count the classes into ``counts``. Compiled
-    where numba is (the two paths are held equal by the tests)."""
+    position, history, action and class; count the classes into ``counts`` (unless it is
+    None). Compiled where numba is (the two paths are held equal by the tests)."""
     n, size = deal.players, len(deal.level)
-    slot = half[:, None] * size + classes  # (deals, n): the part and the class, flat
-    for p in range(n):
-        found = np.bincount(slot[:, p], minlength=len(counts) * size)
-        counts[:, p] += found.reshape(len(counts), size)
+    if counts is not None:
+        slot = half[:, None] * size + classes  # (deals, n): the part and the class, flat
+        for p in range(n):
+            found = np.bincount(slot[:, p], minlength=len(counts) * size)
+            counts[:, p] += found.reshape(len(counts), size)
     kernel = _compiled()
     if kernel is not None:
         kernel(
             _padded(deal, strategy), np.ascontiguousarray(classes, dtype=np.int64),
-            half.astype(np.int64), deal.model.in_turn, len(deal.leaves()) < 1 << n,
+            np.asarray(half, dtype=np.int64), deal.model.in_turn, len(deal.leaves()) < 1 << n,
             deal.level.astype(np.int64), carry, deal.packed, -1 if only is None else only,
-            sums, np.zeros((1, 1, 1, 1)), np.zeros(1), False, False,
+            sums, np.zeros((1, 1, 1, 1)), np.zeros(1), False, False, PRUNED,
         )  # fmt: skip
         return
     _accumulate_numpy(deal, strategy, carry, classes, half, sums, only)
+
+
+def _accumulate_apart(
+    deal: Deal, strategy: list[FloatArray], classes: IntArray, part: IntArray, apart: FloatArray
+) -> None:
+    """Add every position's value at every leaf of every deal into ``apart[part, 0]``
+    (what is won now) and ``apart[part, 1]`` (the next pot, in pots), by position,
+    history, action and class: the values at any continuation ``c`` are ``now + c *
+    next``. One compiled pass; in numpy, the sums at ``c`` 0 and 1."""
+    n = deal.players
+    kernel = _compiled()
+    if kernel is not None:
+        parts, _, *shape = apart.shape
+        kernel(
+            _padded(deal, strategy), np.ascontiguousarray(classes, dtype=np.int64), part,
+            deal.model.in_turn, len(deal.leaves()) < 1 << n, deal.level.astype(np.int64),
+            np.zeros(n), deal.packed, -1, apart.reshape(2 * parts, *shape),
+            np.zeros((1, 1, 1, 1)), np.zeros(1), False, True, PRUNED,
+        )  # fmt: skip
+        return
+    now, both = np.zeros_like(apart[:, 0]), np.zeros_like(apart[:, 0])
+    _accumulate_numpy(deal, strategy, np.zeros(n), classes, part, now, None)
+    _accumulate_numpy(deal, strategy, np.ones(n), classes, part, both, None)
+    apart[:, 0] += now
+    apart[:, 1] += both - now
 
 
 def _padded(deal: Deal, strategy: list[FloatArray]) -> FloatArray:
@@ -480,11 +512,14 @@ class SampledDeal(Deal):
             now, then = self._split(kernel, strategy)
             return [(now[p] + carry[p] * then[p]) / expected for p in range(n)]
         rows = max(self.histories(p) for p in range(n))
-        sums = np.zeros((2, n, rows, 2, size))
-        counts = np.zeros((2, n, size))
-        half = np.zeros(len(self.sample), dtype=np.int64)
-        _accumulate(self, strategy, carry, self.sample, half, sums, counts, position)
+        sums = np.zeros((1, n, rows, 2, size))
+        _accumulate(self, strategy, carry, self.sample, self._one_part, sums, None, position)
         return [sums[0, p, : self.histories(p)] / expected for p in range(n)]
+
+    @cached_property
+    def _one_part(self) -> IntArray:
+        """Every deal's part when the deals are summed as one: 0."""
+        return np.zeros(len(self.sample), dtype=np.int64)
 
     def _split(
         self, kernel: Callable[..., None], strategy: list[FloatArray]
@@ -499,10 +534,9 @@ class SampledDeal(Deal):
         n = self.players
         sums = np.zeros((2, n, max(self.histories(p) for p in range(n)), 2, len(self.level)))
         kernel(
-            _padded(self, strategy), self.sample, np.zeros(len(self.sample), dtype=np.int64),
-            self.model.in_turn, len(self.leaves()) < 1 << n, self.level.astype(np.int64),
-            np.zeros(n), self.packed, -1, sums, np.zeros((1, 1, 1, 1)), np.zeros(1), False,
-            True,
+            _padded(self, strategy), self.sample, self._one_part, self.model.in_turn,
+            len(self.leaves()) < 1 << n, self.level.astype(np.int64), np.zeros(n), self.packed,
+            -1, sums, np.zeros((1, 1, 1, 1)), np.zeros(1), False, True, PRUNED,
         )  # fmt: skip
         found = (
             [sums[0, p, : self.histories(p)] for p in range(n)],

@@ -109,9 +109,16 @@ def ship(target: Target, real_deals: int = REAL_DEALS, folder: Path = shipped.FO
     """Solve ``target`` (from the cache where it is there), measure it in the real game on
     ``real_deals`` deals, and write it with its provenance into ``folder``."""
     started = time.process_time()
-    solution = solve_rules(target.rules, target.players, game=target.preset)
+
+    def report(t: int, gap: float, residual: float, seconds: float) -> None:
+        print(f"  {t} iterations: exploitability {gap:.2e}, residual {residual:.1e}, "
+              f"{time.process_time() - started:.0f} s of CPU", flush=True)  # fmt: skip
+
+    solution = solve_rules(target.rules, target.players, game=target.preset, report=report)
     assert isinstance(solution, Solution)
     solved = time.process_time() - started
+    print(f"  solved: {solution.result.iterations} iterations, {solved:.0f} s of CPU; "
+          f"measuring on {real_deals} deals ...", flush=True)  # fmt: skip
     facts = provenance(target, solution, real_deals)
     measured = time.process_time() - started - solved
     facts["cpu_seconds"] = {"solve": round(solved, 1), "measure": round(measured, 1)}

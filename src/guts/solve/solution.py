@@ -248,11 +248,13 @@ def solve_in_or_out(
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
     deals: int = 0,
+    report: Callable[[int, float, float, float], None] | None = None,
 ) -> Solution:
     """Solve in/out ``rules`` (no Hi-Lo, no pot cap) for ``players``, read from or kept
     in the disk cache (``game`` and ``options`` only name them). With ``deals``, where
     card removal is not summed exactly (four or more players, three-card hands), solve
-    the game of that many sampled real deals (:class:`~guts.solve.sampled.SampledDeal`)."""
+    the game of that many sampled real deals (:class:`~guts.solve.sampled.SampledDeal`).
+    ``report`` hears of each fixed-point step of a solve (:func:`~guts.solve.cfr.solve_deal`)."""
     model = model_of(rules, players)
     classes = HandClasses.of(rules.hand_ranking)
     exact = players == 2 or deck_exact_fits(model, classes)
@@ -261,11 +263,12 @@ def solve_in_or_out(
     def run() -> Result:  # the deal built only to solve: a cached result needs none yet
         if not deals:
             return solve_deal(deal_of(model, classes, exact), iterations, tolerance=tolerance,
-                              progress=progress)  # fmt: skip
+                              progress=progress, report=report)  # fmt: skip
         from guts.solve.sampled import SampledDeal
 
         deal = SampledDeal(model, classes, deals)
-        result = solve_deal(deal, iterations, tolerance=tolerance, progress=progress)
+        result = solve_deal(deal, iterations, tolerance=tolerance, progress=progress,
+                            report=report)  # fmt: skip
         return kept_with(result, deal)
 
     result = cached(rules, players, iterations, tolerance, cache, run, part=sampled_part(deals))

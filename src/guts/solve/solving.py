@@ -105,10 +105,13 @@ def solve_rules(
     progress: Callable[[int, int], None] | None = None,
     cache: bool = True,
     deals: int | None = None,
+    report: Callable[[int, float, float, float], None] | None = None,
 ) -> AnySolution:
     """Solve ``rules`` for ``players`` (as :func:`solve`; ``game`` and ``options`` only
     name them: by default the options that differ from two-card Guts; ``tolerance``:
-    :func:`default_tolerance` when None; ``deals``: :func:`default_deals` when None)."""
+    :func:`default_tolerance` when None; ``deals``: :func:`default_deals` when None;
+    ``report``: each fixed-point step of an in/out solve, as
+    :func:`~guts.solve.cfr.solve_deal`'s)."""
     if tolerance is None:
         tolerance = default_tolerance(rules, players)
     if deals is None:
@@ -122,7 +125,7 @@ def solve_rules(
     else:
         return solve_in_or_out(
             rules, players, game=game, options=options, iterations=iterations,
-            tolerance=tolerance, progress=progress, cache=cache, deals=deals,
+            tolerance=tolerance, progress=progress, cache=cache, deals=deals, report=report,
         )  # fmt: skip
     return solver(
         rules, players, game=game, options=options, iterations=iterations,
@@ -130,10 +133,12 @@ def solve_rules(
     )  # fmt: skip
 
 
-SAMPLED_DEALS = {4: 800_000, 5: 400_000, 6: 400_000}
+SAMPLED_DEALS = {4: 800_000, 5: 1_600_000, 6: 1_600_000}
 """How many real deals the default solve samples when declaring in turn, by players
 (``docs/solve.md``: the real game's exploitability each reaches; four players on 200,000
-deals are still 1.2e-3 to 1.4e-3 from it, on 800,000 2e-4 to 6e-4). Seven and eight
+deals are still 1.2e-3 to 1.4e-3 from it, on 800,000 2e-4 to 6e-4; five players on
+400,000 were within the aim in one deal but 1.3e-3 over the whole session, hence
+1,600,000 for five and six, three to six minutes of CPU each). Seven and eight
 players stay on independent hands: eight in turn are within the issue's aim for them
 (5e-3) without removal, and a sampled solve of 256 leaves a deal takes minutes."""
 
@@ -153,7 +158,7 @@ below 1e-3 (``docs/solve.md``). Four or more players stay on independent hands."
 
 TABLE_DEALS = 0
 """The most sampled real deals a solve for play (a bot, a hint, a review) may take the
-time to solve: a sampled solve of four to six players takes one to four minutes of CPU the
+time to solve: a sampled solve of four to six players takes one to six minutes of CPU the
 first time, which no table or night's review may wait for. A sampled solution already
 solved (shipped with the package for the presets' default rules, :mod:`guts.solve.shipped`,
 or kept in the disk cache) is played whatever its deals; failing one, a request that would
@@ -193,7 +198,7 @@ def default_deals(rules: GutsRules, players: int) -> int:
 
     >>> from guts.games.guts import preset
     >>> default_deals(preset("two-card-guts"), 6), default_deals(preset("two-card-guts"), 3)
-    (400000, 0)
+    (1600000, 0)
     >>> default_deals(preset("simultaneous-guts"), 4), default_deals(preset("simultaneous-guts"), 6)
     (0, 200000)
     >>> default_deals(preset("three-card-guts"), 3), default_deals(preset("three-card-guts"), 4)
