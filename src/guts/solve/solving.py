@@ -133,7 +133,7 @@ def solve_rules(
     )  # fmt: skip
 
 
-SAMPLED_DEALS = {4: 800_000, 5: 1_600_000, 6: 1_600_000}
+SAMPLED_DEALS = {4: 3_200_000, 5: 1_600_000, 6: 1_600_000}
 """How many real deals the default solve samples when declaring in turn, by players
 (``docs/solve.md``: the real game's exploitability each reaches; four players on 200,000
 deals are still 1.2e-3 to 1.4e-3 from it, on 800,000 2e-4 to 6e-4; five players on
