@@ -48,8 +48,8 @@ def solve_command(
         typer.Option(
             "--deals",
             help="Four or more players, three-card: solve on this many sampled real deals "
-            "(card removal kept); 0: hands independent (default with two cards: 800,000 "
-            "for 4 players in turn, 400,000 for 5 or 6, 200,000 for 5 or 6 at once).",
+            "(card removal kept); 0: hands independent (default with two cards: 3,200,000 "
+            "for 4 players in turn, 1,600,000 for 5 or 6, 200,000 for 5 or 6 at once).",
         ),
     ] = None,
     real_game: Annotated[

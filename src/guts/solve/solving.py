@@ -138,7 +138,9 @@ SAMPLED_DEALS = {4: 3_200_000, 5: 1_600_000, 6: 1_600_000}
 (``docs/solve.md``: the real game's exploitability each reaches; four players on 200,000
 deals are still 1.2e-3 to 1.4e-3 from it, on 800,000 2e-4 to 6e-4; five players on
 400,000 were within the aim in one deal but 1.3e-3 over the whole session, hence
-1,600,000 for five and six, three to six minutes of CPU each). Seven and eight
+1,600,000 for five and six, three to six minutes of CPU each; four players on 800,000
+were 8.9e-4 to 1.06e-3 over the whole session, on 3,200,000 2.5e-4 to 5.1e-4, three
+minutes). Seven and eight
 players stay on independent hands: eight in turn are within the issue's aim for them
 (5e-3) without removal, and a sampled solve of 256 leaves a deal takes minutes."""
 
