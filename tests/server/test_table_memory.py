@@ -80,14 +80,20 @@ def held(actor: TableActor) -> tuple[int, int, int, set[int]]:
             {id(session) for session in reachable_sessions(actor)})  # fmt: skip
 
 
+async def table_of_bots(storage: Storage, bots: int) -> tuple[Tables, TableActor, str]:
+    """A two-card Guts table on credit with ``bots`` random bots seated (not started)."""
+    tables = Tables(storage, FAST)
+    actor, secret = await tables.create("two-card-guts", {"credit": "yes"}, 50,
+                                        auto_approve=True)  # fmt: skip
+    for _ in range(bots):
+        await actor.call(AddBot(type="add_bot", secret=secret, bot="random"))  # type: ignore[arg-type]
+    return tables, actor, secret
+
+
 def test_what_a_table_holds_does_not_grow_with_the_sessions_it_finished(sqlite_url: str) -> None:
     async def run() -> None:
         storage = await Storage.open(sqlite_url)
-        tables = Tables(storage, FAST)
-        actor, secret = await tables.create("two-card-guts", {"credit": "yes"}, 50,
-                                            auto_approve=True)  # fmt: skip
-        for _ in range(4):
-            await actor.call(AddBot(type="add_bot", secret=secret, bot="random"))  # type: ignore[arg-type]
+        tables, actor, secret = await table_of_bots(storage, 4)
         watcher = Recorder()
         watcher.ready = True
         await actor.query(lambda: actor.clients.add(watcher))
@@ -120,11 +126,7 @@ def test_a_long_session_keeps_only_its_latest_commands(
 
     async def run() -> None:
         storage = await Storage.open(sqlite_url)
-        tables = Tables(storage, FAST)
-        actor, secret = await tables.create("two-card-guts", {"credit": "yes"}, 50,
-                                            auto_approve=True)  # fmt: skip
-        for _ in range(3):
-            await actor.call(AddBot(type="add_bot", secret=secret, bot="random"))  # type: ignore[arg-type]
+        tables, actor, secret = await table_of_bots(storage, 3)
         await actor.call(Start(type="start", secret=secret))
         def kept(state: TableState) -> list[tuple[int, int]]:
             return [(entry.seq, entry.session) for entry in state.log]
