@@ -115,8 +115,9 @@ class GutsDeal:
         self.over = False
         self.emit(deal_started(self.number, self.dealer, self.seats))
         self._antes()
-        self.emit(Shuffled(deck=self.deck.codes, audience=()))
-        self._deal_hands()
+        codes = self.deck.codes
+        self.emit(Shuffled(deck=codes, audience=()))
+        self._deal_hands(codes)
         if self.rules.pass_left:
             options = {s: tuple(c.ascii for c in self.down[s]) for s in self.seats}
             self.round = ChoiceRound(
@@ -133,20 +134,16 @@ class GutsDeal:
     def act(self, seat: int, action: str) -> None:
         """Apply a legal action (the session checked it against :meth:`pending`)."""
         assert self.round is not None
-        emit = self.emit
-        for event in self.round.choose(seat, action):
-            if isinstance(event, Declared):
-                self._note(event)
-            emit(event)
+        events = self.round.choose(seat, action)
+        for event in events:
+            if isinstance(event, Declared):  # the latest public declaration of each seat
+                self.declared[event.seat] = event.choice
+                if event.choice == "out":
+                    self.dropped.add(event.seat)
+        self._emit_all(events)  # (nothing moves chips between them)
         if self.round.done:
             finished, self.round = self.round, None
             self._round_done(finished)
-
-    def _note(self, event: Event) -> None:
-        if isinstance(event, Declared):
-            self.declared[event.seat] = event.choice
-            if event.choice == "out":
-                self.dropped.add(event.seat)
 
     def _round_done(self, finished: ChoiceRound) -> None:
         if self.phase is Phase.PASS:
@@ -174,21 +171,28 @@ class GutsDeal:
             payers_ = tuple(s for s in payers_ if s not in self.skip_ante)
         table.pay_each(payers_, POT, rules.ante, Reason.ANTE)
 
-    def _deal_hands(self) -> None:
+    def _deal_hands(self, codes: tuple[str, ...]) -> None:
+        """The face-down cards, then what is dealt before the declaration; ``codes`` are
+        the deck's (the shuffle's record), whose first cards are the hands'."""
         rules, deck = self.rules, self.deck
         seats, down, size = self.seats, self.down, rules.down_cards
-        if len(deck) >= size * len(seats):  # one at a time, round by round
-            for seat, cards in zip(seats, deck.deal_around(size, len(seats)), strict=True):
+        count = len(seats)
+        if len(deck) >= size * count:  # one at a time, round by round
+            for seat, cards in zip(seats, deck.deal_around(size, count), strict=True):
                 down[seat] = cards
+            hands = [codes[hand : size * count : count] for hand in range(count)]
         else:
             for _ in range(size):  # it runs out on the card that is not there
                 for seat in seats:
                     down[seat].append(deck.deal_one())
+            hands = [card_codes(down[seat]) for seat in seats]
         if rules.no_peek:
-            dealt = [cards_dealt(seat, card_codes(down[seat]), ()) for seat in seats]
+            dealt = [cards_dealt(seat, hand, ()) for seat, hand in zip(seats, hands, strict=True)]
         else:
             self.peeked.update(seats)
-            dealt = [cards_dealt(seat, card_codes(down[seat]), (seat,)) for seat in seats]
+            dealt = [
+                cards_dealt(seat, hand, (seat,)) for seat, hand in zip(seats, hands, strict=True)
+            ]
         self._emit_all(dealt)
         if rules.low_in_wild:
             for seat in self.seats:
