@@ -15,9 +15,6 @@ from guts.games.declaration.events import Chose, acted, declared
 
 __all__ = ["ChoiceRound", "DeclareRound"]
 
-_INT = frozenset({int})
-_STR = frozenset({str})
-
 
 class ChoiceRound:
     """Seats choosing from per-seat options, in turn or all at once."""
@@ -95,18 +92,12 @@ class DeclareRound(ChoiceRound):
         prompt: str = "declare in or out",
     ) -> None:
         seats = tuple(seats)
-        plain = (
-            type(simultaneous) is bool
-            and type(prompt) is str
-            and {*map(type, seats)} <= _INT
-            and {*map(type, actions)} <= _STR
-        )
         super().__init__(
             seats,
             dict.fromkeys(seats, actions),
             simultaneous=simultaneous,
             prompt=prompt,
-            asked=_declarations(seats, actions, prompt, simultaneous) if plain else None,
+            asked=_declarations(seats, actions, prompt, simultaneous),
         )
         self.auto_last = auto_last and not simultaneous and len(self.seats) > 1
         self.number = number
@@ -129,11 +120,11 @@ class DeclareRound(ChoiceRound):
         return [declared(s, self.choices[s], self.number) for s in self.seats]
 
 
-@lru_cache(maxsize=1 << 10)
+@lru_cache(maxsize=1 << 10, typed=True)
 def _declarations(
     seats: tuple[int, ...], actions: tuple[str, ...], prompt: str, simultaneous: bool
 ) -> Mapping[int, Decision]:
-    """Each seat's decision in a round of declaring, made once for the same seats, words
-    and prompt (a decision is an immutable value, and the same rounds come deal after
-    deal); only plain ints and strings are kept, as :meth:`Decision.choose` keeps them."""
+    """Each seat's decision in a round of declaring, made once for the same seats, words,
+    prompt and way of declaring (a decision is an immutable value, and the same rounds
+    come deal after deal); read-only."""
     return {seat: Decision.choose(seat, actions, prompt, simultaneous) for seat in seats}

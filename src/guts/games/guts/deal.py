@@ -269,7 +269,8 @@ class GutsDeal:
         return "high, low, both or out" if self.rules.hi_lo else "in or out"
 
     def _start_declare(self) -> None:
-        seats = [s for s in self.seats if s not in self.forced_in]
+        forced = self.forced_in
+        seats = [s for s in self.seats if s not in forced] if forced else self.seats
         self.phase = Phase.DECLARE
         if not seats:
             self._after_declare({})
@@ -346,7 +347,7 @@ class GutsDeal:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds (face down and face up)."""
-        return tuple(self.down[seat]) + tuple(self.up[seat])
+        return (*self.down[seat], *self.up[seat])
 
     def playing_cards(self, seat: int) -> tuple[Card, ...]:
         """The seat's cards plus the community cards."""
