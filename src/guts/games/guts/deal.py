@@ -115,9 +115,7 @@ class GutsDeal:
         self.over = False
         self.emit(deal_started(self.number, self.dealer, self.seats))
         self._antes()
-        codes = self.deck.codes
-        self.emit(Shuffled(deck=codes, audience=()))
-        self._deal_hands(codes)
+        self._deal_hands(Shuffled(deck=self.deck.codes, audience=()))
         if self.rules.pass_left:
             options = {s: tuple(c.ascii for c in self.down[s]) for s in self.seats}
             self.round = ChoiceRound(
@@ -171,29 +169,33 @@ class GutsDeal:
             payers_ = tuple(s for s in payers_ if s not in self.skip_ante)
         table.pay_each(payers_, POT, rules.ante, Reason.ANTE)
 
-    def _deal_hands(self, codes: tuple[str, ...]) -> None:
-        """The face-down cards, then what is dealt before the declaration; ``codes`` are
-        the deck's (the shuffle's record), whose first cards are the hands'."""
-        rules, deck = self.rules, self.deck
+    def _deal_hands(self, shuffled: Shuffled) -> None:
+        """Record the shuffle (``shuffled``, the deck's order), deal the face-down cards
+        (their codes read from that record) and record them, then deal what comes before
+        the declaration."""
+        rules, deck, codes = self.rules, self.deck, shuffled.deck
         seats, down, size = self.seats, self.down, rules.down_cards
         count = len(seats)
         if len(deck) >= size * count:  # one at a time, round by round
             for seat, cards in zip(seats, deck.deal_around(size, count), strict=True):
                 down[seat] = cards
             hands = [codes[hand : size * count : count] for hand in range(count)]
+            made: list[Event] = [shuffled]  # recorded with the hands
         else:
+            self.emit(shuffled)
             for _ in range(size):  # it runs out on the card that is not there
                 for seat in seats:
                     down[seat].append(deck.deal_one())
             hands = [card_codes(down[seat]) for seat in seats]
+            made = []
         if rules.no_peek:
-            dealt = [cards_dealt(seat, hand, ()) for seat, hand in zip(seats, hands, strict=True)]
+            made += [cards_dealt(seat, hand, ()) for seat, hand in zip(seats, hands, strict=True)]
         else:
             self.peeked.update(seats)
-            dealt = [
+            made += [
                 cards_dealt(seat, hand, (seat,)) for seat, hand in zip(seats, hands, strict=True)
             ]
-        self._emit_all(dealt)
+        self._emit_all(made)
         if rules.low_in_wild:
             for seat in self.seats:
                 card = self.deck.deal_one()
@@ -287,8 +289,9 @@ class GutsDeal:
     def _after_declare(self, choices: dict[int, str]) -> None:
         self.ins = [s for s in self.seats if s in self.forced_in or choices.get(s, "out") != "out"]
         self.ways = {s: choices.get(s, "in") for s in self.ins}
-        self._look()
         rules = self.rules
+        if rules.no_peek:
+            self._look()
         if rules.dealer_option and self.ins == [self.dealer] and len(self.seats) > 1:
             others = [s for s in self.seats if s != self.dealer]
             self.phase = Phase.SECOND_CHANCE
@@ -300,8 +303,7 @@ class GutsDeal:
         self._resolve(second_deal=True)
 
     def _look(self) -> None:
-        if not self.rules.no_peek:
-            return
+        """No Peek: the seats that have not looked at their cards look now."""
         for seat in self.seats:
             if seat not in self.peeked:
                 self.peeked.add(seat)
