@@ -179,7 +179,7 @@ def _plain(seats: tuple[int, ...] | None) -> bool:
 
 def acted(seat: int, action: str, audience: tuple[int, ...] | None = None) -> Acted:
     """``Acted(seat=seat, action=action, audience=audience)``, shared."""
-    if _plain(audience):
+    if audience is None or _plain(audience):
         return _acted(seat, action, audience)
     return Acted(seat=seat, action=action, audience=audience)
 

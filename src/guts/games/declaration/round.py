@@ -7,7 +7,8 @@ only that the seat has chosen) until every seat has chosen, when all are reveale
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from guts.games.base import Decision, Event
 from guts.games.declaration.events import Chose, acted, declared
@@ -25,12 +26,17 @@ class ChoiceRound:
         *,
         simultaneous: bool,
         prompt: str,
+        asked: Mapping[int, Decision] | None = None,
     ) -> None:
         self.seats = tuple(seats)
         self.options = options
         self.simultaneous = simultaneous
         self.prompt = prompt
         self.choices: dict[int, str] = {}
+        self._asked = asked if asked is not None else {
+            seat: Decision.choose(seat, options[seat], prompt, simultaneous) for seat in self.seats
+        }  # fmt: skip
+        """Each seat's decision (``asked``, when the caller has them made already)."""
 
     @property
     def done(self) -> bool:
@@ -49,8 +55,8 @@ class ChoiceRound:
 
     def pending(self) -> tuple[Decision, ...]:
         """One decision per seat that must choose now."""
-        options, prompt, simultaneous = self.options, self.prompt, self.simultaneous
-        return tuple([Decision.choose(s, options[s], prompt, simultaneous) for s in self.waiting()])
+        asked = self._asked
+        return tuple([asked[seat] for seat in self.waiting()])
 
     def choose(self, seat: int, action: str) -> list[Event]:
         """Record a (checked) choice; return the events it makes."""
@@ -85,22 +91,40 @@ class DeclareRound(ChoiceRound):
         number: int,
         prompt: str = "declare in or out",
     ) -> None:
+        seats = tuple(seats)
         super().__init__(
-            seats, dict.fromkeys(seats, actions), simultaneous=simultaneous, prompt=prompt
+            seats,
+            dict.fromkeys(seats, actions),
+            simultaneous=simultaneous,
+            prompt=prompt,
+            asked=_declarations(seats, actions, prompt, simultaneous),
         )
         self.auto_last = auto_last and not simultaneous and len(self.seats) > 1
         self.number = number
+        self._outs = 0
+        """How many seats have declared out so far."""
 
     def _made(self, seat: int) -> list[Event]:
-        events: list[Event] = [declared(seat, self.choices[seat], self.number)]
-        if not self.auto_last:
-            return events
-        undecided = [s for s in self.seats if s not in self.choices]
-        if len(undecided) == 1 and all(choice == "out" for choice in self.choices.values()):
-            last = undecided[0]
-            self.choices[last] = "in"
+        choice = self.choices[seat]
+        events: list[Event] = [declared(seat, choice, self.number)]
+        if choice == "out":
+            self._outs += 1
+        choices = self.choices
+        if self.auto_last and self._outs == len(choices) == len(self.seats) - 1:
+            last = next(s for s in self.seats if s not in choices)  # every other seat is out
+            choices[last] = "in"
             events.append(declared(last, "in", self.number, automatic=True))
         return events
 
     def _reveal(self) -> list[Event]:
         return [declared(s, self.choices[s], self.number) for s in self.seats]
+
+
+@lru_cache(maxsize=1 << 10, typed=True)
+def _declarations(
+    seats: tuple[int, ...], actions: tuple[str, ...], prompt: str, simultaneous: bool
+) -> Mapping[int, Decision]:
+    """Each seat's decision in a round of declaring, made once for the same seats, words,
+    prompt and way of declaring (a decision is an immutable value, and the same rounds
+    come deal after deal); read-only."""
+    return {seat: Decision.choose(seat, actions, prompt, simultaneous) for seat in seats}

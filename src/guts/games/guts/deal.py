@@ -115,8 +115,7 @@ class GutsDeal:
         self.over = False
         self.emit(deal_started(self.number, self.dealer, self.seats))
         self._antes()
-        self.emit(Shuffled(deck=self.deck.codes, audience=()))
-        self._deal_hands()
+        self._deal_hands(Shuffled(deck=self.deck.codes, audience=()))
         if self.rules.pass_left:
             options = {s: tuple(c.ascii for c in self.down[s]) for s in self.seats}
             self.round = ChoiceRound(
@@ -133,20 +132,16 @@ class GutsDeal:
     def act(self, seat: int, action: str) -> None:
         """Apply a legal action (the session checked it against :meth:`pending`)."""
         assert self.round is not None
-        emit = self.emit
-        for event in self.round.choose(seat, action):
-            if isinstance(event, Declared):
-                self._note(event)
-            emit(event)
+        events = self.round.choose(seat, action)
+        for event in events:
+            if isinstance(event, Declared):  # the latest public declaration of each seat
+                self.declared[event.seat] = event.choice
+                if event.choice == "out":
+                    self.dropped.add(event.seat)
+        self._emit_all(events)  # (nothing moves chips between them)
         if self.round.done:
             finished, self.round = self.round, None
             self._round_done(finished)
-
-    def _note(self, event: Event) -> None:
-        if isinstance(event, Declared):
-            self.declared[event.seat] = event.choice
-            if event.choice == "out":
-                self.dropped.add(event.seat)
 
     def _round_done(self, finished: ChoiceRound) -> None:
         if self.phase is Phase.PASS:
@@ -174,22 +169,33 @@ class GutsDeal:
             payers_ = tuple(s for s in payers_ if s not in self.skip_ante)
         table.pay_each(payers_, POT, rules.ante, Reason.ANTE)
 
-    def _deal_hands(self) -> None:
-        rules, deck = self.rules, self.deck
+    def _deal_hands(self, shuffled: Shuffled) -> None:
+        """Record the shuffle (``shuffled``, the deck's order), deal the face-down cards
+        (their codes read from that record) and record them, then deal what comes before
+        the declaration."""
+        rules, deck, codes = self.rules, self.deck, shuffled.deck
         seats, down, size = self.seats, self.down, rules.down_cards
-        if len(deck) >= size * len(seats):  # one at a time, round by round
-            for seat, cards in zip(seats, deck.deal_around(size, len(seats)), strict=True):
+        count = len(seats)
+        if len(deck) >= size * count:  # one at a time, round by round
+            for seat, cards in zip(seats, deck.deal_around(size, count), strict=True):
                 down[seat] = cards
+            hands = [codes[hand : size * count : count] for hand in range(count)]
+            made: list[Event] = [shuffled]  # recorded with the hands
         else:
+            self.emit(shuffled)
             for _ in range(size):  # it runs out on the card that is not there
                 for seat in seats:
                     down[seat].append(deck.deal_one())
+            hands = [card_codes(down[seat]) for seat in seats]
+            made = []
         if rules.no_peek:
-            dealt = [cards_dealt(seat, card_codes(down[seat]), ()) for seat in seats]
+            made += [cards_dealt(seat, hand, ()) for seat, hand in zip(seats, hands, strict=True)]
         else:
             self.peeked.update(seats)
-            dealt = [cards_dealt(seat, card_codes(down[seat]), (seat,)) for seat in seats]
-        self._emit_all(dealt)
+            made += [
+                cards_dealt(seat, hand, (seat,)) for seat, hand in zip(seats, hands, strict=True)
+            ]
+        self._emit_all(made)
         if rules.low_in_wild:
             for seat in self.seats:
                 card = self.deck.deal_one()
@@ -265,7 +271,8 @@ class GutsDeal:
         return "high, low, both or out" if self.rules.hi_lo else "in or out"
 
     def _start_declare(self) -> None:
-        seats = [s for s in self.seats if s not in self.forced_in]
+        forced = self.forced_in
+        seats = [s for s in self.seats if s not in forced] if forced else self.seats
         self.phase = Phase.DECLARE
         if not seats:
             self._after_declare({})
@@ -282,8 +289,9 @@ class GutsDeal:
     def _after_declare(self, choices: dict[int, str]) -> None:
         self.ins = [s for s in self.seats if s in self.forced_in or choices.get(s, "out") != "out"]
         self.ways = {s: choices.get(s, "in") for s in self.ins}
-        self._look()
         rules = self.rules
+        if rules.no_peek:
+            self._look()
         if rules.dealer_option and self.ins == [self.dealer] and len(self.seats) > 1:
             others = [s for s in self.seats if s != self.dealer]
             self.phase = Phase.SECOND_CHANCE
@@ -295,8 +303,7 @@ class GutsDeal:
         self._resolve(second_deal=True)
 
     def _look(self) -> None:
-        if not self.rules.no_peek:
-            return
+        """No Peek: the seats that have not looked at their cards look now."""
         for seat in self.seats:
             if seat not in self.peeked:
                 self.peeked.add(seat)
@@ -342,7 +349,7 @@ class GutsDeal:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds (face down and face up)."""
-        return tuple(self.down[seat]) + tuple(self.up[seat])
+        return (*self.down[seat], *self.up[seat])
 
     def playing_cards(self, seat: int) -> tuple[Card, ...]:
         """The seat's cards plus the community cards."""

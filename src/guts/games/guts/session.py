@@ -85,7 +85,8 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
         if self._over or (deal is not None and not deal.over):
             self._check_can_deal()  # it raises, saying why not
         table = self._table
-        seats = table.turn_order() if table.credit else self._dealing_order()
+        credit = table.credit
+        seats = table.turn_order() if credit else self._dealing_order()
         if len(seats) < 2:
             self._end(SHORT_OF_PLAYERS)
             return
@@ -95,7 +96,7 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             needed = self.rules.cards_needed(len(seats))
             if len(deck) < needed:
                 raise HandError(f"the deck has {len(deck)} cards; this deal may need {needed}")
-        if not table.credit:
+        if not credit:
             self._button_to_a_player(seats)
         self._deals += 1
         deal = self._deal = GutsDeal(
@@ -165,15 +166,16 @@ class GutsSession(RecordedSession[GutsRules, GutsDeal]):
             return
         self._skip_ante = frozenset(deal.matched)
         table, rules = self._table, self.rules
+        credit = table.credit
         empty = table.pot == 0 and table.reserve == 0 and table.chips_in(ASIDE) == 0
         if empty and not rules.continue_after_empty:
             self._end("the pot was won")
         elif rules.max_deals is not None and self._deals >= rules.max_deals:
             self._end(f"the deal limit ({rules.max_deals}) was reached")
-        elif not table.credit and len(self._seats_with_chips()) < 2:  # (on credit all play)
+        elif not credit and len(self._seats_with_chips()) < 2:  # (on credit all play)
             self._end(SHORT_OF_PLAYERS)
         table.move_button()  # _pass_button: on credit every seat plays
-        if not table.credit:
+        if not credit:
             self._button_to_a_player()
 
     # -- views ---------------------------------------------------------------------------------

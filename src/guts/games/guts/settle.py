@@ -85,9 +85,8 @@ def loser_stake(deal: SettledDeal) -> int:
 def pay_in(
     deal: SettledDeal, seats: Sequence[int], amount: int, reason: Reason, note: str = ""
 ) -> None:
-    """Each of ``seats`` pays ``amount`` into the pot."""
-    for seat in seats:
-        deal.table.pay(seat, POT, amount, reason, note)
+    """Each of ``seats`` (distinct) pays ``amount`` into the pot, in turn."""
+    deal.table.pay_each(seats, POT, amount, reason, note)
 
 
 def award(deal: SettledDeal, winners: Sequence[int], note: str = "") -> None:
