@@ -5,6 +5,10 @@ made, a refusal's message) and as a short hash where it is bulky (the decisions 
 the views, the record, the narration). A session that differs from its record is named
 with its first differing step and both values of each thing that differs there.
 
+The views are hashed step by step (:class:`ViewDigests`): each view without its events,
+and of its events those shown since the step before, so that a session's hashing takes
+time in proportion to its length, not to its square.
+
 Records are gzipped JSON files in ``tests/fixtures/<folder>/<preset>.json.gz``, one session a
 line (gzip keeps the repository small: the text is 18 MB, compressed 2 MB).
 """
@@ -32,10 +36,42 @@ def hashed(value: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def views(session: RecordedSession[Any, Any]) -> str:
-    """Every seat's view and the public view, hashed."""
+def every_view(session: RecordedSession[Any, Any]) -> list[dict[str, Any]]:
+    """Every seat's view, then the public view."""
     seats = range(len(session.table.names))
-    return hashed([session.view(seat) for seat in seats] + [session.public_view()])
+    return [session.view(seat) for seat in seats] + [session.public_view()]
+
+
+class ViewDigests:
+    """The views of one session at each of its steps, each step's as a short hash.
+
+    A view's events are those of the session (or of the deal under way) that its seat may
+    see, so they grow with every step: hashing them all at every step costs the square of
+    a session's length. Here a step hashes each view without its events, and its events
+    as those new since the step before where they begin with the events that view showed
+    then (as they do within a deal), else in full (a new deal's, or any other change). The
+    step before's view and a step's hash determine that step's view, so any difference in
+    any view at any step changes that step's hash (but for a collision of the hash).
+    """
+
+    def __init__(self) -> None:
+        self.shown: list[list[Any]] = []
+        """The events of each view at the step before (none before the first)."""
+
+    def __call__(self, views: list[dict[str, Any]]) -> str:
+        """The hash of this step's ``views`` (in the same order at every step)."""
+        if not self.shown:
+            self.shown = [[] for _ in views]
+        parts: list[Any] = []
+        for index, view in enumerate(views):
+            rest = dict(view)
+            events = rest.pop("events")
+            before, self.shown[index] = self.shown[index], events
+            if events[: len(before)] == before:
+                parts.append([rest, "and then", events[len(before) :]])
+            else:
+                parts.append([rest, "in full", events])
+        return hashed(parts)
 
 
 def refusal(error: GutsError) -> str:

@@ -26,15 +26,16 @@ from typing import Any, get_type_hints
 import pytest
 from recorded_sessions import (
     Step,
+    ViewDigests,
     as_json,
     differences,
+    every_view,
     first_difference,
     hashed,
     record,
     recorded,
     recorded_presets,
     refusal,
-    views,
 )
 
 from guts.catalog import games, replay_record
@@ -125,6 +126,7 @@ def play(preset: str, seed: int, *, plain: bool = False) -> list[Step]:
     except GutsError as error:
         steps.append({"do": "refused the setup", "refused": refusal(error)})
         return steps
+    views = ViewDigests()
     deals = 0
     while not session.is_over:
         if session.deal_over:
@@ -133,7 +135,7 @@ def play(preset: str, seed: int, *, plain: bool = False) -> list[Step]:
                 break
             session.start_deal()
             deals += 1
-            steps.append({"do": f"start deal {deals}", "views": views(session)})
+            steps.append({"do": f"start deal {deals}", "views": views(every_view(session))})
             continue
         pending = session.pending()
         offered = hashed([d.to_dict() for d in pending])
@@ -148,12 +150,12 @@ def play(preset: str, seed: int, *, plain: bool = False) -> list[Step]:
                               "refused": refusal(error)})  # fmt: skip
             else:
                 steps.append({"do": f"seat {seat}: {wrong!r}", "offered": offered,
-                              "taken": True, "views": views(session)})  # fmt: skip
+                              "taken": True, "views": views(every_view(session))})  # fmt: skip
                 continue
         action = spelled(decision, rng)
         events = [event.to_dict() for event in session.act(seat, action)]
         steps.append({"do": f"seat {seat}: {action!r}", "offered": offered, "events": events,
-                      "views": views(session)})  # fmt: skip
+                      "views": views(every_view(session))})  # fmt: skip
     record = json.loads(json.dumps(session.record()))
     narrator = Narrator(session.table.names)
     steps.append({"do": "end", "record": hashed(record),
@@ -161,7 +163,7 @@ def play(preset: str, seed: int, *, plain: bool = False) -> list[Step]:
                   "narration": hashed([narrator.tell(e) for e in session.events])})  # fmt: skip
     replayed = replay_record(record)
     steps.append({"do": "replay the record", "record": hashed(replayed.record()),
-                  "views": views(replayed)})  # fmt: skip
+                  "views": ViewDigests()(every_view(replayed))})  # fmt: skip
     return steps
 
 

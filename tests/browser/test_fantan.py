@@ -53,8 +53,8 @@ def test_a_deal_of_fan_tan_played_by_clicking(chromium: Any, server: Server, sho
         in_rows = page.locator(".fantan-row button.card.fits")
         in_rows.first.wait_for()
         lit.append((playable.count(), in_rows.count(), len(legal)))
-        for card in page.locator("#hand button.card[disabled]").all():
-            refused.append(card.get_attribute("aria-label") or "")
+        labels = "cards => cards.map(card => card.getAttribute('aria-label') || '')"
+        refused.extend(page.eval_on_selector_all("#hand button.card[disabled]", labels))
         if len(clicked) == 8:
             person.shot("rows")
         # every other card is played from the rows, where it is lit at the end it extends

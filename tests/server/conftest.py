@@ -108,3 +108,19 @@ def database_url(request: pytest.FixtureRequest) -> str:
     name = "sqlite_url" if request.param == "sqlite" else "postgres_url"
     url: str = request.getfixturevalue(name)
     return url
+
+
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One real ``guts serve`` per test process (SQLite in a file) for the tests that only
+    need a server: each opens tables of its own and none stops it (a server's start-up
+    takes a second or two of a core); killed at the end, whatever happened."""
+    from server_helpers import Server
+
+    folder = tmp_path_factory.mktemp("shared-server")
+    running = Server(f"sqlite:///{folder / 'guts.sqlite3'}", folder / "server.log")
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()

@@ -136,4 +136,8 @@ class Server(ServeProcess):
         return response.json()
 
     def socket(self, table_id: str) -> ClientConnection:
-        return connect(f"ws://127.0.0.1:{self.port}/ws/{table_id}", open_timeout=WAIT)
+        """A websocket to the table that reads every frame as it comes, read or not (no
+        ``max_queue``): with frames left unread it would stop reading, and then not see
+        the server's answer to its close until its close timeout (seconds, each)."""
+        url = f"ws://127.0.0.1:{self.port}/ws/{table_id}"
+        return connect(url, open_timeout=WAIT, max_queue=None)

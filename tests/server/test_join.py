@@ -21,7 +21,14 @@ from server_helpers import WAIT, Server
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
+def server(shared_server: Server) -> Server:
+    """The test process's server (the tables of each test are its own)."""
+    return shared_server
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of this test alone (for a test that kills it)."""
     running = Server(f"sqlite:///{tmp_path / 'guts.sqlite3'}", tmp_path / "server.log")
     running.start()
     try:
@@ -138,7 +145,8 @@ def test_the_end_of_input_leaves_the_seat_and_cashes_out(server: Server) -> None
 
 
 
-def test_a_dropped_connection_is_taken_up_again_with_the_seat(server: Server) -> None:
+def test_a_dropped_connection_is_taken_up_again_with_the_seat(own_server: Server) -> None:
+    server = own_server
     created = server.post("/api/tables", {"preset": "two-card-guts", "bots": 3, "bot": "random",
                                           "auto_approve": True, "clock": 0})  # fmt: skip
     table_id, secret = created["table_id"], created["host_secret"]

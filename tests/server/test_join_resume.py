@@ -13,7 +13,6 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +23,9 @@ from guts.client.tokens import DEVICE
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(f"sqlite:///{tmp_path / 'guts.sqlite3'}", tmp_path / "server.log")
-    running.start()
-    try:
-        yield running
-    finally:
-        running.stop()
+def server(shared_server: Server) -> Server:
+    """The test process's server (the tables of each test are its own)."""
+    return shared_server
 
 
 def _interruptible() -> None:

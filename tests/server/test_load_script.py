@@ -81,8 +81,8 @@ def check_invariants(result: dict[str, Any], tables: int) -> None:
 
 def test_two_nodes_keep_every_action_through_each_fault() -> None:
     needs_services()
-    result = run_script(
-        "--players", "16", "--tables", "4", "--nodes", "2", "--seconds", "20",
+    result = run_script(  # (it plays on past --seconds until each fault is injected once)
+        "--players", "16", "--tables", "4", "--nodes", "2", "--seconds", "10",
         "--faults", "kill,redis,pg,resend", "--fault-every", "3", "--settle", "2",
         "--lease-seconds", "2", "--pause", "0.3", "--deal-delay", "0.3",
         "--sample-every", "5", "--resenders", "4", "--seed", "7",

@@ -29,7 +29,8 @@ async def _watch_stalled(server: Server, table_id: str) -> tuple[list[dict], int
     raw = socket.create_connection(("127.0.0.1", server.port))
     raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # no autotuned window
     url = f"ws://127.0.0.1:{server.port}/ws/{table_id}"
-    async with connect(url, sock=raw, max_queue=1, max_size=2**22) as ws:
+    # (the close does not wait the default 10 s for the frames the table made meanwhile)
+    async with connect(url, sock=raw, max_queue=1, max_size=2**22, close_timeout=1) as ws:
         await ws.send(json.dumps({"type": "resume"}))  # a spectator: its snapshot
         frames = [json.loads(await ws.recv())]  # the snapshot
         assert frames[0]["type"] == "snapshot"
@@ -39,6 +40,7 @@ async def _watch_stalled(server: Server, table_id: str) -> tuple[list[dict], int
                 summary = (await http.get(f"{server.url}/api/tables/{table_id}")).json()
                 if summary["seq"] - frames[0]["seq"] >= STALL_COMMANDS:
                     break
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)  # read again, quickly
         after = 0
         while frames[-1].get("seq", -1) < summary["seq"]:  # caught up with the stall
             text = await asyncio.wait_for(ws.recv(), 30)

@@ -29,9 +29,10 @@ CAPPED = {"declare": "in-turn", "pot-cap": "6"}
 
 
 @pytest.fixture(autouse=True)
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path))
-    return tmp_path / "solve"
+def _cache(shared_solve_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests here only read solutions: the pot cap of six antes for three players in
+    turn, which six of them play, is solved once per test process."""
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(shared_solve_cache))
 
 
 def test_the_pots_a_session_reaches_below_the_cap() -> None:
