@@ -454,7 +454,8 @@ def _connect(url: str) -> Any:
         raise OptionError(
             "guts join needs the websockets package: pip install 'guts[server]'"
         ) from None
-    try:
-        return connect(url, open_timeout=10, max_size=2**22)
+    try:  # every frame is read as it comes (no max_queue): with frames left unread the
+        # library stops reading, and a close would wait its timeout behind them
+        return connect(url, open_timeout=10, max_size=2**22, max_queue=None)
     except InvalidHandshake as error:
         raise ConnectionError(f"the server broke the handshake off ({error})") from None
