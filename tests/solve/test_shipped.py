@@ -214,6 +214,26 @@ def test_a_sampled_solve_keeps_the_evs_its_hints_read(
     assert solved.result.evs is not None
 
 
+def test_the_ship_script_records_the_solve_cpu_also_read_from_the_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A solve keeps the CPU seconds it took with its result (in the disk cache), so the
+    ship script records them where it reads the solve from the cache too, as it does
+    when it solves (it recorded the 0.0 s of reading, as for six players in turn)."""
+    from guts.solve import solving
+    from guts.solve.ship import Target, ship
+
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setitem(solving.SAMPLED_DEALS, 4, 20_000)
+    target = Target("two-card-guts", preset("two-card-guts"), 4, 20_000)
+    solved = shipped.provenance(ship(target, 4000, tmp_path / "solved"))["cpu_seconds"]
+    with monkeypatch.context() as inner:
+        _no_solving(inner)  # read from the cache
+        read = shipped.provenance(ship(target, 4000, tmp_path / "read"))["cpu_seconds"]
+    assert solved["solve"] > 0
+    assert read["solve"] == solved["solve"]
+
+
 def _measured(target_key: str, deals: int, seed: int) -> tuple[float, float, float]:
     from guts.solve.sampled import sampled_nash_conv
     from guts.solve.solution import Solution
