@@ -51,13 +51,14 @@ def _no_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_every_default_sampled_solve_is_shipped_and_current() -> None:
     """One shipped file per preset's default rules and player count that a sampled solve
-    settles (two-card Guts in turn for four to six players, ...), no other, each current:
+    settles (two-card Guts in turn for four to seven players, ...), no other, each current:
     a model change (MODEL_VERSION) or new defaults fail here until ``python -m
     guts.solve.ship`` ships them again."""
     wanted = {t.key: t for t in targets()}
     assert {(t.preset, t.players) for t in wanted.values()} >= {
-        ("two-card-guts", 4), ("two-card-guts", 5), ("two-card-guts", 6),
-        ("simultaneous-guts", 5), ("simultaneous-guts", 6), ("three-card-guts", 3),
+        ("two-card-guts", 4), ("two-card-guts", 5), ("two-card-guts", 6), ("two-card-guts", 7),
+        ("ghost-guts", 7), ("simultaneous-guts", 5), ("simultaneous-guts", 6),
+        ("three-card-guts", 3),
     }  # fmt: skip
     found = {path.stem: path for path in shipped.files()}
     assert set(found) == set(wanted)
