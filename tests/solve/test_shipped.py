@@ -51,13 +51,14 @@ def _no_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_every_default_sampled_solve_is_shipped_and_current() -> None:
     """One shipped file per preset's default rules and player count that a sampled solve
-    settles (two-card Guts in turn for four to six players, ...), no other, each current:
+    settles (two-card Guts in turn for four to seven players, ...), no other, each current:
     a model change (MODEL_VERSION) or new defaults fail here until ``python -m
     guts.solve.ship`` ships them again."""
     wanted = {t.key: t for t in targets()}
     assert {(t.preset, t.players) for t in wanted.values()} >= {
-        ("two-card-guts", 4), ("two-card-guts", 5), ("two-card-guts", 6),
-        ("simultaneous-guts", 5), ("simultaneous-guts", 6), ("three-card-guts", 3),
+        ("two-card-guts", 4), ("two-card-guts", 5), ("two-card-guts", 6), ("two-card-guts", 7),
+        ("ghost-guts", 7), ("simultaneous-guts", 5), ("simultaneous-guts", 6),
+        ("three-card-guts", 3),
     }  # fmt: skip
     found = {path.stem: path for path in shipped.files()}
     assert set(found) == set(wanted)
@@ -212,6 +213,26 @@ def test_a_sampled_solve_keeps_the_evs_its_hints_read(
     assert told.ev_in == pytest.approx(want[2][0b10, 1, cls], rel=1e-6)  # type: ignore[union-attr]
     assert told.ev_out == pytest.approx(want[2][0b10, 0, cls], rel=1e-6)  # type: ignore[union-attr]
     assert solved.result.evs is not None
+
+
+def test_the_ship_script_records_the_solve_cpu_also_read_from_the_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A solve keeps the CPU seconds it took with its result (in the disk cache), so the
+    ship script records them where it reads the solve from the cache too, as it does
+    when it solves (it recorded the 0.0 s of reading, as for six players in turn)."""
+    from guts.solve import solving
+    from guts.solve.ship import Target, ship
+
+    monkeypatch.setenv("GUTS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setitem(solving.SAMPLED_DEALS, 4, 20_000)
+    target = Target("two-card-guts", preset("two-card-guts"), 4, 20_000)
+    solved = shipped.provenance(ship(target, 4000, tmp_path / "solved"))["cpu_seconds"]
+    with monkeypatch.context() as inner:
+        _no_solving(inner)  # read from the cache
+        read = shipped.provenance(ship(target, 4000, tmp_path / "read"))["cpu_seconds"]
+    assert solved["solve"] > 0
+    assert read["solve"] == solved["solve"]
 
 
 def _measured(target_key: str, deals: int, seed: int) -> tuple[float, float, float]:

@@ -67,6 +67,9 @@ def load(key: str, players: int, folder: Path | None = None) -> Result | None:
                 session_nash_conv=float(data["session_nash_conv"]),
                 growth=float(data["growth"]) if "growth" in data.files else float("nan"),
                 evs=_evs(data, players),
+                cpu_seconds=(
+                    float(data["cpu_seconds"]) if "cpu_seconds" in data.files else float("nan")
+                ),
             )
     except (OSError, KeyError, ValueError):
         return None
@@ -88,7 +91,7 @@ def arrays_of(result: Result) -> dict[str, np.ndarray]:
     arrays["values"] = result.values
     arrays["continuation"] = result.continuation
     for name in ("nash_conv", "residual", "iterations", "seconds", "session_nash_conv",
-                 "growth"):  # fmt: skip
+                 "growth", "cpu_seconds"):  # fmt: skip
         arrays[name] = np.asarray(getattr(result, name))
     return arrays
 

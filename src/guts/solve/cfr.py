@@ -70,6 +70,10 @@ class Result:
     """``evs[p][history, action, h]``: the EV of out (0) and in (1) at each information
     set (pot units, next pots included), where it was kept with the result (a sampled
     solve's, as ``growth``); None if not (:attr:`guts.solve.solution.Solution.evs`)."""
+    cpu_seconds: float = float("nan")
+    """The CPU seconds the solve took (a sampled solve's drawing of its deals included),
+    kept with the result in the disk cache and the shipped files, so that a result read
+    back still says what it cost; NaN where it was not kept (a result cached before)."""
 
     @property
     def exploitability(self) -> float:

@@ -31,6 +31,7 @@ from typing import Any
 from guts.games.guts.rules import GutsRules
 from guts.solve import cache, shipped
 from guts.solve.cache import key
+from guts.solve.cfr import Result
 from guts.solve.sampled import SampledSession, sampled_nash_conv, sampled_session
 from guts.solve.solution import Solution, kept_with, sampled_part
 from guts.solve.solving import ITERATIONS, default_deals, default_tolerance, solve_rules
@@ -117,13 +118,23 @@ def ship(target: Target, real_deals: int = REAL_DEALS, folder: Path = shipped.FO
     solution = solve_rules(target.rules, target.players, game=target.preset, report=report)
     assert isinstance(solution, Solution)
     solved = time.process_time() - started
-    print(f"  solved: {solution.result.iterations} iterations, {solved:.0f} s of CPU; "
+    cost = _solve_cpu(solution.result)
+    print(f"  solved: {solution.result.iterations} iterations, "
+          f"{'?' if cost is None else f'{cost:.0f}'} s of CPU; "
           f"measuring on {real_deals} deals ...", flush=True)  # fmt: skip
     facts = provenance(target, solution, real_deals)
     measured = time.process_time() - started - solved
-    facts["cpu_seconds"] = {"solve": round(solved, 1), "measure": round(measured, 1)}
+    facts["cpu_seconds"] = {"solve": cost, "measure": round(measured, 1)}
     kept = kept_with(solution.result, solution.deal)  # read without drawing deals
     return shipped.write(target.key, kept, facts, folder)
+
+
+def _solve_cpu(result: Result) -> float | None:
+    """The CPU seconds ``result``'s solve took, as kept with it: also where it is read
+    from the cache, which costs nothing now; None where a cache made before did not keep
+    them."""
+    seconds = result.cpu_seconds
+    return round(seconds, 1) if seconds == seconds else None
 
 
 def keep_evs(target: Target, folder: Path = shipped.FOLDER) -> bool:

@@ -1,6 +1,6 @@
 """Solutions shipped with the package (``guts/solve/solved/*.npz``): the sampled
 real-game solves that the presets' default rules take minutes of CPU to find (two-card
-Guts for four to six players), solved once by ``python -m guts.solve.ship`` and read
+Guts for four to seven players), solved once by ``python -m guts.solve.ship`` and read
 instead of solving where a request matches one exactly.
 
 Each file is named by its disk-cache key (:func:`guts.solve.cache.key`: the model's

@@ -12,6 +12,7 @@ the solver a preset's rules need.)
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -261,15 +262,17 @@ def solve_in_or_out(
     deals = 0 if exact else deals
 
     def run() -> Result:  # the deal built only to solve: a cached result needs none yet
+        started = time.process_time()
         if not deals:
-            return solve_deal(deal_of(model, classes, exact), iterations, tolerance=tolerance,
-                              progress=progress, report=report)  # fmt: skip
-        from guts.solve.sampled import SampledDeal
+            result = solve_deal(deal_of(model, classes, exact), iterations,
+                                tolerance=tolerance, progress=progress, report=report)  # fmt: skip
+        else:
+            from guts.solve.sampled import SampledDeal
 
-        deal = SampledDeal(model, classes, deals)
-        result = solve_deal(deal, iterations, tolerance=tolerance, progress=progress,
-                            report=report)  # fmt: skip
-        return kept_with(result, deal)
+            deal = SampledDeal(model, classes, deals)
+            result = kept_with(solve_deal(deal, iterations, tolerance=tolerance,
+                                          progress=progress, report=report), deal)  # fmt: skip
+        return replace(result, cpu_seconds=time.process_time() - started)
 
     result = cached(rules, players, iterations, tolerance, cache, run, part=sampled_part(deals))
     named = dict(options) if options is not None else rules.to_options()
