@@ -49,7 +49,7 @@ def solve_command(
             "--deals",
             help="Four or more players, three-card: solve on this many sampled real deals "
             "(card removal kept); 0: hands independent (default with two cards: 3,200,000 "
-            "for 4 players in turn, 1,600,000 for 5 or 6, 200,000 for 5 or 6 at once).",
+            "for 4 players in turn, 1,600,000 for 5 to 7, 200,000 for 5 or 6 at once).",
         ),
     ] = None,
     real_game: Annotated[

@@ -14,6 +14,7 @@ with what makes them so.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import TypeAlias
 
 from guts.errors import GutsError, OptionError
@@ -174,7 +175,14 @@ def solve_for_play(rules: GutsRules, players: int) -> AnySolution:
     cached, or one of at most :data:`TABLE_DEALS` deals), else on independent hands."""
     deals = default_deals(rules, players)
     if deals > TABLE_DEALS and not sampled_ready(rules, players, deals):
-        deals = 0
+        return solve_rules(rules, players, deals=0)  # asked again once the sampled one is
+    return _ready_for_play(rules, players, deals)
+
+
+@lru_cache(maxsize=64)
+def _ready_for_play(rules: GutsRules, players: int, deals: int) -> AnySolution:
+    """:func:`solve_rules`'s default solution, kept for the process once read: a bot is
+    made for every simulated session, and each would read it from the disk again."""
     return solve_rules(rules, players, deals=deals)
 
 
