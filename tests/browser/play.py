@@ -134,6 +134,16 @@ def ledger_on_page(person: Person) -> list[dict[str, Any]]:
     return rows
 
 
+def ledger_shows(person: Person, expected: list[dict[str, Any]]) -> None:
+    """Wait until the ledger tab shows ``expected`` (the page loads the ledger again
+    shortly after each event, so rows read at once may be the load before); fail with
+    the difference."""
+    deadline = time.monotonic() + WAIT
+    while (shown := ledger_on_page(person)) != expected and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert shown == expected
+
+
 def server_rows(ledger: dict[str, Any]) -> list[dict[str, Any]]:
     keys = ("player_nickname", "buy_in", "buy_out", "stack", "net")
     return [{key: row[key] for key in keys} for row in ledger["players"]]

@@ -15,7 +15,7 @@ from browser_helpers import PHONE, Person, Server, buttons, wait_until
 from play import (
     add_bot,
     approve_all,
-    ledger_on_page,
+    ledger_shows,
     no_hidden_card_in_frames,
     play,
     server_rows,
@@ -168,7 +168,7 @@ def test_a_night_of_two_games_chosen_by_clicking(
             person.page.wait_for_selector(f"#log li:text-is('{line}')", state="attached")
     for person in people:
         wait_until(lambda p=person: p.status() == "over", "the end of the night")
-        assert ledger_on_page(person) == expected
+        ledger_shows(person, expected)
         games = person.page.eval_on_selector_all(
             ".night-games li", "items => items.map(item => item.dataset.game)"
         )

@@ -13,7 +13,7 @@ from browser_helpers import Person, Server, wait_until
 from play import (
     add_bot,
     approve_all,
-    ledger_on_page,
+    ledger_shows,
     no_hidden_card_in_frames,
     open_by_lobby,
     others_face_down,
@@ -83,7 +83,7 @@ def test_a_night_of_two_card_guts(chromium: Any, server: Server, shots: Path) ->
     assert sum(row["net"] for row in expected) == 0
     assert {row["player_nickname"] for row in expected} >= {"Ann", "Bob"}
     for person in (host, *people):
-        assert ledger_on_page(person) == expected
+        ledger_shows(person, expected)
         person.shot("ledger")
     with bob.page.expect_download() as download:
         bob.page.click("#csv")

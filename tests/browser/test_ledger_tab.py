@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from browser_helpers import Person, Server, buttons
-from play import add_bot, ledger_on_page, server_rows, start
+from play import add_bot, ledger_shows, server_rows, start
 
 
 def test_the_ledger_says_why_there_is_no_settlement_mid_deal(
@@ -25,7 +25,7 @@ def test_the_ledger_says_why_there_is_no_settlement_mid_deal(
     secret = created["host_url"].split("#host=")[1]
     ledger = server.ledger(created["table_id"], secret)
     assert ledger["settlement"] == [] and "still in the pot" in ledger["unsettled"]
-    assert ledger_on_page(ann) == server_rows(ledger)
+    ledger_shows(ann, server_rows(ledger))
     page.wait_for_selector("#ledger p.unsettled")
     shown = page.inner_text("#ledger p.unsettled")
     assert shown == f"No settlement yet: {ledger['unsettled']}."

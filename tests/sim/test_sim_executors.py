@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -127,13 +127,32 @@ def _kill_once(pid: int) -> Callable[[int, int], None]:
     return progress
 
 
+def _until_broken(pool: Any) -> Callable[[int, int], None]:
+    """A progress callback that kills one of ``pool``'s workers after the first batch and
+    returns once the pool has noticed (else the other worker may play every batch left
+    before the pool sees the death, and no batch is lost: a race a loaded machine wins)."""
+    kill = _kill_once(pool.submit(os.getpid).result())
+    noticed: list[bool] = []
+
+    def progress(sessions: int, deals: int) -> None:
+        kill(sessions, deals)
+        deadline = time.monotonic() + 30
+        while not noticed and time.monotonic() < deadline:
+            try:
+                pool.submit(os.getpid)
+            except BrokenExecutor:
+                noticed.append(True)
+            time.sleep(0.01)
+
+    return progress
+
+
 def test_a_killed_process_worker_loses_no_batch() -> None:
     alone = simulate(SPEC, sessions=40)
     told: list[str] = []
     with open_executor("process", 2) as pool:
-        pid = pool.submit(os.getpid).result()
         summary = simulate(SPEC, sessions=40, executor=pool, workers=2, batch=2,
-                           progress=_kill_once(pid), tell=told.append)  # fmt: skip
+                           progress=_until_broken(pool), tell=told.append)  # fmt: skip
     assert summary == alone  # the lost batches played again from the same seeds
     assert told and "a worker died" in told[0]
 
