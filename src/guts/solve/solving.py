@@ -176,13 +176,14 @@ def solve_for_play(rules: GutsRules, players: int) -> AnySolution:
     deals = default_deals(rules, players)
     if deals > TABLE_DEALS and not sampled_ready(rules, players, deals):
         return solve_rules(rules, players, deals=0)  # asked again once the sampled one is
-    return _ready_for_play(rules, players, deals)
+    return ready_for_play(rules, players, deals)
 
 
 @lru_cache(maxsize=64)
-def _ready_for_play(rules: GutsRules, players: int, deals: int) -> AnySolution:
-    """:func:`solve_rules`'s default solution, kept for the process once read: a bot is
-    made for every simulated session, and each would read it from the disk again."""
+def ready_for_play(rules: GutsRules, players: int, deals: int) -> AnySolution:
+    """:func:`solve_rules`'s default solution on ``deals`` sampled deals, kept for the
+    process once read (a bot is made for every simulated session, and each would read it
+    from the disk again); ``ready_for_play.cache_clear()`` forgets them."""
     return solve_rules(rules, players, deals=deals)
 
 
