@@ -10,7 +10,10 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Self
 
 WAIT = 60.0
 """Seconds a step may take before a test gives up (a hang, not a timing assertion)."""
@@ -56,6 +59,18 @@ class ServeProcess:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[str] | None = None
+
+    @classmethod
+    @contextmanager
+    def running(cls, folder: Path) -> Iterator[Self]:
+        """A server on a fresh SQLite database in ``folder``, started, and killed on
+        leaving, whatever happened (no server is left behind)."""
+        server = cls(f"sqlite:///{folder / 'guts.sqlite3'}", folder / "server.log")
+        server.start()
+        try:
+            yield server
+        finally:
+            server.kill()
 
     def start(self) -> None:
         """Start the server and wait for the line it prints once it listens."""

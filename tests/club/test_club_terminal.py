@@ -24,12 +24,8 @@ from guts.client.tokens import DEVICE, SeatTokens
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServeProcess]:
-    running = ServeProcess(f"sqlite:///{tmp_path / 'guts.sqlite3'}", tmp_path / "server.log")
-    running.start()
-    try:
+    with ServeProcess.running(tmp_path) as running:
         yield running
-    finally:
-        running.kill()
 
 
 def post(server: ServeProcess, path: str, body: dict[str, Any], secret: str = "") -> Any:

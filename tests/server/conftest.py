@@ -117,10 +117,5 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     takes a second or two of a core); killed at the end, whatever happened."""
     from server_helpers import Server
 
-    folder = tmp_path_factory.mktemp("shared-server")
-    running = Server(f"sqlite:///{folder / 'guts.sqlite3'}", folder / "server.log")
-    running.start()
-    try:
+    with Server.running(tmp_path_factory.mktemp("shared-server")) as running:
         yield running
-    finally:
-        running.stop()

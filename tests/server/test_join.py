@@ -29,12 +29,8 @@ def server(shared_server: Server) -> Server:
 @pytest.fixture
 def own_server(tmp_path: Path) -> Iterator[Server]:
     """A server of this test alone (for a test that kills it)."""
-    running = Server(f"sqlite:///{tmp_path / 'guts.sqlite3'}", tmp_path / "server.log")
-    running.start()
-    try:
+    with Server.running(tmp_path) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def join(server: Server, join_url: str, *args: str, answers: str = "") -> subprocess.Popen[str]:
