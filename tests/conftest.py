@@ -54,14 +54,3 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if MEASURED.exists():
         for line in MEASURED.read_text().splitlines():
             terminalreporter.write_line(line)
-
-
-@pytest.fixture(autouse=True)
-def _solutions_for_play_read_again() -> None:
-    """``guts.solve`` keeps the solutions it has read for play for the process; each test
-    reads them again from its own solve cache (``GUTS_CACHE_DIR``), as a new process would.
-    (Doctests may have imported a copy of the module under another name: each is cleared.)"""
-    for name, module in list(sys.modules.items()):
-        kept = getattr(module, "ready_for_play", None) if name.endswith("solving") else None
-        if kept is not None and hasattr(kept, "cache_clear"):
-            kept.cache_clear()

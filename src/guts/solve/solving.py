@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from pathlib import Path
 from typing import TypeAlias
 
 from guts.errors import GutsError, OptionError
 from guts.games.guts.rules import GutsRules
+from guts.solve.cache import cache_dir
 from guts.solve.chain import solve_chain_rules
 from guts.solve.hands import HandClasses
 from guts.solve.hilo_solution import HiLoSolution, solve_hi_lo_rules
@@ -176,14 +178,15 @@ def solve_for_play(rules: GutsRules, players: int) -> AnySolution:
     deals = default_deals(rules, players)
     if deals > TABLE_DEALS and not sampled_ready(rules, players, deals):
         return solve_rules(rules, players, deals=0)  # asked again once the sampled one is
-    return ready_for_play(rules, players, deals)
+    return ready_for_play(rules, players, deals, cache_dir())
 
 
 @lru_cache(maxsize=64)
-def ready_for_play(rules: GutsRules, players: int, deals: int) -> AnySolution:
-    """:func:`solve_rules`'s default solution on ``deals`` sampled deals, kept for the
-    process once read (a bot is made for every simulated session, and each would read it
-    from the disk again); ``ready_for_play.cache_clear()`` forgets them."""
+def ready_for_play(rules: GutsRules, players: int, deals: int, folder: Path) -> AnySolution:
+    """:func:`solve_rules`'s default solution on ``deals`` sampled deals, as the solve
+    cache in ``folder`` holds it, kept for the process once read (a bot is made for every
+    simulated session, and each would read it from the disk again);
+    ``ready_for_play.cache_clear()`` forgets them."""
     return solve_rules(rules, players, deals=deals)
 
 
