@@ -150,7 +150,10 @@ def _until_broken(pool: Any) -> Callable[[int, int], None]:
 def test_a_killed_process_worker_loses_no_batch() -> None:
     alone = simulate(SPEC, sessions=40)
     told: list[str] = []
-    with open_executor("process", 2) as pool:
+    # every batch on the pool's two workers (none played in this process, which could
+    # otherwise play all that is left before the first batch comes back): batches are
+    # still to be sent when the pool has noticed the death
+    with ProcessPool(2) as pool:
         summary = simulate(SPEC, sessions=40, executor=pool, workers=2, batch=2,
                            progress=_until_broken(pool), tell=told.append)  # fmt: skip
     assert summary == alone  # the lost batches played again from the same seeds
